@@ -1,0 +1,166 @@
+package io.jetstream.kafka.testkit.site;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jetstream.kafka.testkit.Poll;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A small typed client for the Kafka Connect REST API: what an operator does with curl, used by the
+ * tests, the demo and the benchmarks to deploy connectors from the JSON files in {@code config/}.
+ *
+ * <p>Thread-safe (the JDK HttpClient is). Every call times out after 30 s; an error status raises
+ * {@link ConnectRestException} carrying Connect's message.
+ */
+public final class ConnectRestClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public ConnectRestClient(URI base) {
+        this.base = base;
+    }
+
+    public URI baseUrl() {
+        return base;
+    }
+
+    /** Reads a connector JSON file (a flat object, the body of PUT /connectors/{name}/config). */
+    public static Map<String, String> readConnectorConfig(Path file) throws IOException {
+        Map<String, Object> raw = JSON.readValue(Files.readString(file), new TypeReference<>() { });
+        Map<String, String> config = new LinkedHashMap<>();
+        raw.forEach((k, v) -> config.put(k, v == null ? null : String.valueOf(v)));
+        return config;
+    }
+
+    public List<String> connectors() throws IOException, InterruptedException {
+        return JSON.readValue(send("GET", "/connectors", null), new TypeReference<>() { });
+    }
+
+    /** Class names of the connector plugins the worker loaded. */
+    public List<String> connectorPlugins() throws IOException, InterruptedException {
+        List<String> classes = new ArrayList<>();
+        for (JsonNode plugin : JSON.readTree(send("GET", "/connector-plugins?connectorsOnly=true", null))) {
+            classes.add(plugin.get("class").asText());
+        }
+        return classes;
+    }
+
+    /** Creates or updates a connector: {@code PUT /connectors/{name}/config}. */
+    public void putConnectorConfig(String name, Map<String, String> config) throws IOException, InterruptedException {
+        send("PUT", "/connectors/" + encode(name) + "/config", JSON.writeValueAsString(config));
+    }
+
+    /** Deploys {@code file} with {@code overrides} applied on top, and returns the config sent. */
+    public Map<String, String> deploy(String name, Path file, Map<String, String> overrides)
+            throws IOException, InterruptedException {
+        Map<String, String> config = readConnectorConfig(file);
+        config.putAll(overrides);
+        putConnectorConfig(name, config);
+        return config;
+    }
+
+    public ConnectorStatus status(String name) throws IOException, InterruptedException {
+        JsonNode node = JSON.readTree(send("GET", "/connectors/" + encode(name) + "/status", null));
+        JsonNode connector = node.get("connector");
+        List<ConnectorStatus.Task> tasks = new ArrayList<>();
+        for (JsonNode task : node.path("tasks")) {
+            tasks.add(new ConnectorStatus.Task(task.get("id").asInt(), task.get("state").asText(),
+                    task.path("worker_id").asText(null), task.path("trace").asText(null)));
+        }
+        return new ConnectorStatus(node.get("name").asText(), connector.get("state").asText(),
+                connector.path("worker_id").asText(null), connector.path("trace").asText(null), tasks);
+    }
+
+    /**
+     * Waits until the connector and at least {@code tasks} tasks are RUNNING; fails at once with the
+     * trace when the connector or a task is FAILED.
+     */
+    public ConnectorStatus awaitRunning(String name, int tasks, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        return Poll.value("connector " + name + " RUNNING with " + tasks + " task(s)", timeout, () -> {
+            ConnectorStatus status = status(name);
+            String failure = status.firstFailure();
+            if (failure != null) {
+                throw new IllegalStateException("Connector failed: " + failure);
+            }
+            return status.isRunningWith(tasks) ? status : null;
+        });
+    }
+
+    /** Validates a config against a plugin: {@code PUT /connector-plugins/{class}/config/validate}. */
+    public ConfigValidation validate(String connectorClass, Map<String, String> config)
+            throws IOException, InterruptedException {
+        String simpleName = connectorClass.substring(connectorClass.lastIndexOf('.') + 1);
+        JsonNode node = JSON.readTree(send("PUT", "/connector-plugins/" + encode(simpleName) + "/config/validate",
+                JSON.writeValueAsString(config)));
+        Map<String, List<String>> errors = new LinkedHashMap<>();
+        for (JsonNode entry : node.path("configs")) {
+            JsonNode value = entry.path("value");
+            List<String> messages = new ArrayList<>();
+            value.path("errors").forEach(e -> messages.add(e.asText()));
+            if (!messages.isEmpty()) {
+                errors.put(value.path("name").asText(), messages);
+            }
+        }
+        return new ConfigValidation(node.path("error_count").asInt(), errors);
+    }
+
+    public void deleteConnector(String name) throws IOException, InterruptedException {
+        send("DELETE", "/connectors/" + encode(name), null);
+    }
+
+    public void restartConnector(String name, boolean includeTasks) throws IOException, InterruptedException {
+        send("POST", "/connectors/" + encode(name) + "/restart?includeTasks=" + includeTasks + "&onlyFailed=false", "");
+    }
+
+    public void restartTask(String name, int task) throws IOException, InterruptedException {
+        send("POST", "/connectors/" + encode(name) + "/tasks/" + task + "/restart", "");
+    }
+
+    public void pause(String name) throws IOException, InterruptedException {
+        send("PUT", "/connectors/" + encode(name) + "/pause", "");
+    }
+
+    public void resume(String name) throws IOException, InterruptedException {
+        send("PUT", "/connectors/" + encode(name) + "/resume", "");
+    }
+
+    private String send(String method, String path, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(CALL_TIMEOUT)
+                .header("Accept", "application/json");
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 400) {
+            throw new ConnectRestException(method + " " + path, response.statusCode(), response.body());
+        }
+        return response.body();
+    }
+
+    private static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,120 @@
+package io.jetstream.kafka.testkit.site;
+
+import io.jetstream.kafka.testkit.Poll;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Connect distributed worker in a child JVM, with its REST API on a loopback port and a
+ * {@code plugin.path} holding this project's packaged connector plugins, so tests load connectors
+ * exactly as users do.
+ *
+ * <p>Its properties start from {@code config/connect-worker.properties} (the file users copy) and
+ * the kit overrides only what is per site: bootstrap servers, group id, internal topic names,
+ * REST listener and plugin path.
+ */
+public final class ConnectWorker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectWorker.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private final String name;
+    private final int restPort;
+    private final JavaProcess process;
+    private final ConnectRestClient rest;
+
+    ConnectWorker(String name, Path workDir, String bootstrapServers, List<Path> pluginPath,
+                  Map<String, String> overrides, String heap) throws IOException {
+        this.name = name;
+        this.restPort = Ports.freePort();
+        Properties props = new Properties();
+        try (InputStream in = Files.newInputStream(SiteFiles.configFile("connect-worker.properties"))) {
+            props.load(in);
+        }
+        props.setProperty("bootstrap.servers", bootstrapServers);
+        props.setProperty("group.id", name + "-connect");
+        props.setProperty("config.storage.topic", "_" + name + "-connect-configs");
+        props.setProperty("offset.storage.topic", "_" + name + "-connect-offsets");
+        props.setProperty("status.storage.topic", "_" + name + "-connect-status");
+        props.setProperty("listeners", "http://127.0.0.1:" + restPort);
+        props.setProperty("rest.advertised.host.name", "127.0.0.1");
+        props.setProperty("rest.advertised.port", Integer.toString(restPort));
+        props.setProperty("plugin.path", pluginPath.stream().map(Path::toString).collect(Collectors.joining(",")));
+        props.putAll(overrides);
+        Path file = workDir.resolve("connect-worker.properties");
+        Files.createDirectories(workDir);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            props.store(out, "Connect worker of site " + name + ", written by the JetStream test kit");
+        }
+        Path log4j = SiteFiles.writeLog4j(workDir);
+        this.process = new JavaProcess(name + "-connect", "org.apache.kafka.connect.cli.ConnectDistributed",
+                List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC",
+                        "-Dlog4j2.configurationFile=" + log4j.toUri()),
+                List.of(file.toString()),
+                JavaProcess.currentClasspath(), workDir.resolve("logs").resolve("connect.out"));
+        this.rest = new ConnectRestClient(restUrl());
+    }
+
+    /** Starts the worker and waits until its REST API answers and it has joined its group. */
+    public void start() throws IOException, TimeoutException, InterruptedException {
+        long startNanos = System.nanoTime();
+        process.start();
+        try {
+            Poll.until(name + " Connect worker REST API at " + restUrl(), READY_TIMEOUT, Duration.ofMillis(250), () -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(name + " Connect worker exited:\n" + process.tail(40));
+                }
+                // GET /connectors answers only once the worker has read its config topic (joined the group).
+                rest.connectors();
+                return true;
+            });
+        } catch (TimeoutException e) {
+            throw new TimeoutException(e.getMessage() + "\n" + process.tail(40));
+        }
+        log.info("Connect worker of site {} ready at {} in {} ms", name, restUrl(),
+                (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** Graceful stop (SIGTERM): tasks stop and commit. */
+    public void stop() {
+        process.stop(Duration.ofSeconds(40));
+    }
+
+    /** Abrupt stop (SIGKILL), as a crashed worker host. */
+    public void kill() {
+        process.kill();
+    }
+
+    public boolean isRunning() {
+        return process.isAlive();
+    }
+
+    public URI restUrl() {
+        return URI.create("http://127.0.0.1:" + restPort);
+    }
+
+    public ConnectRestClient rest() {
+        return rest;
+    }
+
+    public JavaProcess process() {
+        return process;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

@@ -1,0 +1,170 @@
+package io.jetstream.kafka.testkit.site;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A child JVM running one main class from the kit's own classpath, its output in a log file.
+ *
+ * <p>Brokers and Connect workers run as child processes rather than inside the caller's JVM so
+ * that a test can kill or stop one the way an operator's machine would (SIGKILL, SIGTERM, a broker
+ * down for 30 s), and so that each has its own class loaders, static state and metrics registry.
+ *
+ * <p>Thread-safety: start/stop are synchronized; the process handle is safe to read from any
+ * thread. Every started process is also destroyed by a JVM shutdown hook, so an aborted test run
+ * leaves nothing behind: it sends SIGTERM, and SIGKILL only if the child has not stopped 20 s later,
+ * so Ctrl-C on the launcher still stops brokers and workers cleanly.
+ */
+public final class JavaProcess implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(JavaProcess.class);
+
+    private final String name;
+    private final String mainClass;
+    private final List<String> jvmArgs;
+    private final List<String> args;
+    private final String classpath;
+    private final Path logFile;
+    private Process process;
+    private Thread reaper;
+
+    public JavaProcess(String name, String mainClass, List<String> jvmArgs, List<String> args,
+                       String classpath, Path logFile) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
+        this.jvmArgs = List.copyOf(jvmArgs);
+        this.args = List.copyOf(args);
+        this.classpath = Objects.requireNonNull(classpath, "classpath");
+        this.logFile = Objects.requireNonNull(logFile, "logFile");
+    }
+
+    /** The classpath of the running JVM, which holds Kafka, Connect and the kit. */
+    public static String currentClasspath() {
+        return System.getProperty("java.class.path");
+    }
+
+    public synchronized void start() throws IOException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
+        }
+        Files.createDirectories(logFile.getParent());
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        command.add("-cp");
+        command.add(classpath);
+        command.add(mainClass);
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        builder.environment().remove("CLASSPATH");
+        process = builder.start();
+        Process started = process;
+        reaper = new Thread(() -> reap(started), "reap-" + name);
+        Runtime.getRuntime().addShutdownHook(reaper);
+        log.debug("Started {} (pid {}), log {}", name, started.pid(), logFile);
+    }
+
+    /** Shutdown-hook path: SIGTERM so the child can stop cleanly, SIGKILL if it takes too long. */
+    private static void reap(Process child) {
+        child.destroy();
+        try {
+            if (!child.waitFor(20, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** Graceful stop (SIGTERM), then SIGKILL after {@code grace}. Idempotent. */
+    public synchronized void stop(Duration grace) {
+        if (process == null) {
+            return;
+        }
+        long startNanos = System.nanoTime();
+        process.destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("{} did not stop within {} ms; killing it", name, grace.toMillis());
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        forget();
+        log.debug("Stopped {} in {} ms", name, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** Abrupt stop (SIGKILL), as a crashed host would. Idempotent. */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        forget();
+    }
+
+    private void forget() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway; nothing to undo
+        }
+        process = null;
+        reaper = null;
+    }
+
+    /** The last lines of the log, for failure messages. */
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(logFile);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(20));
+    }
+
+    @Override
+    public String toString() {
+        return name + (isAlive() ? " (pid " + pid() + ")" : " (stopped)");
+    }
+}

@@ -1,0 +1,218 @@
+package io.jetstream.kafka.testkit.site;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One datacenter: a single-node KRaft Kafka cluster and a Kafka Connect distributed worker with its
+ * REST API, on free loopback ports, each in its own child JVM (see {@link JavaProcess} for why).
+ *
+ * <p>Lifecycle: {@link #start()} starts the broker, then the worker, and returns when both answer;
+ * {@link #close()} stops both (worker first, so its tasks can commit), and is idempotent. Each part
+ * can be stopped, killed and restarted on its own for failure tests.
+ */
+public final class Site implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Site.class);
+
+    private final String name;
+    private final Path workDir;
+    private final KafkaBroker broker;
+    private final ConnectWorker worker;
+    private boolean closed;
+
+    private Site(Builder b) throws IOException {
+        this.name = b.name;
+        this.workDir = b.workDir;
+        Files.createDirectories(workDir);
+        this.broker = new KafkaBroker(name, workDir.resolve("broker"), b.brokerOverrides, b.brokerHeap, b.wanAdvertiser);
+        List<Path> pluginPath = new ArrayList<>(b.pluginPath);
+        if (pluginPath.isEmpty()) {
+            Path empty = workDir.resolve("plugins");
+            Files.createDirectories(empty);
+            pluginPath.add(empty);
+        }
+        this.worker = b.withWorker
+                ? new ConnectWorker(name, workDir.resolve("connect"), broker.bootstrapServers(), pluginPath,
+                        b.workerOverrides, b.workerHeap)
+                : null;
+    }
+
+    public static Builder builder(String name, Path workDir) {
+        return new Builder(name, workDir);
+    }
+
+    /** Starts the broker, then the Connect worker. */
+    public Site start() throws IOException, TimeoutException, InterruptedException {
+        startBroker();
+        if (worker != null) {
+            worker.start();
+        }
+        return this;
+    }
+
+    public void startBroker() throws IOException, TimeoutException, InterruptedException {
+        broker.start();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    public KafkaBroker broker() {
+        return broker;
+    }
+
+    /** The Connect worker; absent for a Kafka-only site. */
+    public Optional<ConnectWorker> worker() {
+        return Optional.ofNullable(worker);
+    }
+
+    public ConnectWorker requireWorker() {
+        if (worker == null) {
+            throw new IllegalStateException("Site " + name + " runs no Connect worker");
+        }
+        return worker;
+    }
+
+    /** Shorthand for the worker's REST client. */
+    public ConnectRestClient connect() {
+        return requireWorker().rest();
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+    }
+
+    /** Creates a topic (replication factor 1), ignoring one that already exists. */
+    public void createTopic(String topic, int partitions, Map<String, String> configs)
+            throws InterruptedException, ExecutionException {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    public void createTopic(String topic, int partitions) throws InterruptedException, ExecutionException {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /** Grows a topic to {@code partitions} partitions. */
+    public void addPartitions(String topic, int partitions) throws InterruptedException, ExecutionException {
+        try (Admin admin = admin()) {
+            admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all().get();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long startNanos = System.nanoTime();
+        if (worker != null) {
+            worker.close();
+        }
+        broker.close();
+        log.info("Site {} stopped in {} ms", name, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    @Override
+    public String toString() {
+        return "site " + name + " (kafka " + bootstrapServers()
+                + (worker == null ? "" : ", connect " + worker.restUrl()) + ")";
+    }
+
+    /** Settings of a site; every one has a default that suits a 2-core test machine. */
+    public static final class Builder {
+        private final String name;
+        private final Path workDir;
+        private final List<Path> pluginPath = new ArrayList<>();
+        private final Map<String, String> brokerOverrides = new HashMap<>();
+        private final Map<String, String> workerOverrides = new HashMap<>();
+        private UnaryOperator<InetSocketAddress> wanAdvertiser;
+        private String brokerHeap = "512m";
+        private String workerHeap = "768m";
+        private boolean withWorker = true;
+
+        private Builder(String name, Path workDir) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.workDir = Objects.requireNonNull(workDir, "workDir");
+        }
+
+        /** Folders for the worker's {@code plugin.path}: each holds one plugin folder or more. */
+        public Builder pluginPath(List<Path> folders) {
+            pluginPath.addAll(folders);
+            return this;
+        }
+
+        public Builder brokerProperty(String key, String value) {
+            brokerOverrides.put(key, value);
+            return this;
+        }
+
+        public Builder workerProperty(String key, String value) {
+            workerOverrides.put(key, value);
+            return this;
+        }
+
+        /**
+         * Adds a WAN listener to the broker. The function receives the listener's local address and
+         * returns the address to advertise (typically a link emulator forwarding to it).
+         */
+        public Builder wanAdvertiser(UnaryOperator<InetSocketAddress> advertiser) {
+            this.wanAdvertiser = advertiser;
+            return this;
+        }
+
+        public Builder brokerHeap(String heap) {
+            this.brokerHeap = heap;
+            return this;
+        }
+
+        public Builder workerHeap(String heap) {
+            this.workerHeap = heap;
+            return this;
+        }
+
+        /** A Kafka-only site (no Connect worker). */
+        public Builder withoutWorker() {
+            this.withWorker = false;
+            return this;
+        }
+
+        public Site build() throws IOException {
+            return new Site(this);
+        }
+    }
+}
