@@ -1,0 +1,192 @@
+package io.jetstream.kafka.sink;
+
+import io.jetstream.kafka.core.config.ClusterAliasValidator;
+import io.jetstream.kafka.core.config.NonEmptyListValidator;
+import io.jetstream.kafka.core.config.RegexValidator;
+import io.jetstream.kafka.core.config.RelayClientConfigs;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Configuration of the destination-site connector (a Connect source connector: it receives batches
+ * from its site's egress relays and writes them into topics). The raw map stops here.
+ */
+public final class SinkSiteConfig extends AbstractConfig {
+
+    public static final String SOURCE_ALIAS = "source.cluster.alias";
+    public static final String TARGET_ALIAS = "target.cluster.alias";
+    public static final String TARGET_BOOTSTRAP = "target.cluster.bootstrap.servers";
+    public static final String TOPIC_NAMING = "topic.naming.policy";
+    public static final String TOPIC_SEPARATOR = "topic.naming.separator";
+    public static final String TOPICS_ALLOW = "topics.allow";
+    public static final String TOPIC_CREATE = "topic.creation.enabled";
+    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+    public static final String TOPIC_CONFIGS_SYNC = "topic.configs.sync";
+    public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+    public static final String POLL_MAX_RECORDS = "poll.max.records";
+    public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";
+
+    private static final String CLUSTERS = "Clusters";
+    private static final String TOPICS = "Topics";
+    private static final String DELIVERY = "Delivery";
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    private final Pattern topicsAllow;
+
+    public SinkSiteConfig(Map<String, String> props) {
+        super(CONFIG_DEF, props);
+        this.topicsAllow = Pattern.compile(getString(TOPICS_ALLOW));
+        crossCheck();
+    }
+
+    static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef()
+                .define(SOURCE_ALIAS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ClusterAliasValidator(),
+                        Importance.HIGH, "Alias of the source cluster whose stream this connector writes; "
+                                + "batches from any other origin are refused.",
+                        CLUSTERS, 1, Width.SHORT, "Source cluster alias")
+                .define(TARGET_ALIAS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ClusterAliasValidator(),
+                        Importance.HIGH, "Alias of this (the destination) cluster. Batches of topics that "
+                                + "came from this cluster are never written back (active-active safety).",
+                        CLUSTERS, 2, Width.SHORT, "Target cluster alias")
+                .define(TARGET_BOOTSTRAP, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
+                        new NonEmptyListValidator("this cluster's brokers (host:port)"), Importance.HIGH,
+                        "Bootstrap servers of this (the destination) cluster, used to create topics with the "
+                                + "origin's partition count and configs, and to grow them.",
+                        CLUSTERS, 3, Width.LONG, "Target bootstrap servers")
+                .define(TOPIC_NAMING, Type.STRING, "prefix", new TopicNamingValidator(), Importance.HIGH,
+                        "How destination topics are named: 'prefix' (MirrorMaker 2 compatible "
+                                + "<source alias><separator><topic>), 'identity' (same name), or the class name "
+                                + "of a " + TopicNamingPolicy.class.getName() + " implementation.",
+                        TOPICS, 1, Width.MEDIUM, "Topic naming policy")
+                .define(TOPIC_SEPARATOR, Type.STRING, ".", new ConfigDef.NonEmptyString(), Importance.LOW,
+                        "Separator between alias and topic name for the 'prefix' policy.",
+                        TOPICS, 2, Width.SHORT, "Topic name separator")
+                .define(TOPICS_ALLOW, Type.STRING, ".*", new RegexValidator(), Importance.HIGH,
+                        "Regular expression over origin topic names: only matching topics are written. "
+                                + "Batches of other topics are refused and counted; nothing is written outside it.",
+                        TOPICS, 3, Width.LONG, "Allowed topics")
+                .define(TOPIC_CREATE, Type.BOOLEAN, true, Importance.MEDIUM,
+                        "Create missing destination topics with the origin's partition count and configs, and "
+                                + "add partitions when the origin grows. When false, missing topics fail the task.",
+                        TOPICS, 4, Width.SHORT, "Create topics")
+                .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, new ReplicationFactorValidator(),
+                        Importance.MEDIUM, "Replication factor of created topics; -1 uses the broker default.",
+                        TOPICS, 5, Width.SHORT, "Replication factor")
+                .define(TOPIC_CONFIGS_SYNC, Type.BOOLEAN, true, Importance.LOW,
+                        "Apply the origin topic's configs (retention, cleanup policy, ...) when creating topics.",
+                        TOPICS, 6, Width.SHORT, "Sync topic configs")
+                .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
+                        ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
+                        "Per task: bytes of received batches held for re-ordering or waiting to be written. "
+                                + "When full, new batches are refused with an OVERLOADED acknowledgement and the "
+                                + "sender retries: backpressure instead of unbounded buffering.",
+                        DELIVERY, 1, Width.SHORT, "Buffer max bytes")
+                .define(POLL_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
+                        Importance.LOW, "Most records handed to Connect by one poll().",
+                        DELIVERY, 2, Width.SHORT, "Poll max records")
+                .define(POLL_TIMEOUT_MS, Type.LONG, 200L, ConfigDef.Range.between(1, 10_000), Importance.LOW,
+                        "Longest time poll() waits for a batch before returning nothing.",
+                        DELIVERY, 3, Width.SHORT, "Poll timeout (ms)");
+        return RelayClientConfigs.define(def,
+                "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
+                        + "each task subscribes to every one of them.");
+    }
+
+    private void crossCheck() {
+        if (sourceAlias().equals(targetAlias())) {
+            throw new ConfigException(TARGET_ALIAS, targetAlias(), "must differ from " + SOURCE_ALIAS);
+        }
+    }
+
+    public String sourceAlias() {
+        return getString(SOURCE_ALIAS);
+    }
+
+    public String targetAlias() {
+        return getString(TARGET_ALIAS);
+    }
+
+    public List<String> targetBootstrapServers() {
+        return getList(TARGET_BOOTSTRAP);
+    }
+
+    /** The naming policy, instantiated and configured. */
+    public TopicNamingPolicy topicNamingPolicy() {
+        return TopicNamingPolicy.create(getString(TOPIC_NAMING), sourceAlias(), getString(TOPIC_SEPARATOR));
+    }
+
+    public Pattern topicsAllow() {
+        return topicsAllow;
+    }
+
+    public boolean topicCreation() {
+        return getBoolean(TOPIC_CREATE);
+    }
+
+    public short topicReplicationFactor() {
+        return getShort(TOPIC_REPLICATION_FACTOR);
+    }
+
+    public boolean topicConfigsSync() {
+        return getBoolean(TOPIC_CONFIGS_SYNC);
+    }
+
+    public long bufferMaxBytes() {
+        return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public int pollMaxRecords() {
+        return getInt(POLL_MAX_RECORDS);
+    }
+
+    public Duration pollTimeout() {
+        return Duration.ofMillis(getLong(POLL_TIMEOUT_MS));
+    }
+
+    public RelayClientConfigs.Settings relays(String connectorName) {
+        return RelayClientConfigs.settings(this, connectorName);
+    }
+
+    /** -1 (broker default) or 1..32767. */
+    static final class ReplicationFactorValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            short factor = (Short) value;
+            if (factor == 0 || factor < -1) {
+                throw new ConfigException(name, value, "must be -1 (broker default) or at least 1");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "-1 or >= 1";
+        }
+    }
+
+    /** 'prefix', 'identity' or a loadable class implementing {@link TopicNamingPolicy}. */
+    static final class TopicNamingValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                TopicNamingPolicy.create((String) value, "alias", ".");
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "prefix, identity or a class name";
+        }
+    }
+}

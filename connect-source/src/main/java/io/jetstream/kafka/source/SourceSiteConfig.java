@@ -1,0 +1,156 @@
+package io.jetstream.kafka.source;
+
+import io.jetstream.kafka.core.config.ClusterAliasValidator;
+import io.jetstream.kafka.core.config.NonEmptyListValidator;
+import io.jetstream.kafka.core.config.RelayClientConfigs;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Configuration of the source-site connector (a Connect sink connector: it reads the topics named
+ * by Connect's own {@code topics} or {@code topics.regex} and ships them to relays). The raw map
+ * stops here: accessors return typed values.
+ */
+public final class SourceSiteConfig extends AbstractConfig {
+
+    public static final String SOURCE_ALIAS = "source.cluster.alias";
+    public static final String TARGET_ALIAS = "target.cluster.alias";
+    public static final String SOURCE_BOOTSTRAP = "source.cluster.bootstrap.servers";
+    public static final String BATCH_MAX_BYTES = "batch.max.bytes";
+    public static final String BATCH_MAX_RECORDS = "batch.max.records";
+    public static final String BATCH_LINGER_MS = "batch.linger.ms";
+    public static final String COMPRESSION = "compression.type";
+    public static final String MAX_IN_FLIGHT_BYTES = "max.in.flight.bytes";
+    public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
+    public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+    public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
+
+    /** Hard cap of an encoded batch: below the relays' default maximum frame size (16 MiB). */
+    public static final int BATCH_MAX_BYTES_LIMIT = 8 * 1024 * 1024;
+
+    private static final String CLUSTERS = "Clusters";
+    private static final String BATCHING = "Batching";
+    private static final String DELIVERY = "Delivery";
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public SourceSiteConfig(Map<String, String> props) {
+        super(CONFIG_DEF, props);
+        crossCheck();
+    }
+
+    static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef()
+                .define(SOURCE_ALIAS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ClusterAliasValidator(),
+                        Importance.HIGH, "Alias of this (the source) Kafka cluster. Replicated topics are named "
+                                + "<alias>.<topic> at the destination by default.",
+                        CLUSTERS, 1, Width.SHORT, "Source cluster alias")
+                .define(TARGET_ALIAS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ClusterAliasValidator(),
+                        Importance.HIGH, "Alias of the destination cluster; also the destination name the relays "
+                                + "route on. Topics that came from that cluster (named <target alias>.*) are never "
+                                + "sent back to it.",
+                        CLUSTERS, 2, Width.SHORT, "Target cluster alias")
+                .define(SOURCE_BOOTSTRAP, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
+                        new NonEmptyListValidator("the source cluster's brokers (host:port)"),
+                        Importance.HIGH, "Bootstrap servers of the source cluster, used to read topic metadata "
+                                + "(partition count and configs) that the destination needs to create topics.",
+                        CLUSTERS, 3, Width.LONG, "Source bootstrap servers")
+                .define(BATCH_MAX_BYTES, Type.INT, 1024 * 1024,
+                        ConfigDef.Range.between(1024, BATCH_MAX_BYTES_LIMIT), Importance.MEDIUM,
+                        "Upper bound of a batch's uncompressed size; a batch closes when it reaches it.",
+                        BATCHING, 1, Width.SHORT, "Batch max bytes")
+                .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
+                        Importance.MEDIUM, "Upper bound of the records in a batch.",
+                        BATCHING, 2, Width.SHORT, "Batch max records")
+                .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
+                        Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
+                                + "is sent anyway.",
+                        BATCHING, 3, Width.SHORT, "Batch linger (ms)")
+                .define(COMPRESSION, Type.STRING, "lz4",
+                        ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
+                        "Codec that compresses each batch before it crosses the WAN.",
+                        BATCHING, 4, Width.SHORT, "Compression")
+                .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
+                        ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,
+                        "Per task: bytes sent and not yet acknowledged by the destination. When reached, the "
+                                + "task pauses its partitions (backpressure) instead of buffering more.",
+                        DELIVERY, 1, Width.SHORT, "Max in-flight bytes")
+                .define(ACK_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.between(100, 3_600_000),
+                        Importance.MEDIUM, "A batch not acknowledged within this time is sent again "
+                                + "(on another relay when there is one). The destination drops duplicates.",
+                        DELIVERY, 2, Width.SHORT, "Ack timeout (ms)")
+                .define(RETRY_BACKOFF_MS, Type.LONG, 200L, ConfigDef.Range.between(0, 60_000),
+                        Importance.LOW, "Pause before re-sending a batch that was negatively acknowledged.",
+                        DELIVERY, 3, Width.SHORT, "Retry backoff (ms)")
+                .define(METADATA_REFRESH_MS, Type.LONG, 30_000L, ConfigDef.Range.between(1_000, 3_600_000),
+                        Importance.LOW, "How often partition counts and configs of replicated topics are "
+                                + "re-read and shipped, so the destination grows topics that grew.",
+                        DELIVERY, 4, Width.SHORT, "Metadata refresh (ms)");
+        return RelayClientConfigs.define(def,
+                "Relays of the source site this connector sends batches to (host:port of their data "
+                        + "listeners); with several, batches are spread over them and re-sent on another "
+                        + "when one fails.");
+    }
+
+    private void crossCheck() {
+        if (sourceAlias().equals(targetAlias())) {
+            throw new ConfigException(TARGET_ALIAS, targetAlias(), "must differ from " + SOURCE_ALIAS);
+        }
+    }
+
+    public String sourceAlias() {
+        return getString(SOURCE_ALIAS);
+    }
+
+    public String targetAlias() {
+        return getString(TARGET_ALIAS);
+    }
+
+    public List<String> sourceBootstrapServers() {
+        return getList(SOURCE_BOOTSTRAP);
+    }
+
+    public int batchMaxBytes() {
+        return getInt(BATCH_MAX_BYTES);
+    }
+
+    public int batchMaxRecords() {
+        return getInt(BATCH_MAX_RECORDS);
+    }
+
+    public Duration batchLinger() {
+        return Duration.ofMillis(getLong(BATCH_LINGER_MS));
+    }
+
+    public String compressionName() {
+        return getString(COMPRESSION);
+    }
+
+    public long maxInFlightBytes() {
+        return getLong(MAX_IN_FLIGHT_BYTES);
+    }
+
+    public Duration ackTimeout() {
+        return Duration.ofMillis(getLong(ACK_TIMEOUT_MS));
+    }
+
+    public Duration retryBackoff() {
+        return Duration.ofMillis(getLong(RETRY_BACKOFF_MS));
+    }
+
+    public Duration metadataRefresh() {
+        return Duration.ofMillis(getLong(METADATA_REFRESH_MS));
+    }
+
+    /** The relay settings; the stream id defaults to {@code connectorName}. */
+    public RelayClientConfigs.Settings relays(String connectorName) {
+        return RelayClientConfigs.settings(this, connectorName);
+    }
+}
