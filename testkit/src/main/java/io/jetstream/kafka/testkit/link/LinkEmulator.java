@@ -87,7 +87,7 @@ public final class LinkEmulator implements AutoCloseable {
     private final AtomicLong refused = new AtomicLong();
     private final Set<LinkConnection> connections = ConcurrentHashMap.newKeySet();
     private final Set<Socket> connecting = ConcurrentHashMap.newKeySet();
-    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final LinkThreads threads;
     /** Orders {@link #cut()} and {@link #close()} against connections being registered. */
     private final Object admission = new Object();
     private final AtomicBoolean started = new AtomicBoolean();
@@ -109,6 +109,7 @@ public final class LinkEmulator implements AutoCloseable {
             throw new IllegalArgumentException("link " + spec.name() + ": listenPort must be 0-65535, was " + listenPort);
         }
         this.name = spec.name();
+        this.threads = new LinkThreads(name);
         this.listenPort = listenPort;
         this.delayNanos = spec.oneWayDelay().toNanos();
         for (LinkDirection direction : LinkDirection.values()) {
@@ -239,34 +240,13 @@ public final class LinkEmulator implements AutoCloseable {
         }
         dropped.forEach(LinkConnection::abort);
         connecting.forEach(pending -> LinkConnection.closeSocket(pending, true));
-        boolean allJoined = joinThreads(startNanos + JOIN_TIMEOUT.toNanos());
+        boolean allJoined = threads.interruptAndJoin(startNanos + JOIN_TIMEOUT.toNanos());
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         if (allJoined) {
             log.info("link {} closed in {} ms", name, millis);
         } else {
             log.warn("link {} closed in {} ms, threads still running: {}", name, millis, threads);
         }
-    }
-
-    private boolean joinThreads(long deadlineNanos) {
-        threads.forEach(Thread::interrupt);
-        boolean interrupted = false;
-        for (Thread thread : List.copyOf(threads)) {
-            long remaining = deadlineNanos - System.nanoTime();
-            if (remaining <= 0 || thread == Thread.currentThread()) {
-                continue;
-            }
-            try {
-                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
-            } catch (InterruptedException e) {
-                interrupted = true;
-                break;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return threads.stream().noneMatch(thread -> thread != Thread.currentThread() && thread.isAlive());
     }
 
     private void acceptLoop() {
@@ -369,18 +349,7 @@ public final class LinkEmulator implements AutoCloseable {
     }
 
     void startThread(String threadName, Runnable body) {
-        Thread thread = new Thread(() -> {
-            try {
-                body.run();
-            } catch (RuntimeException | Error e) {
-                log.error("link {}: thread {} failed", name, threadName, e);
-            } finally {
-                threads.remove(Thread.currentThread());
-            }
-        }, threadName);
-        thread.setDaemon(true);
-        threads.add(thread);
-        thread.start();
+        threads.start(threadName, body);
     }
 
     /** For example {@code LinkEmulator[a-b[rate=4.00 MB/s, delay=25 ms] 127.0.0.1:40123 -> 127.0.0.1:9092]}. */
