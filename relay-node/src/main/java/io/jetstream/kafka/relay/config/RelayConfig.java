@@ -258,8 +258,9 @@ public final class RelayConfig extends AbstractConfig {
     /** One line for the start-up log; no secrets. */
     public String summary() {
         return String.format("relay.id=%s listener=%s admin=%s tls=%s streams=%s destinations=%s",
-                relayId(), listenerAddress(), adminAddress(),
-                tlsEnabled() ? "on(client.auth=" + tlsClientAuth().name().toLowerCase(java.util.Locale.ROOT) + ")" : "OFF",
+                relayId(), getString(LISTENER_HOST) + ":" + getInt(LISTENER_PORT),
+                getString(ADMIN_HOST) + ":" + getInt(ADMIN_PORT),
+                tlsEnabled() ? "on(client.auth=" + getString(TLS_CLIENT_AUTH) + ")" : "OFF",
                 streams.keySet().stream().sorted().toList(),
                 routes.entrySet().stream().map(e -> e.getKey() + e.getValue().stream().map(RouteSpec::name).toList())
                         .collect(Collectors.joining(",", "[", "]")));
