@@ -2,7 +2,6 @@ package io.jetstream.kafka.relay.config;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -66,8 +65,6 @@ public final class YamlFlattener {
             return flatten(MAPPER.readTree(yaml), source);
         } catch (JacksonException e) {
             throw new RelayConfigException(source, "not valid YAML: " + e.getOriginalMessage() + locationOf(e), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -148,7 +148,7 @@ public final class RelayServer implements AutoCloseable {
                         hostPort(boundAddresses.admin()), "/health", elapsedMs(startNs), dataPipeline.description());
                 return boundAddresses;
             } catch (IOException | RuntimeException | Error e) {
-                log.error("Relay {} failed to start: {}", config.relayId(), e.toString());
+                log.info("Relay {} failed to start ({}); released what it had opened", config.relayId(), e.toString());
                 accepting = false;
                 state = State.STOPPED;
                 health.advanceTo(RelayHealth.Status.DOWN);

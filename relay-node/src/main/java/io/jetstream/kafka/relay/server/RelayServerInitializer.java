@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 
 /**
@@ -21,7 +21,7 @@ import io.netty.handler.ssl.SslContext;
  * draining and shutdown reach it; a connection accepted while the server is already draining is
  * closed at once.
  */
-public final class RelayServerInitializer extends ChannelInitializer<SocketChannel> {
+public final class RelayServerInitializer extends ChannelInitializer<Channel> {
 
     /** Name of the catch-all handler; data-path handlers added after initialisation go before it. */
     public static final String UNHANDLED = TransportPipeline.UNHANDLED;
@@ -44,7 +44,7 @@ public final class RelayServerInitializer extends ChannelInitializer<SocketChann
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) throws Exception {
+    protected void initChannel(Channel ch) throws Exception {
         channels.add(ch);
         if (!accepting.getAsBoolean()) {
             // Accepted in the instant between "stop accepting" and the listener's close.
