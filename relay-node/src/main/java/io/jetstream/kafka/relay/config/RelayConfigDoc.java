@@ -1,9 +1,5 @@
 package io.jetstream.kafka.relay.config;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,31 +9,13 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 
 /**
- * Generates the configuration reference of {@code docs/relay.md} from the key declarations, so
- * the documentation cannot drift from the code. {@code RelayConfigDocTest} fails when the committed
- * section is stale.
- *
- * <p>Rewrite it with {@code java -cp ... io.jetstream.kafka.relay.config.RelayConfigDoc docs/relay.md}
- * or {@code mvn -pl relay-node -am test -Dtest=RelayConfigDocTest -Djetstream.docs.update=true
- * -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Renders the configuration reference (Markdown tables, one per group) from the key declarations,
+ * so the documentation cannot drift from the code. {@code RelayDocs} writes it into
+ * {@code docs/relay.md}; {@code RelayDocsTest} fails when the committed copy is stale.
  */
 public final class RelayConfigDoc {
 
-    public static final String BEGIN = "<!-- BEGIN GENERATED CONFIG REFERENCE: RelayConfigDoc, do not edit by hand -->";
-    public static final String END = "<!-- END GENERATED CONFIG REFERENCE -->";
-
     private RelayConfigDoc() {
-    }
-
-    /** Rewrites the generated section of the Markdown file named by the first argument. */
-    public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: RelayConfigDoc <path to docs/relay.md>");
-            System.exit(2);
-        }
-        Path file = Path.of(args[0]);
-        String updated = replaceSection(Files.readString(file, StandardCharsets.UTF_8), render());
-        Files.writeString(file, updated, StandardCharsets.UTF_8);
     }
 
     /** The reference in Markdown, one table per group, member keys with placeholders. */
@@ -63,27 +41,6 @@ public final class RelayConfigDoc {
         return def.configKeys().values().stream()
                 .sorted(Comparator.comparingInt(k -> k.orderInGroup))
                 .toList();
-    }
-
-    /** Replaces what lies between {@link #BEGIN} and {@link #END} in a document. */
-    public static String replaceSection(String document, String generated) {
-        int begin = document.indexOf(BEGIN);
-        int end = document.indexOf(END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("document lacks the markers " + BEGIN + " ... " + END);
-        }
-        return document.substring(0, begin + BEGIN.length()) + "\n" + generated + "\n" + document.substring(end);
-    }
-
-    /** The generated section of a document, as {@link #render()} would write it. */
-    public static String section(String document) {
-        int begin = document.indexOf(BEGIN);
-        int end = document.indexOf(END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("document lacks the markers " + BEGIN + " ... " + END);
-        }
-        String inner = document.substring(begin + BEGIN.length(), end);
-        return inner.substring(1, inner.length() - 1);
     }
 
     private static void row(StringBuilder out, ConfigKey key) {
@@ -125,7 +82,8 @@ public final class RelayConfigDoc {
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
     }
 
+    /** Table-cell text: pipes escaped, and angle brackets so that {@code <id>} is not read as HTML. */
     private static String cell(String text) {
-        return text.replace("|", "\\|").replace("\n", " ");
+        return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

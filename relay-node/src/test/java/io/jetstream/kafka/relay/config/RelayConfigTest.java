@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,23 @@ class RelayConfigTest {
         RelayConfigException e = catchThrowableOfType(RelayConfigException.class, () -> new RelayConfig(props));
         assertThat(e).as("configuration should be rejected").isNotNull();
         return e.problems().stream().map(ConfigProblem::message).toList();
+    }
+
+    @Test
+    void everyKeyIsFullyDeclared() {
+        List<ConfigDef> defs = List.of(RelayConfig.configDef(), RelayConfigDef.stream("s"),
+                RelayConfigDef.destination("d"), RelayConfigDef.route("d", "r"));
+        for (ConfigDef def : defs) {
+            for (ConfigDef.ConfigKey key : def.configKeys().values()) {
+                assertThat(key.documentation).as("doc of %s", key.name).isNotBlank();
+                assertThat(key.displayName).as("display name of %s", key.name).isNotBlank().isNotEqualTo(key.group);
+                assertThat(key.group).as("group of %s", key.name).isNotBlank();
+                assertThat(key.importance).as("importance of %s", key.name).isNotNull();
+                if (!key.type.equals(ConfigDef.Type.BOOLEAN) && !key.type.equals(ConfigDef.Type.PASSWORD)) {
+                    assertThat(key.validator).as("validator of %s", key.name).isNotNull();
+                }
+            }
+        }
     }
 
     @Test
