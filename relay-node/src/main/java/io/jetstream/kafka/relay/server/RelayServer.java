@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,16 +20,10 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -79,8 +71,7 @@ public final class RelayServer implements AutoCloseable {
 
     // Written under lifecycleLock by start(); read after it by the shutdown path.
     private State state = State.NEW;
-    private EventLoopGroup bossGroup;
-    private EventLoopGroup workerGroup;
+    private RelayEventLoops loops;
     private ChannelGroup dataChannels;
     private ChannelGroup adminChannels;
     private Channel dataListener;
@@ -121,10 +112,7 @@ public final class RelayServer implements AutoCloseable {
                 // TLS first: bad files are a configuration error, found before any thread starts.
                 Optional<SslContext> serverSsl = RelayTls.serverContext(config);
                 Optional<SslContext> clientSsl = RelayTls.clientContext(config);
-                bossGroup = new MultiThreadIoEventLoopGroup(1,
-                        new DefaultThreadFactory("relay-boss-" + config.relayId()), NioIoHandler.newFactory());
-                workerGroup = new MultiThreadIoEventLoopGroup(config.ioThreads(),
-                        new DefaultThreadFactory("relay-io-" + config.relayId()), NioIoHandler.newFactory());
+                loops = new RelayEventLoops(config.relayId(), config.ioThreads());
                 dataChannels = new DefaultChannelGroup("relay-data", GlobalEventExecutor.INSTANCE);
                 adminChannels = new DefaultChannelGroup("relay-admin", GlobalEventExecutor.INSTANCE);
 
@@ -162,7 +150,7 @@ public final class RelayServer implements AutoCloseable {
     private ServerBootstrap dataBootstrap(Optional<SslContext> serverSsl, TransportPipeline inbound,
                                           DataPipelineContext context) {
         return new ServerBootstrap()
-                .group(bossGroup, workerGroup)
+                .group(loops.boss(), loops.workers())
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -178,7 +166,7 @@ public final class RelayServer implements AutoCloseable {
 
     private ServerBootstrap adminBootstrap() {
         return new ServerBootstrap()
-                .group(bossGroup, workerGroup)
+                .group(loops.boss(), loops.workers())
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -296,31 +284,19 @@ public final class RelayServer implements AutoCloseable {
                 listener.close().awaitUninterruptibly(timeoutMs);
             }
         }
-        // Quiet period 0: no new tasks are expected once every channel is closed.
-        List<Future<?>> loops = new ArrayList<>();
-        for (EventLoopGroup group : new EventLoopGroup[] {bossGroup, workerGroup}) {
-            if (group != null) {
-                loops.add(group.shutdownGracefully(0, timeoutMs, TimeUnit.MILLISECONDS));
-            }
-        }
-        for (Future<?> loop : loops) {
-            if (!loop.awaitUninterruptibly(timeoutMs + 1_000)) {
-                log.warn("Event loops of relay {} did not stop within {} ms", config.relayId(), timeoutMs);
-            }
+        if (loops != null) {
+            loops.shutdown(CLOSE_TIMEOUT);
         }
     }
 
     private void requireNotOnEventLoop() {
-        for (EventLoopGroup group : new EventLoopGroup[] {bossGroup, workerGroup}) {
-            if (group == null) {
-                continue;
-            }
-            for (EventExecutor executor : group) {
-                if (executor.inEventLoop()) {
-                    throw new IllegalStateException("RelayServer shutdown blocks until the event loops stop;"
-                            + " call it from another thread, not from " + Thread.currentThread().getName());
-                }
-            }
+        RelayEventLoops current;
+        synchronized (lifecycleLock) {
+            current = loops;
+        }
+        if (current != null && current.inEventLoop()) {
+            throw new IllegalStateException("RelayServer shutdown blocks until the event loops stop;"
+                    + " call it from another thread, not from " + Thread.currentThread().getName());
         }
     }
 
