@@ -81,7 +81,7 @@ class RelayConfigTest {
         assertThat(config.originals()).containsEntry("tls.enabled", "false");
         assertThat(config.stream("demo")).hasValueSatisfying(s -> assertThat(s.token().value()).hasSizeGreaterThan(15));
         assertThat(config.routes("site-b")).singleElement().satisfies(route -> {
-            assertThat(route.name()).isEqualTo("local");
+            assertThat(route.name()).isEqualTo("direct");
             assertThat(route.local()).isTrue();
             assertThat(route.nextHop()).isEmpty();
         });
