@@ -1,0 +1,226 @@
+package io.jetstream.kafka.relay.config;
+
+import static io.jetstream.kafka.relay.config.ConfigKeyBuilder.key;
+import static io.jetstream.kafka.relay.config.RelayConfig.*;
+
+import io.jetstream.kafka.relay.config.ConfigKeyBuilder.ConfigGroup;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * Declarations of every relay configuration key, one group per method.
+ *
+ * <p>Fixed keys live in {@link #relay()}. Keys named after a stream, destination or route are
+ * declared by small per-member definitions ({@link #stream}, {@link #destination}, {@link #route}),
+ * built with the member's real name so that validation messages name the key exactly as the user
+ * wrote it ({@code streams.demo.token}), and built with placeholders ({@code <id>}) for the docs.
+ */
+final class RelayConfigDef {
+
+    static final String GROUP_RELAY = "Relay";
+    static final String GROUP_LISTENER = "Data listener";
+    static final String GROUP_ADMIN = "Admin listener";
+    static final String GROUP_TLS = "TLS";
+    static final String GROUP_STREAMS = "Streams";
+    static final String GROUP_ROUTING = "Destinations and routes";
+    static final String GROUP_BUFFERS = "Buffers";
+    static final String GROUP_TIMEOUTS = "Timeouts";
+
+    static final long KIB = 1024L;
+    static final long MIB = 1024L * KIB;
+
+    private static final ConfigDef RELAY = buildRelay();
+
+    private RelayConfigDef() {
+    }
+
+    /** The fixed keys. Shared and never mutated after class initialisation. */
+    static ConfigDef relay() {
+        return RELAY;
+    }
+
+    private static ConfigDef buildRelay() {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_RELAY)
+                .add(key(RELAY_ID, Type.STRING).validator(IdentifierValidator.single())
+                        .importance(Importance.HIGH).displayName("Relay id")
+                        .doc("Name of this relay, unique among the relays of a deployment. It appears in"
+                                + " batch paths, logs and the jetstream_relay_info metric."))
+                .add(key(IO_THREADS, Type.INT).defaultValue(0).validator(Range.between(0, 1024))
+                        .importance(Importance.LOW).displayName("I/O threads")
+                        .doc("Number of Netty event-loop threads serving connections. 0 uses Netty's"
+                                + " default of twice the number of available processors."));
+        new ConfigGroup(def, GROUP_LISTENER)
+                .add(key(LISTENER_HOST, Type.STRING).defaultValue("0.0.0.0").validator(HostValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Data listener host")
+                        .doc("Address the data listener binds to: connector tasks and other relays connect"
+                                + " here. 0.0.0.0 listens on every interface."))
+                .add(key(LISTENER_PORT, Type.INT).defaultValue(7070).validator(PortValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Data listener port")
+                        .doc("TCP port of the data listener."));
+        new ConfigGroup(def, GROUP_ADMIN)
+                .add(key(ADMIN_HOST, Type.STRING).defaultValue("0.0.0.0").validator(HostValidator.INSTANCE)
+                        .importance(Importance.MEDIUM).displayName("Admin listener host")
+                        .doc("Address the plain-HTTP admin listener (GET /health, GET /metrics) binds to."))
+                .add(key(ADMIN_PORT, Type.INT).defaultValue(7071).validator(PortValidator.INSTANCE)
+                        .importance(Importance.MEDIUM).displayName("Admin listener port")
+                        .doc("TCP port of the admin listener; must differ from the data port."));
+        defineTls(def);
+        new ConfigGroup(def, GROUP_STREAMS)
+                .add(key(STREAMS, Type.LIST).defaultValue("").validator(IdentifierValidator.list())
+                        .importance(Importance.HIGH).displayName("Accepted streams")
+                        .doc("Ids of the streams this relay accepts. Each needs streams.<id>.token. In YAML"
+                                + " the list may be left out: the ids under a nested streams: map are used."));
+        new ConfigGroup(def, GROUP_ROUTING)
+                .add(key(DESTINATIONS, Type.LIST).defaultValue("").validator(IdentifierValidator.list())
+                        .importance(Importance.HIGH).displayName("Destinations")
+                        .doc("Destination sites this relay routes batches to when it is their ingress. Each"
+                                + " needs destinations.<destination>.routes. In YAML the list may be left out:"
+                                + " the names under a nested destinations: map are used."));
+        defineBuffers(def);
+        defineTimeouts(def);
+        return def;
+    }
+
+    private static void defineTls(ConfigDef def) {
+        new ConfigGroup(def, GROUP_TLS)
+                .add(key(TLS_ENABLED, Type.BOOLEAN).defaultValue(true)
+                        .importance(Importance.HIGH).displayName("TLS enabled")
+                        .doc("Encrypt the data listener and outgoing relay connections. On by default:"
+                                + " plaintext needs an explicit tls.enabled: false. The admin listener is"
+                                + " always plain HTTP."))
+                .add(key(TLS_CERT_FILE, Type.STRING).defaultValue("").validator(ReadableFileValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Certificate chain (PEM)")
+                        .doc("PEM file with this relay's certificate chain, leaf first. Required when TLS"
+                                + " is enabled; also presented to next-hop relays as the client certificate."))
+                .add(key(TLS_KEY_FILE, Type.STRING).defaultValue("").validator(ReadableFileValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Private key (PEM)")
+                        .doc("PEM file with the PKCS#8 private key of the certificate (BEGIN PRIVATE KEY, or"
+                                + " BEGIN ENCRYPTED PRIVATE KEY with tls.key.password). Required when TLS is enabled."))
+                .add(key(TLS_KEY_PASSWORD, Type.PASSWORD).defaultValue(null)
+                        .importance(Importance.MEDIUM).displayName("Private key password")
+                        .doc("Password of an encrypted tls.key.file; leave unset for an unencrypted key."))
+                .add(key(TLS_CA_FILE, Type.STRING).defaultValue("").validator(ReadableFileValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Trusted CAs (PEM)")
+                        .doc("PEM file with the CA certificates trusted for peers: clients of the data"
+                                + " listener and next-hop relays. Required when tls.client.auth is not none;"
+                                + " when empty, outgoing connections trust the JDK's default CAs."))
+                .add(key(TLS_CLIENT_AUTH, Type.STRING).defaultValue("required")
+                        .validator(EnumValidator.of(TlsClientAuth.class))
+                        .importance(Importance.MEDIUM).displayName("Client certificates")
+                        .doc("Whether peers connecting to the data listener must present a certificate"
+                                + " signed by tls.ca.file: none, optional or required (mutual TLS)."));
+    }
+
+    private static void defineBuffers(ConfigDef def) {
+        new ConfigGroup(def, GROUP_BUFFERS)
+                .add(key(BUFFER_MAX_BYTES_PER_CONNECTION, Type.LONG).defaultValue(16 * MIB)
+                        .validator(Range.between(64 * KIB, 64 * 1024 * MIB))
+                        .importance(Importance.MEDIUM).displayName("Buffer per connection")
+                        .doc("Most bytes buffered for one connection before the relay stops reading from it;"
+                                + " also the high write-buffer water mark (the low mark is half). Must be at"
+                                + " least frame.max.bytes so that any valid frame fits."))
+                .add(key(BUFFER_MAX_BYTES, Type.LONG).defaultValue(256 * MIB)
+                        .validator(Range.between(MIB, 1024 * 1024 * MIB))
+                        .importance(Importance.HIGH).displayName("Buffer per relay")
+                        .doc("Most bytes of batches buffered by the whole relay (received, not yet"
+                                + " acknowledged downstream). When reached, connections stop being read:"
+                                + " a slow destination slows the source instead of exhausting memory."))
+                .add(key(FRAME_MAX_BYTES, Type.INT).defaultValue((int) (16 * MIB))
+                        .validator(Range.between((int) KIB, 1024 * (int) MIB))
+                        .importance(Importance.MEDIUM).displayName("Largest frame")
+                        .doc("Largest frame accepted on a data connection; a longer length prefix closes"
+                                + " the connection with a counted error."));
+    }
+
+    private static void defineTimeouts(ConfigDef def) {
+        new ConfigGroup(def, GROUP_TIMEOUTS)
+                .add(key(HEARTBEAT_INTERVAL_MS, Type.LONG).defaultValue(5_000L).validator(Range.between(100, 600_000))
+                        .importance(Importance.LOW).displayName("Heartbeat interval (ms)")
+                        .doc("A heartbeat is sent on a connection that has written nothing for this long;"
+                                + " heartbeats also measure round-trip time. Must be below idle.timeout.ms."))
+                .add(key(IDLE_TIMEOUT_MS, Type.LONG).defaultValue(30_000L).validator(Range.between(1_000, 3_600_000))
+                        .importance(Importance.MEDIUM).displayName("Idle timeout (ms)")
+                        .doc("A connection on which nothing was read for this long is closed as dead."))
+                .add(key(ACK_TIMEOUT_MS, Type.LONG).defaultValue(30_000L).validator(Range.between(100, 3_600_000))
+                        .importance(Importance.MEDIUM).displayName("Ack timeout (ms)")
+                        .doc("A batch forwarded downstream and not acknowledged within this time is failed"
+                                + " back upstream, so that the sender re-sends it on another route."))
+                .add(key(CONNECT_TIMEOUT_MS, Type.LONG).defaultValue(10_000L).validator(Range.between(100, 600_000))
+                        .importance(Importance.LOW).displayName("Connect timeout (ms)")
+                        .doc("Time allowed to open a connection (TCP and TLS handshake) to a next-hop relay."))
+                .add(key(RECONNECT_BACKOFF_MS, Type.LONG).defaultValue(100L).validator(Range.between(1, 600_000))
+                        .importance(Importance.LOW).displayName("Reconnect backoff (ms)")
+                        .doc("First wait before reconnecting to a next-hop relay; doubles (with jitter) on"
+                                + " each consecutive failure."))
+                .add(key(RECONNECT_BACKOFF_MAX_MS, Type.LONG).defaultValue(10_000L)
+                        .validator(Range.between(1, 3_600_000))
+                        .importance(Importance.LOW).displayName("Reconnect backoff max (ms)")
+                        .doc("Longest wait between reconnect attempts; at least reconnect.backoff.ms."))
+                .add(key(SHUTDOWN_DRAIN_TIMEOUT_MS, Type.LONG).defaultValue(20_000L)
+                        .validator(Range.between(0, 3_600_000))
+                        .importance(Importance.MEDIUM).displayName("Shutdown drain timeout (ms)")
+                        .doc("On SIGTERM the relay stops accepting connections, reports DRAINING on /health"
+                                + " and waits up to this long for in-flight batches to be acknowledged before"
+                                + " closing connections. Keep it below the orchestrator's kill grace period."));
+    }
+
+    /** Keys of one stream: {@code streams.<id>.*}. */
+    static ConfigDef stream(String id) {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_STREAMS)
+                .add(key(streamTokenKey(id), Type.PASSWORD).validator(SecretTokenValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Stream token")
+                        .doc("Secret that connector tasks and relays must present at handshake to send or"
+                                + " subscribe to this stream. Generate one per stream, e.g. openssl rand -hex 24."));
+        return def;
+    }
+
+    /** Keys of one destination: {@code destinations.<destination>.*}. */
+    static ConfigDef destination(String destination) {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_ROUTING)
+                .add(key(routesKey(destination), Type.LIST).defaultValue("").validator(IdentifierValidator.list())
+                        .importance(Importance.HIGH).displayName("Routes")
+                        .doc("Names of the routes to the destination; at least one. In YAML the list may be"
+                                + " left out: the names under a nested routes: map are used."));
+        return def;
+    }
+
+    /** Keys of one route: {@code destinations.<destination>.routes.<route>.*}. */
+    static ConfigDef route(String destination, String route) {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_ROUTING)
+                .add(key(routeKey(destination, route, ROUTE_HOPS), Type.LIST).validator(HopListValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Route hops")
+                        .doc("Data addresses (host:port) of the relays the batches pass through after this one,"
+                                + " in order; the last one is the destination's egress relay. [] or local: this"
+                                + " relay is the egress (sink-site tasks subscribe to it)."))
+                .add(key(routeKey(destination, route, ROUTE_PRICE_PER_GB), Type.DOUBLE).defaultValue(0.0)
+                        .validator(Range.atLeast(0.0))
+                        .importance(Importance.MEDIUM).displayName("Price per GB")
+                        .doc("Cost of sending one GB over this route: the egress charges of every site"
+                                + " boundary it crosses, in any currency used consistently."))
+                .add(key(routeKey(destination, route, ROUTE_RELAY_PRICE_PER_HOUR), Type.DOUBLE).defaultValue(0.0)
+                        .validator(Range.atLeast(0.0))
+                        .importance(Importance.LOW).displayName("Relay price per hour")
+                        .doc("Hourly cost of the relays used only by this route; lets the scheduler avoid"
+                                + " keeping them busy when cheaper routes suffice."));
+        return def;
+    }
+
+    static String streamTokenKey(String id) {
+        return STREAMS + "." + id + "." + STREAM_TOKEN;
+    }
+
+    static String routesKey(String destination) {
+        return DESTINATIONS + "." + destination + "." + ROUTES;
+    }
+
+    static String routeKey(String destination, String route, String suffix) {
+        return routesKey(destination) + "." + route + "." + suffix;
+    }
+}

@@ -1,0 +1,44 @@
+package io.jetstream.kafka.relay.metrics;
+
+import java.util.Locale;
+
+/**
+ * Why the relay rejected input, dropped a connection or failed an operation: the {@code kind}
+ * label of {@code jetstream_relay_errors_total}. An enum keeps the label's cardinality bounded;
+ * add a constant (and document it) rather than passing free text.
+ */
+public enum ErrorKind {
+    /** A length prefix above {@code frame.max.bytes}. */
+    FRAME_TOO_LARGE,
+    /** A frame that does not decode: bad magic, truncated field, impossible length. */
+    MALFORMED_FRAME,
+    /** A frame of a protocol version this relay does not speak. */
+    UNSUPPORTED_VERSION,
+    /** A handshake with a wrong or missing stream token. */
+    AUTHENTICATION_FAILED,
+    /** A handshake or batch for a stream not listed in {@code streams}. */
+    UNKNOWN_STREAM,
+    /** A batch for a destination this relay has no route to. */
+    UNKNOWN_DESTINATION,
+    /** A batch refused because {@code buffer.max.bytes} or the per-connection limit was reached. */
+    BUFFER_FULL,
+    /** A connection closed after {@code idle.timeout.ms} without input. */
+    IDLE_TIMEOUT,
+    /** A forwarded batch not acknowledged within {@code ack.timeout.ms}. */
+    ACK_TIMEOUT,
+    /** A TLS handshake that failed (untrusted or missing certificate, protocol mismatch). */
+    TLS_HANDSHAKE,
+    /** A connection to a next-hop relay that could not be opened. */
+    CONNECT_FAILED,
+    /** An I/O error on an established connection (reset by peer, broken pipe). */
+    IO,
+    /** A data connection accepted while no data-path handlers are installed. */
+    DATA_PATH_UNAVAILABLE,
+    /** A bug: an exception no handler expected. */
+    INTERNAL;
+
+    /** The label value: the constant's name in lower case. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,42 @@
+package io.jetstream.kafka.relay.metrics;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Renders the metric reference (Markdown) from the families {@link RelayMetrics} declares and the
+ * enums that bound their labels, so the documented names are the exported ones.
+ */
+public final class RelayMetricsDoc {
+
+    private RelayMetricsDoc() {
+    }
+
+    public static String render() {
+        StringBuilder out = new StringBuilder();
+        out.append("| Metric | Type | Labels | Description |\n|---|---|---|---|\n");
+        try (RelayMetrics metrics = new RelayMetrics("doc")) {
+            for (MetricFamily<?> family : metrics.families()) {
+                out.append("| `").append(family.name()).append("` | ")
+                        .append(family.type().name().toLowerCase(Locale.ROOT)).append(" | ")
+                        .append(family.labelNames().stream().map(l -> "`" + l + "`").collect(Collectors.joining(", ")))
+                        .append(" | ").append(family.help().replace("|", "\\|")).append(" |\n");
+            }
+        }
+        out.append("\nLabel values:\n\n");
+        values(out, "errors_total{kind}", ErrorKind.values(), ErrorKind::label);
+        values(out, "connections{role}", ConnectionRole.values(), ConnectionRole::label);
+        values(out, "nacks_total{reason}", NackReason.values(), NackReason::label);
+        out.append("- `peer`: the id a connector task or relay announces at handshake;"
+                + " `destination`, `route`: names from the configuration.\n");
+        return out.toString();
+    }
+
+    private static <E> void values(StringBuilder out, String what, E[] constants, Function<E, String> label) {
+        out.append("- `").append(RelayMetrics.PREFIX).append(what).append("`: ")
+                .append(Arrays.stream(constants).map(c -> "`" + label.apply(c) + "`").collect(Collectors.joining(", ")))
+                .append('\n');
+    }
+}

@@ -1,0 +1,130 @@
+package io.jetstream.kafka.relay.server;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.jetstream.kafka.relay.metrics.Gauge;
+
+/**
+ * A byte budget for batches held by the relay ({@code buffer.max.bytes}), and the count of those
+ * batches, which is what a graceful shutdown waits to reach zero.
+ *
+ * <p>A handler reserves a batch's bytes before it takes the batch ({@link #tryReserve}) and
+ * releases them once the batch is acknowledged downstream or failed back upstream
+ * ({@link #release}). A failed reservation means "stop reading from this connection (or nack) until
+ * space frees up": the budget never blocks and never over-commits. Lock-free and thread-safe; the
+ * metrics gauges follow every change.
+ */
+public final class BufferBudget {
+
+    private final long maxBytes;
+    private final Gauge bytesGauge;
+    private final Gauge batchesGauge;
+    private final AtomicLong reservedBytes = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicReference<CompletableFuture<Void>> emptyWaiter = new AtomicReference<>();
+
+    /**
+     * @param maxBytes     most bytes reserved at once
+     * @param bytesGauge   follows the reserved bytes ({@code jetstream_relay_buffered_bytes})
+     * @param batchesGauge follows the batch count ({@code jetstream_relay_inflight_batches})
+     */
+    public BufferBudget(long maxBytes, Gauge bytesGauge, Gauge batchesGauge) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
+        }
+        this.maxBytes = maxBytes;
+        this.bytesGauge = bytesGauge;
+        this.batchesGauge = batchesGauge;
+    }
+
+    /** A budget that reports to no metric, e.g. for one connection's share. */
+    public static BufferBudget unmetered(long maxBytes) {
+        return new BufferBudget(maxBytes, new Gauge(), new Gauge());
+    }
+
+    /**
+     * Reserves room for one batch.
+     *
+     * @param bytes the batch's size, positive
+     * @return false, reserving nothing, when the batch does not fit in what is left
+     */
+    public boolean tryReserve(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
+        }
+        long current;
+        do {
+            current = reservedBytes.get();
+            if (current + bytes > maxBytes) {
+                return false;
+            }
+        } while (!reservedBytes.compareAndSet(current, current + bytes));
+        batches.incrementAndGet();
+        bytesGauge.add(bytes);
+        batchesGauge.inc();
+        return true;
+    }
+
+    /** Returns one batch's reservation; call exactly once per successful {@link #tryReserve}. */
+    public void release(long bytes) {
+        long bytesLeft = reservedBytes.addAndGet(-bytes);
+        long batchesLeft = batches.decrementAndGet();
+        if (bytesLeft < 0 || batchesLeft < 0) {
+            throw new IllegalStateException("released more than reserved: " + bytesLeft + " bytes, "
+                    + batchesLeft + " batches left");
+        }
+        bytesGauge.add(-bytes);
+        batchesGauge.dec();
+        if (batchesLeft == 0 && emptyWaiter.get() != null) {
+            signalEmpty();
+        }
+    }
+
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    public long reservedBytes() {
+        return reservedBytes.get();
+    }
+
+    public long batches() {
+        return batches.get();
+    }
+
+    public boolean isEmpty() {
+        return batches.get() == 0;
+    }
+
+    /**
+     * Completes when no batch is held, immediately if none is now. It may complete while a new
+     * reservation races in: callers that need "empty and staying empty" stop new reservations first
+     * (a draining relay refuses new batches) and re-check {@link #isEmpty()}.
+     */
+    public CompletableFuture<Void> whenEmpty() {
+        if (isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> waiter = emptyWaiter.updateAndGet(w -> w != null ? w : new CompletableFuture<>());
+        // release() reads emptyWaiter after it decrements; we read batches after publishing the
+        // waiter. With both sides using atomics, at least one of them sees the other: no lost wakeup.
+        if (isEmpty()) {
+            signalEmpty();
+        }
+        return waiter;
+    }
+
+    private void signalEmpty() {
+        CompletableFuture<Void> waiter = emptyWaiter.getAndSet(null);
+        if (waiter != null) {
+            waiter.complete(null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return batches() + " batches, " + reservedBytes() + "/" + maxBytes + " bytes";
+    }
+}

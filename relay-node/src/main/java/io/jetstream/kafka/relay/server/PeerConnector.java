@@ -1,0 +1,100 @@
+package io.jetstream.kafka.relay.server;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.jetstream.kafka.relay.config.HopAddress;
+import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens connections from this relay to next-hop relays, with the same transport as accepted
+ * connections (see {@link TransportPipeline}) plus client-side TLS that verifies the next hop's
+ * host name and presents this relay's certificate.
+ *
+ * <p>Connect on the event loop of the inbound channel whose batches will travel over the new
+ * connection (as Netty's proxy example does): both channels then live on one thread and hand
+ * batches to each other without locks or volatile fields. Reconnecting is the caller's job: on
+ * failure or close, schedule the next attempt on the event loop after
+ * {@code config.reconnectBackoffPolicy().backoff(attempts)}.
+ */
+public final class PeerConnector {
+
+    private static final Logger log = LoggerFactory.getLogger(PeerConnector.class);
+
+    private final RelayConfig config;
+    private final Optional<SslContext> clientSsl;
+    private final RelayMetrics metrics;
+    private final ChannelGroup channels;
+    private final TransportPipeline transport;
+
+    PeerConnector(RelayConfig config, Optional<SslContext> clientSsl, RelayMetrics metrics, ChannelGroup channels,
+                  TransportPipeline transport) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.clientSsl = Objects.requireNonNull(clientSsl, "clientSsl");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.channels = Objects.requireNonNull(channels, "channels");
+        this.transport = Objects.requireNonNull(transport, "transport");
+    }
+
+    /**
+     * Connects to a next hop. The channel starts with {@code AUTO_READ} off, counts as a
+     * {@code relay_out} connection, and is closed by the relay's shutdown like accepted ones.
+     *
+     * @param hop         the next relay's data address (resolved when connecting)
+     * @param eventLoop   the loop to run the new channel on
+     * @param addHandlers adds the data-path handlers for this direction (called on {@code eventLoop})
+     * @return completes when connected (TCP; the TLS handshake follows in the pipeline), or fails
+     *         with the reason; failures are also counted as {@code connect_failed}
+     */
+    public ChannelFuture connect(HopAddress hop, EventLoop eventLoop, Consumer<Channel> addHandlers) {
+        long highWaterMark = config.bufferMaxBytesPerConnection();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(eventLoop)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(highWaterMark))
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        transport.addHead(ch, clientSsl.map(ssl -> ssl.newHandler(ch.alloc(), hop.host(), hop.port()))
+                                .orElse(null));
+                        addHandlers.accept(ch);
+                        transport.addTail(ch);
+                    }
+                });
+        ChannelFuture future = bootstrap.connect(hop.toUnresolvedAddress());
+        future.addListener(f -> {
+            if (!f.isSuccess()) {
+                metrics.errors(ErrorKind.CONNECT_FAILED).inc();
+                log.info("Cannot connect to next-hop relay {}: {}", hop, f.cause().toString());
+            }
+        });
+        return future;
+    }
+
+    /** High mark as configured, low mark half of it: writability flips back once half has drained. */
+    static WriteBufferWaterMark waterMark(long highBytes) {
+        int high = (int) Math.min(Integer.MAX_VALUE, highBytes);
+        return new WriteBufferWaterMark(high / 2, high);
+    }
+}
