@@ -1,0 +1,32 @@
+package io.jetstream.kafka.core.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.junit.jupiter.api.Test;
+
+/** Proves the leak harness the codec tests rely on actually catches a leak. */
+class LeakDetectorSelfTest {
+
+    @Test
+    void anUnreleasedPooledBufferIsReported() {
+        int before = CountingLeakDetector.reports().size();
+        leakOneBuffer();
+        for (int attempt = 0; attempt < 20 && CountingLeakDetector.reports().size() == before; attempt++) {
+            LeakChecks.flushLeakReports();
+        }
+        try {
+            assertThat(CountingLeakDetector.reports()).anySatisfy(report -> assertThat(report).contains("leak-self-test"));
+        } finally {
+            CountingLeakDetector.forget("leak-self-test");
+        }
+    }
+
+    private static void leakOneBuffer() {
+        ByteBuf leaked = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+        leaked.writeLong(42);
+        leaked.touch("leak-self-test");
+        // deliberately not released and no longer referenced
+    }
+}
