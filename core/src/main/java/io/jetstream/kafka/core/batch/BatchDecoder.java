@@ -21,6 +21,8 @@ import org.apache.kafka.common.record.TimestampType;
  * <ol>
  *   <li>declared uncompressed size and record count against {@link BatchLimits}, and the record
  *       count against what the declared size can hold ({@code LIMIT_EXCEEDED}, {@code MALFORMED});
+ *       the total header count is checked against its limit while parsing, before each header array
+ *       is allocated;
  *   <li>CRC32C of the payload as received ({@code BAD_CRC});
  *   <li>decompression bounded by the declared size ({@code DECOMPRESSION_FAILED},
  *       {@code LIMIT_EXCEEDED}, {@code MALFORMED});
@@ -42,6 +44,7 @@ public final class BatchDecoder {
     private final PayloadInflater inflater = new PayloadInflater();
     private final PayloadReader reader = new PayloadReader();
     private byte[] direct = EMPTY;
+    private int headersLeft;
 
     public BatchDecoder() {
         this(BatchLimits.defaults());
@@ -124,6 +127,7 @@ public final class BatchDecoder {
         }
         String[] keys = readHeaderKeys();
         ReplicatedRecord[] records = new ReplicatedRecord[count];
+        headersLeft = limits.maxHeaders();
         for (int i = 0; i < count; i++) {
             int attributes = reader.readUnsignedByte("attributes");
             TimestampType timestampType = BatchFormat.timestampType(attributes & TIMESTAMP_TYPE_MASK);
@@ -172,6 +176,11 @@ public final class BatchDecoder {
         if (headerCount > reader.remaining() / 2) {
             throw new ProtocolException(MALFORMED, "header count " + headerCount + " exceeds what the "
                     + reader.remaining() + " bytes left can hold");
+        }
+        headersLeft -= headerCount;
+        if (headersLeft < 0) {
+            throw new ProtocolException(LIMIT_EXCEEDED, "the batch has more than " + limits.maxHeaders()
+                    + " record headers");
         }
         RecordHeader[] headers = new RecordHeader[headerCount];
         for (int h = 0; h < headerCount; h++) {

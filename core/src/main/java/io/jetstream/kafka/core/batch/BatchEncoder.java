@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -91,6 +92,14 @@ public final class BatchEncoder {
             throw new IllegalArgumentException("batch of " + batch.topic() + "-" + batch.partition() + " has "
                     + records.size() + " records, above the limit of " + limits.maxRecords());
         }
+        long headers = 0;
+        for (int i = 0, n = records.size(); i < n; i++) {
+            headers += records.get(i).headers().size();
+        }
+        if (headers > limits.maxHeaders()) {
+            throw new IllegalArgumentException("batch of " + batch.topic() + "-" + batch.partition() + " has "
+                    + headers + " headers, above the limit of " + limits.maxHeaders());
+        }
         int uncompressedSize = writeRecords(records);
         if (uncompressedSize > limits.maxUncompressedBytes()) {
             throw new IllegalArgumentException("batch of " + batch.topic() + "-" + batch.partition() + " encodes to "
@@ -144,7 +153,7 @@ public final class BatchEncoder {
                 String key = headers.get(h).key();
                 if (!keyIndex.containsKey(key)) {
                     keyIndex.put(key, keyBytes.size());
-                    keyBytes.add(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    keyBytes.add(key.getBytes(StandardCharsets.UTF_8));
                 }
             }
         }

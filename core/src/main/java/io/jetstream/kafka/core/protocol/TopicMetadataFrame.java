@@ -2,6 +2,7 @@ package io.jetstream.kafka.core.protocol;
 
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -23,7 +24,7 @@ public record TopicMetadataFrame(RoutingHeader routing, String topic, int partit
     public static final int MAX_CONFIGS = 0xFFFF;
 
     public TopicMetadataFrame {
-        java.util.Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(routing, "routing");
         WireStrings.checkNotEmpty(topic, "topic");
         if (partitionCount < 1) {
             throw new IllegalArgumentException("partitionCount " + partitionCount + " must be >= 1");

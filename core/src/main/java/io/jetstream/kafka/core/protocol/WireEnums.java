@@ -1,6 +1,8 @@
 package io.jetstream.kafka.core.protocol;
 
 import io.jetstream.kafka.core.wire.ProtocolException;
+import java.lang.reflect.Array;
+import java.util.function.ToIntFunction;
 
 /** Lookup of the small enumerated wire fields; an unknown code is MALFORMED (enums are closed per version). */
 final class WireEnums {
@@ -8,14 +10,14 @@ final class WireEnums {
     private WireEnums() {
     }
 
-    static <E extends Enum<E>> E[] indexByCode(Class<E> type, java.util.function.ToIntFunction<E> code) {
+    static <E extends Enum<E>> E[] indexByCode(Class<E> type, ToIntFunction<E> code) {
         E[] constants = type.getEnumConstants();
         int max = 0;
         for (E e : constants) {
             max = Math.max(max, code.applyAsInt(e));
         }
         @SuppressWarnings("unchecked")
-        E[] byCode = (E[]) java.lang.reflect.Array.newInstance(type, max + 1);
+        E[] byCode = (E[]) Array.newInstance(type, max + 1);
         for (E e : constants) {
             byCode[code.applyAsInt(e)] = e;
         }

@@ -24,7 +24,7 @@ class BatchDecoderFuzzTest {
 
     private static final int TRIES = Fuzz.tries();
 
-    private final BatchDecoder decoder = new BatchDecoder(new BatchLimits(4 << 20, 10_000));
+    private final BatchDecoder decoder = new BatchDecoder(new BatchLimits(4 << 20, 10_000, 50_000));
     private final List<EncodedBatch> corpus = corpus();
 
     @Test
@@ -145,7 +145,7 @@ class BatchDecoderFuzzTest {
         batches.add(new RecordBatch("one", 1, -1, List.of(new ReplicatedRecord(0, 0, null, null))));
         List<ReplicatedRecord> records = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            List<io.jetstream.kafka.core.batch.RecordHeader> headers = i % 3 == 0 ? List.of()
+            List<RecordHeader> headers = i % 3 == 0 ? List.of()
                     : List.of(new RecordHeader("trace-" + (i % 4), ProtocolArbitraries.letters(random, i % 7)),
                             new RecordHeader("source", null));
             records.add(new ReplicatedRecord(1000 + i * (i % 5 == 0 ? 7 : 1), 1_700_000_000_000L + i * 13,

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
+import org.apache.kafka.common.record.TimestampType;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class BatchDecoderTest {
 
     private final BatchEncoder encoder = new BatchEncoder();
-    private final BatchDecoder decoder = new BatchDecoder(new BatchLimits(1 << 20, 1_000));
+    private final BatchDecoder decoder = new BatchDecoder(new BatchLimits(1 << 20, 1_000, 100));
 
     private final RecordBatch batch = new RecordBatch("orders", 2, 9, List.of(
             new ReplicatedRecord(10, 1000, "a".getBytes(), "x".getBytes()),
@@ -112,6 +113,21 @@ class BatchDecoderTest {
     }
 
     @Test
+    void theTotalHeaderCountIsLimitedBecauseHeadersCostMoreHeapThanPayload() {
+        List<RecordHeader> headers = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            headers.add(new RecordHeader("h", null)); // 2 payload bytes, ~30 heap bytes each
+        }
+        RecordBatch manyHeaders = new RecordBatch("t", 0, -1, List.of(
+                new ReplicatedRecord(0, 0, TimestampType.CREATE_TIME, null, null, headers),
+                new ReplicatedRecord(1, 0, TimestampType.CREATE_TIME, null, null, headers)));
+        EncodedBatch encoded = encoder.encode(manyHeaders, CompressionCodec.NONE);
+        assertKind(() -> decoder.decode(encoded), Kind.LIMIT_EXCEEDED);
+        assertThatThrownBy(() -> new BatchEncoder(new BatchLimits(1 << 20, 1_000, 100)).encode(manyHeaders,
+                CompressionCodec.NONE)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("120 headers");
+    }
+
+    @Test
     void unknownCodecIdIsReported() {
         assertKind(() -> CompressionCodec.forId(5), Kind.UNKNOWN_CODEC);
         assertKind(() -> CompressionCodec.forId(-1), Kind.UNKNOWN_CODEC);
@@ -122,7 +138,7 @@ class BatchDecoderTest {
 
     @Test
     void theEncoderRefusesBatchesOverItsLimits() {
-        BatchEncoder small = new BatchEncoder(new BatchLimits(1024, 1));
+        BatchEncoder small = new BatchEncoder(new BatchLimits(1024, 1, 10));
         assertThatThrownBy(() -> small.encode(batch, CompressionCodec.NONE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 records");
         List<ReplicatedRecord> big = new ArrayList<>();

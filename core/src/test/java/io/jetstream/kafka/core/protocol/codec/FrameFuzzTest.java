@@ -1,6 +1,7 @@
 package io.jetstream.kafka.core.protocol.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.protocol.BatchFrame;
@@ -78,7 +79,7 @@ class FrameFuzzTest {
                     assertThat(codec.tryDecode(in)).as("prefix of %d/%d bytes", length, frame.length).isNull();
                     assertThat(in.readerIndex()).isZero();
                     assertThat(codec.readFrame(in)).isNull();
-                    ProtocolException e = org.junit.jupiter.api.Assertions.assertThrows(ProtocolException.class,
+                    ProtocolException e = assertThrows(ProtocolException.class,
                             () -> codec.decode(in));
                     assertThat(e.kind()).isEqualTo(Kind.TRUNCATED);
                 } finally {

@@ -7,6 +7,7 @@ import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.AckStatus;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
@@ -24,6 +25,7 @@ import io.jetstream.kafka.core.testing.ProtocolArbitraries;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +48,7 @@ final class FrameSamples {
             byte[] bytes = new byte[out.readableBytes()];
             out.readBytes(bytes);
             corpus.add(bytes);
-            io.netty.util.ReferenceCountUtil.release(frame);
+            ReferenceCountUtil.release(frame);
         }
         return corpus;
     }
@@ -61,9 +63,9 @@ final class FrameSamples {
         frames.add(new HelloFrame(1, PeerRole.RELAY, 0xFFFF, "relay-ä1", "", ""));
         frames.add(HelloOkFrame.of("relay-a1", 16 << 20));
         frames.add(new HelloOkFrame(1, 3, "ŕelay", 1));
-        frames.add(new AckFrame("stream-1", "connect-a/task-0", 42, io.jetstream.kafka.core.protocol.AckStatus.OK,
+        frames.add(new AckFrame("stream-1", "connect-a/task-0", 42, AckStatus.OK,
                 AckReason.NONE, "orders", 3, 1234, ""));
-        frames.add(new AckFrame("stream-1", "o", -1, io.jetstream.kafka.core.protocol.AckStatus.NACK,
+        frames.add(new AckFrame("stream-1", "o", -1, AckStatus.NACK,
                 AckReason.NO_SUBSCRIBER, "orders", 0, -1, "nobody owns orders-0 at relay-b1 ✓"));
         frames.add(new SubscribeFrame("stream-1", "connect-b/task-2", 2, 3));
         frames.add(new SubscribeFrame("s", "t", 65534, 65535));
