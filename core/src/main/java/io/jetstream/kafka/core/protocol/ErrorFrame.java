@@ -24,9 +24,10 @@ public record ErrorFrame(ErrorCode code, String message) implements Frame {
 
     /** The ERROR a node sends after failing to decode its peer's input. */
     public static ErrorFrame of(ProtocolException e) {
-        String message = e.kind() == ProtocolException.Kind.UNSUPPORTED_VERSION
-                ? e.getMessage() + " (supported: " + ProtocolVersion.supportedRange() + ")"
-                : e.getMessage();
+        boolean namesSupportedVersions = e.kind() != ProtocolException.Kind.UNSUPPORTED_VERSION
+                || e.getMessage().contains("supported:");
+        String message = namesSupportedVersions ? e.getMessage()
+                : e.getMessage() + " (supported: " + ProtocolVersion.supportedRange() + ")";
         return of(ErrorCode.forKind(e.kind()), message);
     }
 

@@ -142,7 +142,8 @@ class BatchCodecPropertiesTest {
         Random random = new Random(1);
         List<ReplicatedRecord> records = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            records.add(new ReplicatedRecord(i, 1_700_000_000_000L + i, null, ProtocolArbitraries.letters(random, 1024)));
+            byte[] value = ProtocolArbitraries.letters(random, 1024);
+            records.add(new ReplicatedRecord(i, 1_700_000_000_000L + i, null, value));
         }
         RecordBatch batch = new RecordBatch("t", 0, -1, records);
         int none = encoder.encode(batch, CompressionCodec.NONE).payloadSize();

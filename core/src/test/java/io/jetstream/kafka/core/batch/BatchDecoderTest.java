@@ -124,7 +124,8 @@ class BatchDecoderTest {
         EncodedBatch encoded = encoder.encode(manyHeaders, CompressionCodec.NONE);
         assertKind(() -> decoder.decode(encoded), Kind.LIMIT_EXCEEDED);
         assertThatThrownBy(() -> new BatchEncoder(new BatchLimits(1 << 20, 1_000, 100)).encode(manyHeaders,
-                CompressionCodec.NONE)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("120 headers");
+                CompressionCodec.NONE)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("120 headers");
     }
 
     @Test

@@ -179,7 +179,8 @@ public final class FrameCodec {
     public static void setHopIndex(ByteBuf rawFrame, int hopIndex) {
         int start = rawFrame.readerIndex();
         if (rawFrame.readableBytes() <= HOP_INDEX_OFFSET) {
-            throw new IllegalArgumentException("buffer of " + rawFrame.readableBytes() + " bytes is not a routed frame");
+            throw new IllegalArgumentException(
+                    "buffer of " + rawFrame.readableBytes() + " bytes is not a routed frame");
         }
         int type = rawFrame.getUnsignedByte(start + FrameLength.PREFIX_BYTES);
         if (type != FrameType.BATCH.code() && type != FrameType.TOPIC_METADATA.code()) {

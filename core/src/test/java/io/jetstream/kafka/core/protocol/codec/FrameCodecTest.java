@@ -18,15 +18,18 @@ import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.core.wire.ProtocolException.Kind;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -67,6 +70,13 @@ class FrameCodecTest {
         ErrorFrame reply = ErrorFrame.of(new ProtocolException(Kind.UNSUPPORTED_VERSION, "HELLO version 2"));
         assertThat(reply.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
         assertThat(reply.message()).contains("supported: 1");
+        ByteBuf hello = ALLOC.buffer().writeInt(3).writeByte(1).writeShort(9);
+        try {
+            assertThatThrownBy(() -> codec.decode(hello)).isInstanceOfSatisfying(ProtocolException.class,
+                    e -> assertThat(ErrorFrame.of(e).message()).containsOnlyOnce("supported:"));
+        } finally {
+            hello.release();
+        }
     }
 
     @Test
@@ -83,6 +93,18 @@ class FrameCodecTest {
         ByteBuf subscribe = Unpooled.buffer().writeInt(11).writeByte(5).writeShort(3).writeShort(3)
                 .writeShort(1).writeByte('s').writeShort(1).writeByte('t');
         assertKind(() -> codec.decode(subscribe), Kind.MALFORMED);
+    }
+
+    @Test
+    void aRepeatedTopicConfigKeyIsMalformed() {
+        TopicMetadataFrame metadata = new TopicMetadataFrame(RoutingHeader.unrouted("s", 1, "o", "d"), "t", 1,
+                Map.of("a", "1", "b", "2"));
+        ByteBuf wire = Unpooled.buffer();
+        codec.encode(metadata, wire);
+        // configs are written sorted: "a" then "b"; turn the second key into "a"
+        int secondKey = ByteBufUtil.indexOf(Unpooled.wrappedBuffer(new byte[] {0, 1, 'b'}), wire);
+        wire.setByte(secondKey + 2, 'a');
+        assertKind(() -> codec.decode(wire), Kind.MALFORMED);
     }
 
     @Test
@@ -108,11 +130,13 @@ class FrameCodecTest {
     @Test
     void aBatchTravelsSenderToSinkThroughTwoRelays() {
         List<ReplicatedRecord> records = List.of(
-                new ReplicatedRecord(100, 1, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
+                new ReplicatedRecord(100, 1, "k".getBytes(StandardCharsets.UTF_8),
+                        "v".getBytes(StandardCharsets.UTF_8)),
                 new ReplicatedRecord(101, 2, null, "w".getBytes(StandardCharsets.UTF_8)));
         RecordBatch batch = new RecordBatch("orders", 5, 99, records);
         RoutingHeader routing = RoutingHeader.unrouted("stream", 7, "sender-1", "site-b");
-        BatchFrame sent = BatchFrame.copyOf(routing, new BatchEncoder().encode(batch, CompressionCodec.LZ4), 123, ALLOC);
+        BatchFrame sent = BatchFrame.copyOf(routing, new BatchEncoder().encode(batch, CompressionCodec.LZ4), 123,
+                ALLOC);
 
         // sender -> ingress relay a1: it picks the path a1 -> b1 and forwards (header re-encoded, payload sliced)
         BatchFrame atIngress = roundTrip(sent);
