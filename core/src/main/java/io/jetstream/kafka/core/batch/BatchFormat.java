@@ -1,0 +1,53 @@
+package io.jetstream.kafka.core.batch;
+
+import org.apache.kafka.common.record.TimestampType;
+
+/** Constants of the batch payload format shared by {@link BatchEncoder} and {@link BatchDecoder}. */
+final class BatchFormat {
+
+    /** First byte of every uncompressed payload: the payload format version. */
+    static final int PAYLOAD_MAGIC = 1;
+
+    /**
+     * Kafka record-batch magic handed to the kafka-clients codecs. Magic 2 selects the modern
+     * framing (for example the correct LZ4 frame checksum); it is not written to our wire.
+     */
+    static final byte KAFKA_MAGIC_V2 = 2;
+
+    /**
+     * Smallest encoded record: attributes, offset delta, timestamp delta, key length, value length
+     * and header count take at least one byte each. Bounds the record count a payload can declare.
+     */
+    static final int MIN_RECORD_BYTES = 6;
+
+    /** Attribute bits 0-1 hold the timestamp type; the other bits must be zero in version 1. */
+    static final int TIMESTAMP_TYPE_MASK = 0x03;
+
+    private BatchFormat() {
+    }
+
+    static int timestampCode(TimestampType type) {
+        switch (type) {
+            case CREATE_TIME:
+                return 1;
+            case LOG_APPEND_TIME:
+                return 2;
+            default:
+                return 0;
+        }
+    }
+
+    /** Inverse of {@link #timestampCode}; returns null for the undefined code 3. */
+    static TimestampType timestampType(int code) {
+        switch (code) {
+            case 0:
+                return TimestampType.NO_TIMESTAMP_TYPE;
+            case 1:
+                return TimestampType.CREATE_TIME;
+            case 2:
+                return TimestampType.LOG_APPEND_TIME;
+            default:
+                return null;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.jetstream.kafka.core.batch;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The unit JetStream replicates: consecutive records of <em>one</em> origin topic-partition.
+ *
+ * <p>One partition per batch keeps the rest of the system simple: the egress relay routes a whole
+ * batch to the one subscriber that owns its partition, the sink applies it atomically in order,
+ * and one acknowledgement commits one offset range. Senders that read many partitions build one
+ * batch per partition and send them concurrently.
+ *
+ * <p>Ordering rule: {@code prevOffset} is the last offset of the previous batch of this partition
+ * from the same sender (or the committed offset minus one after an assignment; -1 when nothing
+ * precedes). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
+ * records at or below {@code lastWritten}, and holds it otherwise. This tolerates offset gaps
+ * (compaction, transaction markers) and task reassignment.
+ *
+ * <p>Records are expected in ascending offset order; the codec does not enforce it (it transports
+ * any offsets faithfully, deltas wrap around), the sender does. An empty batch is legal and carries
+ * no data: its {@link #firstOffset()} and {@link #lastOffset()} are {@code prevOffset}.
+ *
+ * @param topic origin topic name
+ * @param partition origin partition, {@code >= 0}
+ * @param prevOffset last offset before this batch, or -1
+ * @param records the records, copied into an immutable list
+ */
+public record RecordBatch(String topic, int partition, long prevOffset, List<ReplicatedRecord> records) {
+
+    public RecordBatch {
+        Objects.requireNonNull(topic, "topic");
+        if (topic.isEmpty()) {
+            throw new IllegalArgumentException("topic must not be empty");
+        }
+        if (partition < 0) {
+            throw new IllegalArgumentException("partition " + partition + " must be >= 0");
+        }
+        records = List.copyOf(records);
+    }
+
+    /** Offset of the first record, or {@code prevOffset} when the batch is empty. */
+    public long firstOffset() {
+        return records.isEmpty() ? prevOffset : records.get(0).offset();
+    }
+
+    /** Offset of the last record, or {@code prevOffset} when the batch is empty. */
+    public long lastOffset() {
+        return records.isEmpty() ? prevOffset : records.get(records.size() - 1).offset();
+    }
+
+    public int size() {
+        return records.size();
+    }
+
+    public boolean isEmpty() {
+        return records.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return "RecordBatch[" + topic + "-" + partition + ", prevOffset=" + prevOffset + ", offsets=" + firstOffset()
+                + ".." + lastOffset() + ", records=" + records.size() + "]";
+    }
+}

@@ -1,0 +1,84 @@
+package io.jetstream.kafka.core.protocol;
+
+import java.util.Objects;
+
+/**
+ * Outcome of one BATCH (or TOPIC_METADATA), sent by the sink-site subscriber, or by the relay that
+ * gave up on it, back along the reverse path hop by hop to the origin sender. Each relay matches it
+ * to the connection the batch came from by {@code (originNodeId, batchId)}.
+ *
+ * <p>An OK ACK means the records up to {@code lastOffset} are durably written at the destination, so
+ * the sender may commit {@code lastOffset + 1} for the topic-partition. For TOPIC_METADATA acks the
+ * partition and lastOffset are -1.
+ *
+ * @param streamId stream of the acknowledged frame
+ * @param originNodeId node that sent the acknowledged frame
+ * @param batchId batch or metadata id being acknowledged
+ * @param status OK or NACK
+ * @param reason {@code NONE}/{@code DUPLICATE} with OK, any other with NACK
+ * @param topic origin topic
+ * @param partition origin partition, or -1 for metadata
+ * @param lastOffset last offset of the batch (written, if OK), or -1 for metadata
+ * @param message human-readable detail, possibly empty
+ */
+public record AckFrame(String streamId, String originNodeId, long batchId, AckStatus status, AckReason reason,
+        String topic, int partition, long lastOffset, String message) implements Frame {
+
+    public AckFrame {
+        WireStrings.checkNotEmpty(streamId, "streamId");
+        WireStrings.checkNotEmpty(originNodeId, "originNodeId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(reason, "reason");
+        WireStrings.check(topic, "topic");
+        WireStrings.check(message, "message");
+        if ((status == AckStatus.OK) != reason.isSuccess()) {
+            throw new IllegalArgumentException("reason " + reason + " cannot accompany status " + status);
+        }
+        if (partition < -1) {
+            throw new IllegalArgumentException("partition " + partition + " must be >= -1");
+        }
+    }
+
+    /** The batch is durably written. */
+    public static AckFrame ok(BatchHeader batch) {
+        return of(batch, AckStatus.OK, AckReason.NONE, "");
+    }
+
+    /** Every record of the batch had already been written (a re-sent batch). */
+    public static AckFrame duplicate(BatchHeader batch) {
+        return of(batch, AckStatus.OK, AckReason.DUPLICATE, "");
+    }
+
+    /** The batch was not written; {@code message} is cut to 1024 chars. */
+    public static AckFrame nack(BatchHeader batch, AckReason reason, String message) {
+        return of(batch, AckStatus.NACK, reason, message);
+    }
+
+    /** The topic metadata was applied. */
+    public static AckFrame ok(TopicMetadataFrame metadata) {
+        RoutingHeader r = metadata.routing();
+        return new AckFrame(r.streamId(), r.originNodeId(), r.id(), AckStatus.OK, AckReason.NONE, metadata.topic(), -1,
+                -1, "");
+    }
+
+    public static AckFrame nack(TopicMetadataFrame metadata, AckReason reason, String message) {
+        RoutingHeader r = metadata.routing();
+        return new AckFrame(r.streamId(), r.originNodeId(), r.id(), AckStatus.NACK, reason, metadata.topic(), -1, -1,
+                WireStrings.truncate(message));
+    }
+
+    private static AckFrame of(BatchHeader batch, AckStatus status, AckReason reason, String message) {
+        RoutingHeader r = batch.routing();
+        return new AckFrame(r.streamId(), r.originNodeId(), r.id(), status, reason, batch.topic(), batch.partition(),
+                batch.lastOffset(), WireStrings.truncate(message));
+    }
+
+    public boolean isOk() {
+        return status == AckStatus.OK;
+    }
+
+    @Override
+    public FrameType type() {
+        return FrameType.ACK;
+    }
+}

@@ -1,0 +1,25 @@
+package io.jetstream.kafka.core.protocol;
+
+/** Outcome carried by an ACK frame. */
+public enum AckStatus {
+    /** Durably written at the destination (or already written: reason DUPLICATE). The sender may commit. */
+    OK(0),
+    /** Not written; {@link AckReason} says why and whether re-sending can help. */
+    NACK(1);
+
+    private static final AckStatus[] BY_CODE = WireEnums.indexByCode(AckStatus.class, AckStatus::code);
+
+    private final int code;
+
+    AckStatus(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public static AckStatus forCode(int code) {
+        return WireEnums.lookup(BY_CODE, code, "ack status");
+    }
+}

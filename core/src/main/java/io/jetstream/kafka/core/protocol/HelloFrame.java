@@ -1,0 +1,45 @@
+package io.jetstream.kafka.core.protocol;
+
+import java.util.Objects;
+
+/**
+ * First frame on every connection, from the connecting side. Answered by {@link HelloOkFrame} or by
+ * an {@link ErrorFrame} and a close. The version is checked before anything else is read.
+ *
+ * @param version protocol version the client speaks ({@link ProtocolVersion#CURRENT})
+ * @param role what the client is
+ * @param flags reserved, {@code uint16}; zero in version 1
+ * @param nodeId stable id of the client node (for example {@code connect-a/jetstream-source-3})
+ * @param streamId the replication stream the connection serves; empty for relay-to-relay
+ *     connections, which carry frames of many streams
+ * @param authToken shared-secret or bearer token checked by the relay; empty when auth is off.
+ *     Never printed by {@link #toString()}.
+ */
+public record HelloFrame(int version, PeerRole role, int flags, String nodeId, String streamId, String authToken)
+        implements Frame {
+
+    public HelloFrame {
+        WireStrings.checkUint16(version, "version");
+        Objects.requireNonNull(role, "role");
+        WireStrings.checkUint16(flags, "flags");
+        WireStrings.checkNotEmpty(nodeId, "nodeId");
+        WireStrings.check(streamId, "streamId");
+        WireStrings.check(authToken, "authToken");
+    }
+
+    /** A HELLO at the current version with no flags. */
+    public static HelloFrame of(PeerRole role, String nodeId, String streamId, String authToken) {
+        return new HelloFrame(ProtocolVersion.CURRENT, role, 0, nodeId, streamId, authToken);
+    }
+
+    @Override
+    public FrameType type() {
+        return FrameType.HELLO;
+    }
+
+    @Override
+    public String toString() {
+        return "HelloFrame[version=" + version + ", role=" + role + ", flags=" + flags + ", nodeId=" + nodeId
+                + ", streamId=" + streamId + ", authToken=" + (authToken.isEmpty() ? "<none>" : "<redacted>") + "]";
+    }
+}

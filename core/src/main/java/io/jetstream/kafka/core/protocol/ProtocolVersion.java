@@ -1,0 +1,34 @@
+package io.jetstream.kafka.core.protocol;
+
+/**
+ * Versions of the frame protocol.
+ *
+ * <p>Rule: the first two bytes of a HELLO body are the version, in every version, forever. A peer
+ * that supports the version answers HELLO_OK carrying it; otherwise it answers
+ * {@code ERROR(UNSUPPORTED_VERSION)} naming the versions it supports and closes, and the client
+ * may reconnect with another version. The agreed version governs every later frame on the
+ * connection. Any change to a frame layout, a new frame type or a new value in an enumerated field
+ * (codec, reason, error code, role) requires a new version: within a version, decoders are strict
+ * and reject what they do not know.
+ */
+public final class ProtocolVersion {
+
+    /** The version this build speaks. */
+    public static final int CURRENT = 1;
+
+    public static final int MIN_SUPPORTED = 1;
+
+    public static final int MAX_SUPPORTED = 1;
+
+    private ProtocolVersion() {
+    }
+
+    public static boolean isSupported(int version) {
+        return version >= MIN_SUPPORTED && version <= MAX_SUPPORTED;
+    }
+
+    /** For error messages: "1" or "1..3". */
+    public static String supportedRange() {
+        return MIN_SUPPORTED == MAX_SUPPORTED ? Integer.toString(MIN_SUPPORTED) : MIN_SUPPORTED + ".." + MAX_SUPPORTED;
+    }
+}

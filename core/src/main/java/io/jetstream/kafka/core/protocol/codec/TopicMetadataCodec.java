@@ -1,0 +1,59 @@
+package io.jetstream.kafka.core.protocol.codec;
+
+import static io.jetstream.kafka.core.wire.ProtocolException.Kind.MALFORMED;
+
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.wire.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * TOPIC_METADATA (type 9): an origin topic's description, routed like a batch.
+ *
+ * <pre>
+ * +--------+------+---------------------------------------------------------------+
+ * | length | type | routing block (see RoutingCodec): hop, id (= metadata id),    |
+ * | int32  | 0x09 | streamId, originNodeId, destination, path                     |
+ * +--------+------+---------------------------------------------------------------+
+ * +----------------+--------+-------------+----------------------------------+
+ * | partitionCount | topic  | configCount | configCount x (key, value)       |
+ * | int32          | string | uint16      | string, string                   |
+ * +----------------+--------+-------------+----------------------------------+
+ * </pre>
+ * Config keys are unique (a repeated key is {@code MALFORMED}); encoders write them sorted.
+ */
+final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
+
+    static final TopicMetadataCodec INSTANCE = new TopicMetadataCodec();
+
+    @Override
+    public void encode(TopicMetadataFrame frame, ByteBuf out) {
+        RoutingCodec.encode(frame.routing(), out);
+        out.writeInt(frame.partitionCount());
+        BodyWriter.writeString(out, frame.topic());
+        out.writeShort(frame.configs().size());
+        for (Map.Entry<String, String> config : frame.configs().entrySet()) {
+            BodyWriter.writeString(out, config.getKey());
+            BodyWriter.writeString(out, config.getValue());
+        }
+    }
+
+    @Override
+    public TopicMetadataFrame decode(BodyReader in) {
+        RoutingHeader routing = RoutingCodec.decode(in);
+        int partitionCount = in.readInt("partitionCount");
+        String topic = in.readString("topic");
+        int count = in.readUnsignedShort("configCount");
+        in.need("configs", 4 * count); // each entry has two length prefixes at least
+        Map<String, String> configs = new HashMap<>(count * 2);
+        for (int i = 0; i < count; i++) {
+            String key = in.readString("configKey");
+            if (configs.put(key, in.readString("configValue")) != null) {
+                throw new ProtocolException(MALFORMED, "TOPIC_METADATA repeats config key '" + key + "'");
+            }
+        }
+        return new TopicMetadataFrame(routing, topic, partitionCount, configs);
+    }
+}

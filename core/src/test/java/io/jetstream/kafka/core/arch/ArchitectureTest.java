@@ -1,0 +1,41 @@
+package io.jetstream.kafka.core.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * Keeps core lean: Netty only in the protocol layer (zero-copy framing), no Kafka Connect anywhere
+ * (the connectors depend on core, never the reverse), and no cycles between core's packages.
+ */
+@AnalyzeClasses(packages = "io.jetstream.kafka.core", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule onlyTheProtocolLayerUsesNetty = noClasses()
+            .that().resideInAPackage("io.jetstream.kafka.core..")
+            .and().resideOutsideOfPackage("io.jetstream.kafka.core.protocol..")
+            .should().dependOnClassesThat().resideInAPackage("io.netty..")
+            .because("the model, scheduler and batch codec must be testable and simulable without Netty");
+
+    @ArchTest
+    static final ArchRule nothingInCoreUsesKafkaConnect = noClasses()
+            .that().resideInAPackage("io.jetstream.kafka.core..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.connect..")
+            .because("connect-source and connect-sink depend on core, never the reverse");
+
+    @ArchTest
+    static final ArchRule batchAndWireDoNotKnowTheFrameLayer = noClasses()
+            .that().resideInAnyPackage("io.jetstream.kafka.core.batch..", "io.jetstream.kafka.core.wire..")
+            .should().dependOnClassesThat().resideInAPackage("io.jetstream.kafka.core.protocol..")
+            .because("frames carry batches, not the other way round");
+
+    @ArchTest
+    static final ArchRule corePackagesAreFreeOfCycles = slices()
+            .matching("io.jetstream.kafka.core.(*)..")
+            .should().beFreeOfCycles();
+}

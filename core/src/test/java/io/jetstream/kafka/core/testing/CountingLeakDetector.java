@@ -1,0 +1,46 @@
+package io.jetstream.kafka.core.testing;
+
+import io.netty.util.ResourceLeakDetector;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Netty leak detector installed for the whole test JVM through
+ * {@code -Dio.netty.customResourceLeakDetector} (see core/pom.xml). It keeps every leak report so
+ * tests can fail on them instead of only logging; the surefire run also sets the PARANOID level, so
+ * every tracked buffer is traced.
+ */
+public final class CountingLeakDetector<T> extends ResourceLeakDetector<T> {
+
+    private static final List<String> REPORTS = new CopyOnWriteArrayList<>();
+
+    public CountingLeakDetector(Class<?> resourceType, int samplingInterval) {
+        super(resourceType, samplingInterval);
+    }
+
+    public CountingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
+        super(resourceType, samplingInterval);
+    }
+
+    /** Leak reports so far. */
+    public static List<String> reports() {
+        return List.copyOf(REPORTS);
+    }
+
+    /** Forgets the reports that mention {@code hint} (used by the self-test for its deliberate leak). */
+    public static void forget(String hint) {
+        REPORTS.removeIf(report -> report.contains(hint));
+    }
+
+    @Override
+    protected void reportTracedLeak(String resourceType, String records) {
+        REPORTS.add(resourceType + " leaked:" + records);
+        super.reportTracedLeak(resourceType, records);
+    }
+
+    @Override
+    protected void reportUntracedLeak(String resourceType) {
+        REPORTS.add(resourceType + " leaked (untraced)");
+        super.reportUntracedLeak(resourceType);
+    }
+}
