@@ -1,0 +1,118 @@
+package io.jetstream.kafka.core.delivery;
+
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Groups records into per-partition batches on the source side and chains them with
+ * {@code prevOffset}.
+ *
+ * <p>A partition's open batch closes when it reaches the record or byte cap (checked on
+ * {@link #append}) or when its oldest record has waited the linger time ({@link #drainExpired}).
+ * The caps come from the caller on every call, so a batching policy can change them at any time.
+ *
+ * <p>Chaining: the first batch of a partition after {@link #assign} has {@code prevOffset = -1}
+ * (always applicable at the destination); each later batch carries the last offset of the one
+ * before it.
+ *
+ * <p>Not thread-safe: the owner (the task's {@code put} thread) serialises calls.
+ */
+public final class BatchAccumulator {
+
+    private static final class Open {
+        final List<ReplicatedRecord> records = new ArrayList<>();
+        long bytes;
+        long firstArrivalNanos;
+    }
+
+    private final Map<TopicPartition, Open> open = new HashMap<>();
+    private final Map<TopicPartition, Long> lastClosedOffset = new HashMap<>();
+    private long bufferedBytes;
+
+    /** Starts fresh chains for newly assigned partitions. */
+    public void assign(Collection<TopicPartition> partitions) {
+        for (TopicPartition partition : partitions) {
+            lastClosedOffset.remove(partition);
+            Open dropped = open.remove(partition);
+            if (dropped != null) {
+                bufferedBytes -= dropped.bytes;
+            }
+        }
+    }
+
+    /** Drops open batches and chains of revoked partitions (their records will be re-read). */
+    public void revoke(Collection<TopicPartition> partitions) {
+        assign(partitions);
+    }
+
+    /**
+     * Appends a record; returns the batch it closed, if the caps were reached, else null.
+     */
+    public RecordBatch append(TopicPartition partition, ReplicatedRecord record, long nowNanos,
+                              int maxRecords, int maxBytes) {
+        Open batch = open.computeIfAbsent(partition, p -> new Open());
+        if (batch.records.isEmpty()) {
+            batch.firstArrivalNanos = nowNanos;
+        }
+        int size = record.dataBytes() + 16;
+        batch.records.add(record);
+        batch.bytes += size;
+        bufferedBytes += size;
+        boolean full = batch.records.size() >= maxRecords || batch.bytes >= maxBytes;
+        return full ? close(partition) : null;
+    }
+
+    /** Closes and returns every open batch whose oldest record has waited {@code lingerNanos}. */
+    public List<RecordBatch> drainExpired(long nowNanos, long lingerNanos) {
+        List<RecordBatch> out = new ArrayList<>();
+        for (Iterator<Map.Entry<TopicPartition, Open>> it = open.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<TopicPartition, Open> entry = it.next();
+            Open batch = entry.getValue();
+            if (!batch.records.isEmpty() && nowNanos - batch.firstArrivalNanos >= lingerNanos) {
+                it.remove();
+                out.add(seal(entry.getKey(), batch));
+            }
+        }
+        return out;
+    }
+
+    /** Closes every open batch (flush, revocation, stop). */
+    public List<RecordBatch> drainAll() {
+        return drainExpired(Long.MAX_VALUE, Long.MIN_VALUE);
+    }
+
+    /** Arrival time of the oldest record waiting in an open batch, or -1 when none waits. */
+    public long oldestArrivalNanos() {
+        long oldest = -1;
+        for (Open batch : open.values()) {
+            if (!batch.records.isEmpty() && (oldest < 0 || batch.firstArrivalNanos < oldest)) {
+                oldest = batch.firstArrivalNanos;
+            }
+        }
+        return oldest;
+    }
+
+    private RecordBatch close(TopicPartition partition) {
+        return seal(partition, open.remove(partition));
+    }
+
+    private RecordBatch seal(TopicPartition partition, Open batch) {
+        bufferedBytes -= batch.bytes;
+        long prevOffset = lastClosedOffset.getOrDefault(partition, -1L);
+        RecordBatch sealed = new RecordBatch(partition.topic(), partition.partition(), prevOffset, batch.records);
+        lastClosedOffset.put(partition, sealed.lastOffset());
+        return sealed;
+    }
+
+    /** Estimated bytes of records waiting in open batches. */
+    public long bufferedBytes() {
+        return bufferedBytes;
+    }
+}

@@ -1,0 +1,192 @@
+package io.jetstream.kafka.core.delivery;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The source side's ledger of batches sent and not yet acknowledged, and the source of the offsets
+ * that may be committed.
+ *
+ * <p>Invariant (no loss): {@link #committableOffset} of a partition is one past the last offset of
+ * the longest run of <em>acknowledged</em> batches at the head of that partition's queue, so a
+ * consumer offset never passes a record the destination has not durably written.
+ *
+ * <p>Memory: the window holds each batch's payload (retained for re-sends) until it is
+ * acknowledged or its partition is revoked; {@link #bytes()} is what the caller's byte budget
+ * checks. The release callback gives payloads back exactly once.
+ *
+ * <p>Not thread-safe: the owner serialises calls.
+ *
+ * @param <P> the payload kept for re-sends (an encoded frame)
+ */
+public final class InFlightWindow<P> {
+
+    /** One sent batch. Mutable fields are touched only under the owner's lock. */
+    public static final class Entry<P> {
+        private final long batchId;
+        private final TopicPartition partition;
+        private final long lastOffset;
+        private final int records;
+        private final long bytes;
+        private final P payload;
+        private long sentAtNanos;
+        private int attempts;
+        private boolean acked;
+
+        Entry(long batchId, TopicPartition partition, long lastOffset, int records, long bytes, P payload,
+              long sentAtNanos) {
+            this.batchId = batchId;
+            this.partition = partition;
+            this.lastOffset = lastOffset;
+            this.records = records;
+            this.bytes = bytes;
+            this.payload = payload;
+            this.sentAtNanos = sentAtNanos;
+            this.attempts = 1;
+        }
+
+        public long batchId() {
+            return batchId;
+        }
+
+        public TopicPartition partition() {
+            return partition;
+        }
+
+        public long lastOffset() {
+            return lastOffset;
+        }
+
+        public int records() {
+            return records;
+        }
+
+        public long bytes() {
+            return bytes;
+        }
+
+        public P payload() {
+            return payload;
+        }
+
+        public long sentAtNanos() {
+            return sentAtNanos;
+        }
+
+        public int attempts() {
+            return attempts;
+        }
+    }
+
+    private final Map<Long, Entry<P>> byId = new HashMap<>();
+    private final Map<TopicPartition, ArrayDeque<Entry<P>>> byPartition = new HashMap<>();
+    private final Map<TopicPartition, Long> committable = new HashMap<>();
+    private final Consumer<P> release;
+    private long bytes;
+
+    public InFlightWindow(Consumer<P> release) {
+        this.release = Objects.requireNonNull(release, "release");
+    }
+
+    /** Records a batch just sent. Batches of a partition must be added in offset order. */
+    public Entry<P> add(long batchId, TopicPartition partition, long lastOffset, int records, long bytes, P payload,
+                        long nowNanos) {
+        Entry<P> entry = new Entry<>(batchId, partition, lastOffset, records, bytes, payload, nowNanos);
+        if (byId.putIfAbsent(batchId, entry) != null) {
+            throw new IllegalStateException("batch id " + batchId + " is already in flight");
+        }
+        byPartition.computeIfAbsent(partition, p -> new ArrayDeque<>()).addLast(entry);
+        this.bytes += bytes;
+        return entry;
+    }
+
+    /**
+     * Marks a batch acknowledged (durably written). Returns the entry, or null for an unknown or
+     * already acknowledged id (a late duplicate ACK, or a batch of a revoked partition).
+     */
+    public Entry<P> ack(long batchId) {
+        Entry<P> entry = byId.get(batchId);
+        if (entry == null || entry.acked) {
+            return null;
+        }
+        entry.acked = true;
+        ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
+        while (queue != null && !queue.isEmpty() && queue.peekFirst().acked) {
+            Entry<P> done = queue.pollFirst();
+            byId.remove(done.batchId);
+            bytes -= done.bytes;
+            committable.put(done.partition, done.lastOffset + 1);
+            release.accept(done.payload);
+        }
+        return entry;
+    }
+
+    /** Marks a batch as sent again now. */
+    public void resent(Entry<P> entry, long nowNanos) {
+        entry.sentAtNanos = nowNanos;
+        entry.attempts++;
+    }
+
+    /** Unacknowledged batches sent at or before {@code nowNanos - timeoutNanos}, oldest first. */
+    public List<Entry<P>> expired(long nowNanos, long timeoutNanos) {
+        List<Entry<P>> out = new ArrayList<>();
+        for (Entry<P> entry : byId.values()) {
+            if (!entry.acked && nowNanos - entry.sentAtNanos >= timeoutNanos) {
+                out.add(entry);
+            }
+        }
+        out.sort((a, b) -> Long.compare(a.sentAtNanos, b.sentAtNanos));
+        return out;
+    }
+
+    public Entry<P> get(long batchId) {
+        return byId.get(batchId);
+    }
+
+    /** The offset to commit for a partition (next offset to read), if any batch was acknowledged. */
+    public OptionalLong committableOffset(TopicPartition partition) {
+        Long offset = committable.get(partition);
+        return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
+    }
+
+    /** Forgets revoked partitions: their payloads are released and later ACKs are ignored. */
+    public void revoke(Collection<TopicPartition> partitions) {
+        for (TopicPartition partition : partitions) {
+            ArrayDeque<Entry<P>> queue = byPartition.remove(partition);
+            committable.remove(partition);
+            if (queue == null) {
+                continue;
+            }
+            for (Iterator<Entry<P>> it = queue.iterator(); it.hasNext(); ) {
+                Entry<P> entry = it.next();
+                byId.remove(entry.batchId);
+                bytes -= entry.bytes;
+                release.accept(entry.payload);
+            }
+        }
+    }
+
+    /** Releases everything (task stopping). */
+    public void clear() {
+        revoke(new ArrayList<>(byPartition.keySet()));
+    }
+
+    /** Bytes of unacknowledged and not yet released batches. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Batches sent and not yet released. */
+    public int size() {
+        return byId.size();
+    }
+}

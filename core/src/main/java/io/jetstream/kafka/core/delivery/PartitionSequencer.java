@@ -1,0 +1,174 @@
+package io.jetstream.kafka.core.delivery;
+
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Re-orders and de-duplicates the batches of one origin partition at the destination, and decides
+ * when each batch may be acknowledged.
+ *
+ * <p>Rule: a batch is <em>applicable</em> when {@code prevOffset <= lastWritten}; applying it hands
+ * over its records with offsets {@code > lastWritten} (the rest are duplicates) and moves
+ * {@code lastWritten} to the batch's last offset. A batch that is not applicable yet is held until
+ * its predecessor has been applied. A sender marks the first batch after an assignment with
+ * {@code prevOffset = -1}: it is always applicable, which is safe because a source offset is
+ * committed only after its record was written, so nothing between the committed offset and the
+ * batch can be missing.
+ *
+ * <p>Acknowledgements: a batch (applied, duplicate or partly duplicate) is acknowledged only once
+ * every record up to its last offset is durable ({@link #onDurable}), so an ACK always means "written".
+ *
+ * <p>Not thread-safe: the owner serialises calls (the destination task uses one lock per task).
+ *
+ * @param <A> the caller's handle for acknowledging a batch
+ */
+public final class PartitionSequencer<A> {
+
+    /** A batch waiting for its predecessor, with the bytes it holds. */
+    private record Held<A>(RecordBatch batch, A ack, long bytes) {
+    }
+
+    /** An acknowledgement waiting until {@code lastOffset} is durable. */
+    private record PendingAck<A>(long lastOffset, A ack) {
+    }
+
+    private final TreeMap<Long, List<Held<A>>> held = new TreeMap<>();
+    private final Deque<PendingAck<A>> pendingAcks = new ArrayDeque<>();
+    private long lastWritten;
+    private long durable;
+    private long heldBytes;
+    private long duplicateRecords;
+
+    /**
+     * @param lastWritten the last origin offset already written (from stored progress), or -1
+     */
+    public PartitionSequencer(long lastWritten) {
+        this.lastWritten = lastWritten;
+        this.durable = lastWritten;
+    }
+
+    /** What offering a batch produced: records to write now, and acknowledgements that are due. */
+    public record Result<A>(List<ReplicatedRecord> records, List<A> dueAcks, boolean held) {
+    }
+
+    /**
+     * Offers a batch with its ack handle and size. Returns the records that are now in order (from
+     * this batch and any held batches it unblocked) and any acknowledgements already due (a fully
+     * duplicate batch whose records are durable).
+     */
+    public Result<A> offer(RecordBatch batch, A ack, long bytes) {
+        boolean applicable = batch.prevOffset() <= lastWritten;
+        if (!applicable) {
+            held.computeIfAbsent(batch.prevOffset(), k -> new ArrayList<>()).add(new Held<>(batch, ack, bytes));
+            heldBytes += bytes;
+            return new Result<>(List.of(), List.of(), true);
+        }
+        List<ReplicatedRecord> out = new ArrayList<>();
+        apply(batch, ack, out);
+        releaseHeld(out);
+        return new Result<>(out, dueAcks(), false);
+    }
+
+    private void apply(RecordBatch batch, A ack, List<ReplicatedRecord> out) {
+        for (ReplicatedRecord record : batch.records()) {
+            if (record.offset() > lastWritten) {
+                out.add(record);
+                lastWritten = record.offset();
+            } else {
+                duplicateRecords++;
+            }
+        }
+        lastWritten = Math.max(lastWritten, batch.lastOffset());
+        enqueueAck(batch.lastOffset(), ack);
+    }
+
+    private void releaseHeld(List<ReplicatedRecord> out) {
+        while (!held.isEmpty() && held.firstKey() <= lastWritten) {
+            Map.Entry<Long, List<Held<A>>> entry = held.pollFirstEntry();
+            for (Held<A> h : entry.getValue()) {
+                heldBytes -= h.bytes();
+                apply(h.batch(), h.ack(), out);
+            }
+        }
+    }
+
+    private void enqueueAck(long lastOffset, A ack) {
+        // Keep the queue ordered by lastOffset: duplicates may arrive with lower offsets than queued ones.
+        if (pendingAcks.isEmpty() || pendingAcks.peekLast().lastOffset() <= lastOffset) {
+            pendingAcks.addLast(new PendingAck<>(lastOffset, ack));
+            return;
+        }
+        List<PendingAck<A>> tail = new ArrayList<>();
+        while (!pendingAcks.isEmpty() && pendingAcks.peekLast().lastOffset() > lastOffset) {
+            tail.add(0, pendingAcks.pollLast());
+        }
+        pendingAcks.addLast(new PendingAck<>(lastOffset, ack));
+        pendingAcks.addAll(tail);
+    }
+
+    /**
+     * Records that every record up to {@code offset} is durable at the destination, and returns the
+     * acknowledgements that became due.
+     */
+    public List<A> onDurable(long offset) {
+        durable = Math.max(durable, offset);
+        return dueAcks();
+    }
+
+    private List<A> dueAcks() {
+        List<A> due = new ArrayList<>();
+        Iterator<PendingAck<A>> it = pendingAcks.iterator();
+        while (it.hasNext()) {
+            PendingAck<A> pending = it.next();
+            if (pending.lastOffset() > durable) {
+                break;
+            }
+            due.add(pending.ack());
+            it.remove();
+        }
+        return due;
+    }
+
+    /** Drops held batches and pending acknowledgements (task stopping); returns the dropped acks. */
+    public List<A> clear() {
+        List<A> dropped = new ArrayList<>();
+        held.values().forEach(list -> list.forEach(h -> dropped.add(h.ack())));
+        pendingAcks.forEach(p -> dropped.add(p.ack()));
+        held.clear();
+        pendingAcks.clear();
+        heldBytes = 0;
+        return dropped;
+    }
+
+    public long lastWritten() {
+        return lastWritten;
+    }
+
+    public long durable() {
+        return durable;
+    }
+
+    public long heldBytes() {
+        return heldBytes;
+    }
+
+    public int heldBatches() {
+        return held.values().stream().mapToInt(List::size).sum();
+    }
+
+    public int pendingAcks() {
+        return pendingAcks.size();
+    }
+
+    /** Records received again that were already written (steady-state resends or restarts). */
+    public long duplicateRecords() {
+        return duplicateRecords;
+    }
+}
