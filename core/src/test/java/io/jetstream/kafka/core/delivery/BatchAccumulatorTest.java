@@ -1,0 +1,62 @@
+package io.jetstream.kafka.core.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class BatchAccumulatorTest {
+
+    private final BatchAccumulator accumulator = new BatchAccumulator();
+    private final TopicPartition p0 = new TopicPartition("t", 0);
+    private final TopicPartition p1 = new TopicPartition("t", 1);
+
+    private static ReplicatedRecord record(long offset) {
+        return new ReplicatedRecord(offset, offset, null, new byte[100]);
+    }
+
+    @Test
+    void closesOnTheRecordCapAndChainsPrevOffsets() {
+        accumulator.assign(List.of(p0));
+        assertThat(accumulator.append(p0, record(10), 0, 3, 1 << 20)).isNull();
+        assertThat(accumulator.append(p0, record(11), 0, 3, 1 << 20)).isNull();
+        RecordBatch first = accumulator.append(p0, record(12), 0, 3, 1 << 20);
+        assertThat(first.prevOffset()).isEqualTo(-1);
+        assertThat(first.firstOffset()).isEqualTo(10);
+        assertThat(first.lastOffset()).isEqualTo(12);
+
+        accumulator.append(p0, record(14), 0, 3, 1 << 20);
+        RecordBatch second = accumulator.drainAll().get(0);
+        assertThat(second.prevOffset()).isEqualTo(12);
+        assertThat(second.records()).hasSize(1);
+    }
+
+    @Test
+    void closesOnTheByteCap() {
+        assertThat(accumulator.append(p0, record(0), 0, 1000, 200)).isNull();
+        assertThat(accumulator.append(p0, record(1), 0, 1000, 200)).isNotNull();
+        assertThat(accumulator.bufferedBytes()).isZero();
+    }
+
+    @Test
+    void lingerClosesOnlyBatchesThatWaitedLongEnough() {
+        accumulator.append(p0, record(0), 100, 1000, 1 << 20);
+        accumulator.append(p1, record(0), 150, 1000, 1 << 20);
+        assertThat(accumulator.oldestArrivalNanos()).isEqualTo(100);
+        List<RecordBatch> due = accumulator.drainExpired(160, 50);
+        assertThat(due).extracting(RecordBatch::partition).containsExactly(0);
+        assertThat(accumulator.oldestArrivalNanos()).isEqualTo(150);
+    }
+
+    @Test
+    void reassignmentStartsAFreshChain() {
+        accumulator.append(p0, record(5), 0, 1, 1 << 20);
+        accumulator.revoke(List.of(p0));
+        accumulator.assign(List.of(p0));
+        RecordBatch afterReassignment = accumulator.append(p0, record(3), 0, 1, 1 << 20);
+        assertThat(afterReassignment.prevOffset()).isEqualTo(-1);
+    }
+}

@@ -1,0 +1,79 @@
+package io.jetstream.kafka.core.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class InFlightWindowTest {
+
+    private final List<String> released = new ArrayList<>();
+    private final InFlightWindow<String> window = new InFlightWindow<>(released::add);
+    private final TopicPartition p0 = new TopicPartition("t", 0);
+    private final TopicPartition p1 = new TopicPartition("t", 1);
+
+    @Test
+    void commitsOnlyThroughTheLongestAcknowledgedPrefix() {
+        window.add(1, p0, 9, 10, 100, "b1", 0);
+        window.add(2, p0, 19, 10, 100, "b2", 0);
+        window.add(3, p0, 29, 10, 100, "b3", 0);
+        assertThat(window.committableOffset(p0)).isEmpty();
+
+        window.ack(2);
+        assertThat(window.committableOffset(p0)).as("b1 is not acknowledged yet").isEmpty();
+        assertThat(window.bytes()).isEqualTo(300);
+
+        window.ack(1);
+        assertThat(window.committableOffset(p0)).isEqualTo(OptionalLong.of(20));
+        assertThat(released).containsExactly("b1", "b2");
+        assertThat(window.bytes()).isEqualTo(100);
+
+        window.ack(3);
+        assertThat(window.committableOffset(p0)).isEqualTo(OptionalLong.of(30));
+        assertThat(window.size()).isZero();
+    }
+
+    @Test
+    void lateAndDuplicateAcknowledgementsAreIgnored() {
+        window.add(1, p0, 9, 10, 100, "b1", 0);
+        assertThat(window.ack(1)).isNotNull();
+        assertThat(window.ack(1)).isNull();
+        assertThat(window.ack(77)).isNull();
+        assertThat(released).containsExactly("b1");
+    }
+
+    @Test
+    void revocationReleasesPayloadsAndForgetsTheirAcks() {
+        window.add(1, p0, 9, 10, 100, "b1", 0);
+        window.add(2, p1, 9, 10, 50, "c1", 0);
+        window.revoke(List.of(p0));
+        assertThat(released).containsExactly("b1");
+        assertThat(window.bytes()).isEqualTo(50);
+        assertThat(window.ack(1)).isNull();
+        assertThat(window.committableOffset(p0)).isEmpty();
+        window.clear();
+        assertThat(released).containsExactly("b1", "c1");
+        assertThat(window.bytes()).isZero();
+    }
+
+    @Test
+    void expiredListsUnacknowledgedBatchesOldestFirst() {
+        InFlightWindow.Entry<String> old = window.add(1, p0, 9, 10, 100, "b1", 0);
+        window.add(2, p1, 9, 10, 100, "c1", 50);
+        window.add(3, p0, 19, 10, 100, "b2", 90);
+        assertThat(window.expired(100, 20)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
+        window.resent(old, 100);
+        assertThat(old.attempts()).isEqualTo(2);
+        assertThat(window.expired(100, 20)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L);
+    }
+
+    @Test
+    void rejectsAnIdAlreadyInFlight() {
+        window.add(1, p0, 9, 10, 100, "b1", 0);
+        assertThatThrownBy(() -> window.add(1, p0, 19, 10, 100, "b2", 0)).isInstanceOf(IllegalStateException.class);
+    }
+}
