@@ -39,11 +39,12 @@ public final class InFlightWindow<P> {
         private final long bytes;
         private final P payload;
         private long sentAtNanos;
+        private long deadlineNanos;
         private int attempts;
         private boolean acked;
 
         Entry(long batchId, TopicPartition partition, long lastOffset, int records, long bytes, P payload,
-              long sentAtNanos) {
+              long sentAtNanos, long deadlineNanos) {
             this.batchId = batchId;
             this.partition = partition;
             this.lastOffset = lastOffset;
@@ -51,6 +52,7 @@ public final class InFlightWindow<P> {
             this.bytes = bytes;
             this.payload = payload;
             this.sentAtNanos = sentAtNanos;
+            this.deadlineNanos = deadlineNanos;
             this.attempts = 1;
         }
 
@@ -82,6 +84,11 @@ public final class InFlightWindow<P> {
             return sentAtNanos;
         }
 
+        /** When the batch is due for another attempt unless acknowledged first. */
+        public long deadlineNanos() {
+            return deadlineNanos;
+        }
+
         public int attempts() {
             return attempts;
         }
@@ -97,10 +104,13 @@ public final class InFlightWindow<P> {
         this.release = Objects.requireNonNull(release, "release");
     }
 
-    /** Records a batch just sent. Batches of a partition must be added in offset order. */
+    /**
+     * Records a batch just sent (or queued to be sent at {@code deadlineNanos}). Batches of a
+     * partition must be added in offset order.
+     */
     public Entry<P> add(long batchId, TopicPartition partition, long lastOffset, int records, long bytes, P payload,
-                        long nowNanos) {
-        Entry<P> entry = new Entry<>(batchId, partition, lastOffset, records, bytes, payload, nowNanos);
+                        long nowNanos, long deadlineNanos) {
+        Entry<P> entry = new Entry<>(batchId, partition, lastOffset, records, bytes, payload, nowNanos, deadlineNanos);
         if (byId.putIfAbsent(batchId, entry) != null) {
             throw new IllegalStateException("batch id " + batchId + " is already in flight");
         }
@@ -130,21 +140,27 @@ public final class InFlightWindow<P> {
         return entry;
     }
 
-    /** Marks a batch as sent again now. */
-    public void resent(Entry<P> entry, long nowNanos) {
+    /** Marks a batch as sent again now, due again at {@code deadlineNanos} unless acknowledged. */
+    public void resent(Entry<P> entry, long nowNanos, long deadlineNanos) {
         entry.sentAtNanos = nowNanos;
+        entry.deadlineNanos = deadlineNanos;
         entry.attempts++;
     }
 
-    /** Unacknowledged batches sent at or before {@code nowNanos - timeoutNanos}, oldest first. */
-    public List<Entry<P>> expired(long nowNanos, long timeoutNanos) {
+    /** Moves a batch's next attempt to {@code deadlineNanos} (after a NACK or a lost connection). */
+    public void retryAt(Entry<P> entry, long deadlineNanos) {
+        entry.deadlineNanos = deadlineNanos;
+    }
+
+    /** Unacknowledged batches whose deadline has passed, in deadline order. */
+    public List<Entry<P>> due(long nowNanos) {
         List<Entry<P>> out = new ArrayList<>();
         for (Entry<P> entry : byId.values()) {
-            if (!entry.acked && nowNanos - entry.sentAtNanos >= timeoutNanos) {
+            if (!entry.acked && nowNanos - entry.deadlineNanos >= 0) {
                 out.add(entry);
             }
         }
-        out.sort((a, b) -> Long.compare(a.sentAtNanos, b.sentAtNanos));
+        out.sort((a, b) -> Long.compare(a.deadlineNanos, b.deadlineNanos));
         return out;
     }
 

@@ -18,9 +18,9 @@ class InFlightWindowTest {
 
     @Test
     void commitsOnlyThroughTheLongestAcknowledgedPrefix() {
-        window.add(1, p0, 9, 10, 100, "b1", 0);
-        window.add(2, p0, 19, 10, 100, "b2", 0);
-        window.add(3, p0, 29, 10, 100, "b3", 0);
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
+        window.add(2, p0, 19, 10, 100, "b2", 0, 20);
+        window.add(3, p0, 29, 10, 100, "b3", 0, 20);
         assertThat(window.committableOffset(p0)).isEmpty();
 
         window.ack(2);
@@ -39,7 +39,7 @@ class InFlightWindowTest {
 
     @Test
     void lateAndDuplicateAcknowledgementsAreIgnored() {
-        window.add(1, p0, 9, 10, 100, "b1", 0);
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         assertThat(window.ack(1)).isNotNull();
         assertThat(window.ack(1)).isNull();
         assertThat(window.ack(77)).isNull();
@@ -48,8 +48,8 @@ class InFlightWindowTest {
 
     @Test
     void revocationReleasesPayloadsAndForgetsTheirAcks() {
-        window.add(1, p0, 9, 10, 100, "b1", 0);
-        window.add(2, p1, 9, 10, 50, "c1", 0);
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
+        window.add(2, p1, 9, 10, 50, "c1", 0, 20);
         window.revoke(List.of(p0));
         assertThat(released).containsExactly("b1");
         assertThat(window.bytes()).isEqualTo(50);
@@ -61,19 +61,21 @@ class InFlightWindowTest {
     }
 
     @Test
-    void expiredListsUnacknowledgedBatchesOldestFirst() {
-        InFlightWindow.Entry<String> old = window.add(1, p0, 9, 10, 100, "b1", 0);
-        window.add(2, p1, 9, 10, 100, "c1", 50);
-        window.add(3, p0, 19, 10, 100, "b2", 90);
-        assertThat(window.expired(100, 20)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
-        window.resent(old, 100);
+    void dueListsUnacknowledgedBatchesByDeadline() {
+        InFlightWindow.Entry<String> old = window.add(1, p0, 9, 10, 100, "b1", 0, 20);
+        window.add(2, p1, 9, 10, 100, "c1", 50, 70);
+        window.add(3, p0, 19, 10, 100, "b2", 90, 110);
+        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
+        window.resent(old, 100, 120);
         assertThat(old.attempts()).isEqualTo(2);
-        assertThat(window.expired(100, 20)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L);
+        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L);
+        window.retryAt(old, 95);
+        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
     }
 
     @Test
     void rejectsAnIdAlreadyInFlight() {
-        window.add(1, p0, 9, 10, 100, "b1", 0);
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         assertThatThrownBy(() -> window.add(1, p0, 19, 10, 100, "b2", 0)).isInstanceOf(IllegalStateException.class);
     }
 }
