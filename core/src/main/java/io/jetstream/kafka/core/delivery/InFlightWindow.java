@@ -164,6 +164,11 @@ public final class InFlightWindow<P> {
         return out;
     }
 
+    /** Every entry not yet released, in no particular order. */
+    public List<Entry<P>> entries() {
+        return new ArrayList<>(byId.values());
+    }
+
     public Entry<P> get(long batchId) {
         return byId.get(batchId);
     }

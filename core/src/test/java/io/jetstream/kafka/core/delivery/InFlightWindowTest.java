@@ -76,6 +76,6 @@ class InFlightWindowTest {
     @Test
     void rejectsAnIdAlreadyInFlight() {
         window.add(1, p0, 9, 10, 100, "b1", 0, 20);
-        assertThatThrownBy(() -> window.add(1, p0, 19, 10, 100, "b2", 0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> window.add(1, p0, 19, 10, 100, "b2", 0, 20)).isInstanceOf(IllegalStateException.class);
     }
 }
