@@ -70,7 +70,7 @@ class InFlightWindowTest {
         assertThat(old.attempts()).isEqualTo(2);
         assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L);
         window.retryAt(old, 95);
-        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
+        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L, 1L);
     }
 
     @Test
