@@ -1,7 +1,6 @@
 package io.jetstream.kafka.core.config;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -114,24 +113,11 @@ public final class RelayClientConfigs {
             relays = List.copyOf(relays);
         }
 
-        /** Cross-field checks; each error names the key it belongs to. */
+        /** Checks between timing keys (TLS pairs and files: {@link CrossFieldValidation}). */
         void check() {
-            if (certFile.isPresent() != keyFile.isPresent()) {
-                throw new ConfigException(certFile.isPresent() ? TLS_KEY_FILE : TLS_CERT_FILE, "",
-                        "must be set together with " + (certFile.isPresent() ? TLS_CERT_FILE : TLS_KEY_FILE));
-            }
-            checkReadable(TLS_CA_FILE, caFile);
-            checkReadable(TLS_CERT_FILE, certFile);
-            checkReadable(TLS_KEY_FILE, keyFile);
             if (reconnectBackoffMax.compareTo(reconnectBackoff) < 0) {
                 throw new ConfigException(RECONNECT_BACKOFF_MAX_MS, reconnectBackoffMax.toMillis(),
                         "must not be below " + RECONNECT_BACKOFF_MS + " (" + reconnectBackoff.toMillis() + ")");
-            }
-        }
-
-        private static void checkReadable(String key, Optional<Path> file) {
-            if (file.isPresent() && !Files.isReadable(file.get())) {
-                throw new ConfigException(key, file.get().toString(), "is not a readable file");
             }
         }
 
