@@ -1,6 +1,7 @@
 package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.core.config.ClusterAliasValidator;
+import io.jetstream.kafka.core.config.CrossFieldValidation;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import java.time.Duration;
@@ -100,9 +101,14 @@ public final class SourceSiteConfig extends AbstractConfig {
     }
 
     private void crossCheck() {
-        if (sourceAlias().equals(targetAlias())) {
-            throw new ConfigException(TARGET_ALIAS, targetAlias(), "must differ from " + SOURCE_ALIAS);
-        }
+        crossFieldErrors(originalsStrings()).entrySet().stream().findFirst().ifPresent(error -> {
+            throw new ConfigException(error.getKey(), originalsStrings().get(error.getKey()), error.getValue());
+        });
+    }
+
+    /** Errors that involve several keys, each keyed by the key it concerns. */
+    public static Map<String, String> crossFieldErrors(Map<String, String> props) {
+        return CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS);
     }
 
     public String sourceAlias() {

@@ -58,6 +58,11 @@ public final class PartitionSequencer<A> {
     public record Result<A>(List<ReplicatedRecord> records, List<A> dueAcks, boolean held) {
     }
 
+    /** Whether {@code batch} would be applied now rather than held. */
+    public boolean isApplicable(RecordBatch batch) {
+        return batch.prevOffset() <= lastWritten;
+    }
+
     /**
      * Offers a batch with its ack handle and size. Returns the records that are now in order (from
      * this batch and any held batches it unblocked) and any acknowledgements already due (a fully

@@ -63,7 +63,8 @@ public final class ConnectWorker implements AutoCloseable {
                 List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC",
                         "-Dlog4j2.configurationFile=" + log4j.toUri()),
                 List.of(file.toString()),
-                JavaProcess.currentClasspath(), workDir.resolve("logs").resolve("connect.out"));
+                JavaProcess.classpathWithoutProject(SiteFiles.projectRoot()),
+                workDir.resolve("logs").resolve("connect.out"));
         this.rest = new ConnectRestClient(restUrl());
     }
 

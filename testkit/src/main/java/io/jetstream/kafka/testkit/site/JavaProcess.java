@@ -51,6 +51,26 @@ public final class JavaProcess implements AutoCloseable {
         return System.getProperty("java.class.path");
     }
 
+    /**
+     * The running JVM's classpath without this project's own modules (their classes folders and
+     * jars): a Connect worker must load JetStream's connectors only from its plugin.path, exactly as
+     * a user's worker does, not from its class path.
+     */
+    public static String classpathWithoutProject(Path projectRoot) {
+        String root = projectRoot.toAbsolutePath().normalize().toString();
+        List<String> kept = new ArrayList<>();
+        for (String entry : currentClasspath().split(java.io.File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String absolute = Path.of(entry).toAbsolutePath().normalize().toString();
+            if (!absolute.startsWith(root + java.io.File.separator)) {
+                kept.add(entry);
+            }
+        }
+        return String.join(java.io.File.pathSeparator, kept);
+    }
+
     public synchronized void start() throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");

@@ -1,0 +1,153 @@
+package io.jetstream.kafka.sink;
+
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates destination topics with the origin's partition count and configs, and grows them when
+ * the origin grows, so every record lands in its origin partition number. Partition counts are
+ * cached; a batch for a partition beyond the known count triggers a describe and, if needed,
+ * growth (the origin's metadata may not have arrived yet: the count converges when it does).
+ * Several tasks may race to create or grow a topic: "already exists" counts as success.
+ */
+final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DestinationTopics.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private record OriginMetadata(int partitionCount, Map<String, String> configs) {
+    }
+
+    private final Admin admin;
+    private final TopicNamingPolicy naming;
+    private final boolean create;
+    private final Optional<Short> replicationFactor;
+    private final boolean syncConfigs;
+    private final Map<String, Integer> destinationPartitions = new ConcurrentHashMap<>();
+    private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
+
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+                      boolean syncConfigs) {
+        this.admin = admin;
+        this.naming = naming;
+        this.create = create;
+        this.replicationFactor = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
+        this.syncConfigs = syncConfigs;
+    }
+
+    @Override
+    public void ensure(String originTopic, int partition) throws Exception {
+        String topic = naming.destinationTopic(originTopic);
+        Integer known = destinationPartitions.get(topic);
+        if (known != null && known > partition) {
+            return;
+        }
+        int wanted = Math.max(partition + 1, originCount(originTopic));
+        ensurePartitions(originTopic, topic, wanted);
+    }
+
+    @Override
+    public void apply(TopicMetadataFrame metadata) throws Exception {
+        origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), metadata.configs()));
+        String topic = naming.destinationTopic(metadata.topic());
+        boolean created = ensurePartitions(metadata.topic(), topic, metadata.partitionCount());
+        if (!created && syncConfigs && !metadata.configs().isEmpty()) {
+            List<AlterConfigOp> ops = new ArrayList<>();
+            metadata.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    private int originCount(String originTopic) {
+        OriginMetadata metadata = origin.get(originTopic);
+        return metadata == null ? 0 : metadata.partitionCount();
+    }
+
+    /** Makes {@code topic} have at least {@code wanted} partitions; true when it had to create it. */
+    private boolean ensurePartitions(String originTopic, String topic, int wanted) throws Exception {
+        Integer current = destinationPartitions.get(topic);
+        if (current == null) {
+            current = describe(topic);
+        }
+        if (current == null) {
+            if (!create) {
+                throw new IllegalStateException("destination topic " + topic + " does not exist and "
+                        + SinkSiteConfig.TOPIC_CREATE + " is false");
+            }
+            OriginMetadata metadata = origin.get(originTopic);
+            NewTopic newTopic = new NewTopic(topic, Optional.of(wanted), replicationFactor);
+            if (syncConfigs && metadata != null) {
+                newTopic.configs(metadata.configs());
+            }
+            try {
+                admin.createTopics(List.of(newTopic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                log.info("Created topic {} with {} partitions (origin {})", topic, wanted, originTopic);
+                destinationPartitions.put(topic, wanted);
+                return true;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+                current = describe(topic);
+                if (current == null) {
+                    throw new IllegalStateException("topic " + topic + " exists but cannot be described");
+                }
+            }
+        }
+        if (current < wanted) {
+            try {
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(wanted))).all()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                log.info("Grew topic {} from {} to {} partitions", topic, current, wanted);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof InvalidPartitionsException)) {
+                    throw e;
+                }
+                Integer now = describe(topic);
+                if (now == null || now < wanted) {
+                    throw e;
+                }
+            }
+            current = wanted;
+        }
+        destinationPartitions.put(topic, current);
+        return false;
+    }
+
+    private Integer describe(String topic) throws Exception {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+            return description.partitions().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(java.time.Duration.ofSeconds(5));
+    }
+}

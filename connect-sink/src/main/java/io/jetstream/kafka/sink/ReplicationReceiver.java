@@ -1,0 +1,310 @@
+package io.jetstream.kafka.sink;
+
+import io.jetstream.kafka.core.batch.BatchDecoder;
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.delivery.PartitionSequencer;
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.wire.ProtocolException;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine of a destination-site task, free of Kafka Connect types: takes batches from the
+ * egress relays, re-orders and de-duplicates them per origin partition, hands records over in
+ * order, and acknowledges each batch once its records are durable.
+ *
+ * <p>Durability depends on the mode: with exactly-once ({@link Durability#ON_RECORD_COMMIT}) a
+ * record is durable when Connect reports it committed, because Connect calls {@code commitRecord}
+ * after the transaction that holds the records and their source offsets; with at-least-once
+ * ({@link Durability#ON_OFFSET_FLUSH}) a record is durable only once the source offset covering it
+ * is flushed too, which is known for every record the producer had acknowledged before the
+ * previous flush completed. Acknowledging earlier could let a restarted task resume below a batch's
+ * predecessor and hold that batch forever.
+ *
+ * <p>Memory: received batches wait in a queue and in the sequencers' hold areas; together they are
+ * bounded by {@code bufferMaxBytes}. Past it, batches are refused with a retriable OVERLOADED
+ * acknowledgement: the sender re-sends later (backpressure, never unbounded buffering).
+ *
+ * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
+ * {@link #onWritten} on producer threads; sequencer state is guarded by one lock.
+ */
+final class ReplicationReceiver implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicationReceiver.class);
+
+    /** Where acknowledgements go: the relay connection the batch came from. */
+    interface Upstream {
+        String name();
+
+        void sendAck(AckFrame ack);
+    }
+
+    /** The last written origin offset of a partition, from stored progress (-1 when none). */
+    interface ProgressStore {
+        long lastWritten(String originTopic, int partition);
+    }
+
+    /** Creates and grows destination topics. Calls may block; failures are retried by the sender. */
+    interface Topics {
+        void ensure(String originTopic, int partition) throws Exception;
+
+        void apply(TopicMetadataFrame metadata) throws Exception;
+    }
+
+    enum Durability { ON_RECORD_COMMIT, ON_OFFSET_FLUSH }
+
+    record Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
+                    long bufferMaxBytes, int maxRecordsPerPoll, Durability durability) {
+        Settings {
+            Objects.requireNonNull(streamId, "streamId");
+            Objects.requireNonNull(topicsAllow, "topicsAllow");
+            Objects.requireNonNull(naming, "naming");
+            Objects.requireNonNull(durability, "durability");
+        }
+    }
+
+    /** A record ready to be written, with its origin. */
+    record Delivery(String originTopic, int partition, ReplicatedRecord record) {
+    }
+
+    private record Inbound(Upstream from, Frame frame, long bytes) {
+    }
+
+    private record AckTarget(Upstream upstream, AckFrame ack) {
+    }
+
+    private final Settings settings;
+    private final ProgressStore progress;
+    private final Topics topics;
+    private final SinkSiteMetrics metrics;
+    private final BatchDecoder decoder = new BatchDecoder();
+    private final LinkedBlockingQueue<Inbound> inbound = new LinkedBlockingQueue<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final Object lock = new Object();
+    private final Map<TopicPartition, PartitionSequencer<AckTarget>> sequencers = new HashMap<>();
+    private final Map<TopicPartition, Long> writtenSinceFlush = new HashMap<>();
+    private Map<TopicPartition, Long> writtenBeforeLastFlush = new HashMap<>();
+    private long heldBytes;
+    private volatile boolean closed;
+
+    ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics) {
+        this.settings = settings;
+        this.progress = progress;
+        this.topics = topics;
+        this.metrics = metrics;
+    }
+
+    /** Takes a frame from a relay (Netty thread); owns and eventually releases it. */
+    void onFrame(Upstream from, Frame frame) {
+        if (closed) {
+            ReferenceCountUtil.release(frame);
+            return;
+        }
+        if (frame instanceof BatchFrame batch) {
+            long bytes = batch.payload().readableBytes() + 128L;
+            if (!batch.header().routing().streamId().equals(settings.streamId())) {
+                refuse(from, batch, AckReason.NOT_AUTHORIZED, "stream " + batch.header().routing().streamId()
+                        + " is not " + settings.streamId());
+                return;
+            }
+            if (queuedBytes.get() + heldBytes() + bytes > settings.bufferMaxBytes()) {
+                metrics.overloaded();
+                refuse(from, batch, AckReason.OVERLOADED, "destination task buffer full");
+                return;
+            }
+            queuedBytes.addAndGet(bytes);
+            inbound.add(new Inbound(from, batch, bytes));
+        } else if (frame instanceof TopicMetadataFrame metadata) {
+            inbound.add(new Inbound(from, metadata, 0));
+        } else {
+            log.debug("Ignoring {} from relay {}", frame.type(), from.name());
+            ReferenceCountUtil.release(frame);
+        }
+    }
+
+    private void refuse(Upstream from, BatchFrame batch, AckReason reason, String message) {
+        try {
+            from.sendAck(AckFrame.nack(batch.header(), reason, message));
+        } finally {
+            batch.release();
+        }
+    }
+
+    /**
+     * Returns records now in order (up to the per-poll maximum), waiting up to {@code timeout} for
+     * the first batch. Empty when nothing arrived.
+     */
+    List<Delivery> poll(Duration timeout) throws InterruptedException {
+        List<Delivery> out = new ArrayList<>();
+        Inbound next = inbound.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        while (next != null && !closed) {
+            queuedBytes.addAndGet(-next.bytes());
+            handle(next, out);
+            if (out.size() >= settings.maxRecordsPerPoll()) {
+                break;
+            }
+            next = inbound.poll();
+        }
+        return out;
+    }
+
+    private void handle(Inbound in, List<Delivery> out) {
+        if (in.frame() instanceof TopicMetadataFrame metadata) {
+            applyMetadata(in.from(), metadata);
+            return;
+        }
+        BatchFrame frame = (BatchFrame) in.frame();
+        try {
+            BatchHeader header = frame.header();
+            String topic = header.topic();
+            if (!isAllowed(topic)) {
+                metrics.refused();
+                in.from().sendAck(AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic
+                        + " is not allowed by topics.allow or came from " + settings.targetAlias()));
+                return;
+            }
+            RecordBatch batch;
+            try {
+                batch = decoder.decode(frame.encodedBatch());
+            } catch (ProtocolException e) {
+                metrics.malformed();
+                in.from().sendAck(AckFrame.nack(header, AckReason.MALFORMED_BATCH, e.getMessage()));
+                return;
+            }
+            try {
+                topics.ensure(topic, header.partition());
+            } catch (Exception e) {
+                log.warn("Cannot prepare the destination of {}-{}: {}", topic, header.partition(), e.toString());
+                in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
+                return;
+            }
+            offer(in.from(), header, batch, in.bytes(), out);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private boolean isAllowed(String originTopic) {
+        return settings.topicsAllow().matcher(originTopic).matches()
+                && !settings.naming().isReplicaFrom(originTopic, settings.targetAlias());
+    }
+
+    private void offer(Upstream from, BatchHeader header, RecordBatch batch, long bytes, List<Delivery> out) {
+        List<AckTarget> due;
+        synchronized (lock) {
+            TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+            PartitionSequencer<AckTarget> sequencer = sequencers.computeIfAbsent(tp,
+                    p -> new PartitionSequencer<>(progress.lastWritten(p.topic(), p.partition())));
+            if (!sequencer.isApplicable(batch) && heldBytes + bytes > settings.bufferMaxBytes()) {
+                metrics.overloaded();
+                from.sendAck(AckFrame.nack(header, AckReason.OVERLOADED, "destination re-order buffer full"));
+                return;
+            }
+            long duplicatesBefore = sequencer.duplicateRecords();
+            long heldBefore = sequencer.heldBytes();
+            PartitionSequencer.Result<AckTarget> result = sequencer.offer(batch,
+                    new AckTarget(from, AckFrame.ok(header)), bytes);
+            heldBytes += sequencer.heldBytes() - heldBefore;
+            metrics.duplicates(sequencer.duplicateRecords() - duplicatesBefore);
+            for (ReplicatedRecord record : result.records()) {
+                out.add(new Delivery(batch.topic(), batch.partition(), record));
+            }
+            due = result.dueAcks();
+        }
+        due.forEach(target -> target.upstream().sendAck(target.ack()));
+    }
+
+    private void applyMetadata(Upstream from, TopicMetadataFrame metadata) {
+        try {
+            if (isAllowed(metadata.topic())) {
+                topics.apply(metadata);
+            }
+            from.sendAck(AckFrame.ok(metadata));
+        } catch (Exception e) {
+            log.warn("Cannot apply metadata of topic {}: {}", metadata.topic(), e.toString());
+            from.sendAck(AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));
+        }
+    }
+
+    /** Connect reports a record written (producer ack, or transaction committed with exactly-once). */
+    void onWritten(String originTopic, int partition, long offset) {
+        TopicPartition tp = new TopicPartition(originTopic, partition);
+        if (settings.durability() == Durability.ON_RECORD_COMMIT) {
+            makeDurable(tp, offset);
+            return;
+        }
+        synchronized (lock) {
+            writtenSinceFlush.merge(tp, offset, Math::max);
+        }
+    }
+
+    /**
+     * Connect flushed source offsets (at-least-once) or committed a transaction. Records written
+     * before the previous flush completed are covered by this one.
+     */
+    void onOffsetsFlushed() {
+        if (settings.durability() == Durability.ON_RECORD_COMMIT) {
+            return;
+        }
+        Map<TopicPartition, Long> nowDurable;
+        synchronized (lock) {
+            nowDurable = writtenBeforeLastFlush;
+            writtenBeforeLastFlush = new HashMap<>(writtenSinceFlush);
+        }
+        nowDurable.forEach(this::makeDurable);
+    }
+
+    private void makeDurable(TopicPartition tp, long offset) {
+        List<AckTarget> due;
+        synchronized (lock) {
+            PartitionSequencer<AckTarget> sequencer = sequencers.get(tp);
+            if (sequencer == null) {
+                return;
+            }
+            due = sequencer.onDurable(offset);
+        }
+        due.forEach(target -> target.upstream().sendAck(target.ack()));
+    }
+
+    private long heldBytes() {
+        synchronized (lock) {
+            return heldBytes;
+        }
+    }
+
+    long bufferedBytes() {
+        return queuedBytes.get() + heldBytes();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Inbound in;
+        while ((in = inbound.poll()) != null) {
+            ReferenceCountUtil.release(in.frame());
+        }
+        synchronized (lock) {
+            sequencers.values().forEach(PartitionSequencer::clear);
+            sequencers.clear();
+            heldBytes = 0;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.jetstream.kafka.sink;
+
+import io.jetstream.kafka.core.config.CrossFieldValidation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnector;
+
+/**
+ * JetStream's destination-site connector. In Kafka Connect's terms it is a {@link SourceConnector}:
+ * it produces into the local (destination) cluster. Its tasks subscribe to the site's egress relays,
+ * each for one share of the origin partitions (task i of n takes the partitions
+ * {@code Shares.owner(topic, partition, n) == i}), and write the records they receive.
+ * Supports exactly-once ({@code exactly.once.support=required} on a worker with
+ * {@code exactly.once.source.support=enabled}).
+ */
+public final class SinkSiteConnector extends SourceConnector {
+
+    /** Internal keys added to each task's configuration: its share of the origin partitions. */
+    static final String TASK_ID = "jetstream.task.id";
+    static final String TASK_COUNT = "jetstream.task.count";
+    /** Connect's own connector key, passed on so tasks know whether commits are transactional. */
+    static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
+
+    private Map<String, String> props;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        new SinkSiteConfig(props);
+        this.props = Map.copyOf(props);
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return SinkSiteTask.class;
+    }
+
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        return taskConfigs(props, maxTasks);
+    }
+
+    /** Task i of n gets share i of n; a pure function of the connector config. */
+    static List<Map<String, String>> taskConfigs(Map<String, String> props, int maxTasks) {
+        List<Map<String, String>> configs = new ArrayList<>(maxTasks);
+        for (int i = 0; i < maxTasks; i++) {
+            Map<String, String> task = new HashMap<>(props);
+            task.put(TASK_ID, Integer.toString(i));
+            task.put(TASK_COUNT, Integer.toString(maxTasks));
+            configs.add(task);
+        }
+        return configs;
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    @Override
+    public ConfigDef config() {
+        return SinkSiteConfig.CONFIG_DEF;
+    }
+
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        Config config = super.validate(connectorConfigs);
+        CrossFieldValidation.attach(config, SinkSiteConfig.crossFieldErrors(connectorConfigs));
+        return config;
+    }
+
+    /** Records and their source offsets commit in one transaction; nothing else is needed. */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+        return ExactlyOnceSupport.SUPPORTED;
+    }
+}

@@ -1,0 +1,373 @@
+package io.jetstream.kafka.source;
+
+import io.jetstream.kafka.core.batch.BatchEncoder;
+import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.EncodedBatch;
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.delivery.BatchAccumulator;
+import io.jetstream.kafka.core.delivery.InFlightWindow;
+import io.jetstream.kafka.core.model.BatchDecision;
+import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchIdSequence;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine of a source-site task, free of Kafka Connect types: batches records per partition,
+ * sends each batch to a relay, re-sends what is not acknowledged, and tells which consumer offsets
+ * may be committed.
+ *
+ * <p>Guarantees: a partition's committable offset never passes a record the destination has not
+ * acknowledged as durably written ({@link InFlightWindow}); every unacknowledged batch is re-sent
+ * after a NACK (after {@code retryBackoff}), a lost relay connection (at once, on another relay) or
+ * the ack timeout; memory held (open and unacknowledged batches) is bounded by
+ * {@code maxBufferedBytes} through {@link #shouldPause()}, which the task turns into paused
+ * partitions.
+ *
+ * <p>Thread-safety: every method locks the sender; relay callbacks arrive on Netty threads, records
+ * on the Connect task thread.
+ */
+final class ReplicationSender implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicationSender.class);
+
+    /** A relay the sender can hand frames to. */
+    interface Relay {
+        String name();
+
+        boolean isReady();
+
+        /** Sends the frame, taking ownership; false (frame released) when the relay is not ready. */
+        boolean send(Frame frame);
+    }
+
+    /** What the sender needs besides its collaborators. */
+    record Settings(String streamId, String nodeId, String destination, CompressionCodec codec,
+                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes) {
+        Settings {
+            Objects.requireNonNull(streamId, "streamId");
+            Objects.requireNonNull(nodeId, "nodeId");
+            Objects.requireNonNull(destination, "destination");
+            Objects.requireNonNull(codec, "codec");
+        }
+    }
+
+    /** A batch in the window: its frame plus what the policy and the re-send logic need. */
+    private static final class Pending {
+        final BatchFrame frame;
+        final long oldestArrivalNanos;
+        final long wireBytes;
+        Relay via;
+        boolean onWire;
+
+        Pending(BatchFrame frame, long oldestArrivalNanos, long wireBytes) {
+            this.frame = frame;
+            this.oldestArrivalNanos = oldestArrivalNanos;
+            this.wireBytes = wireBytes;
+        }
+    }
+
+    private final Settings settings;
+    private final List<Relay> relays;
+    private final BatchPolicy policy;
+    private final LongSupplier nanoTime;
+    private final ByteBufAllocator alloc;
+    private final SourceSiteMetrics metrics;
+    private final BatchAccumulator accumulator = new BatchAccumulator();
+    private final BatchEncoder encoder = new BatchEncoder();
+    private final BatchIdSequence ids = BatchIdSequence.withRandomEpoch();
+    private final InFlightWindow<Pending> window = new InFlightWindow<>(p -> ReferenceCountUtil.release(p.frame));
+    private final Map<TopicPartition, Long> oldestArrival = new HashMap<>();
+    private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
+    private int nextRelay;
+    private int onWireBatches;
+    private long onWireBytes;
+    private boolean closed;
+
+    ReplicationSender(Settings settings, List<Relay> relays, BatchPolicy policy, LongSupplier nanoTime,
+                      ByteBufAllocator alloc, SourceSiteMetrics metrics) {
+        this.settings = settings;
+        this.relays = List.copyOf(relays);
+        this.policy = policy;
+        this.nanoTime = nanoTime;
+        this.alloc = alloc;
+        this.metrics = metrics;
+        if (this.relays.isEmpty()) {
+            throw new IllegalArgumentException("at least one relay is needed");
+        }
+    }
+
+    synchronized void assign(Collection<TopicPartition> partitions) {
+        accumulator.assign(partitions);
+        partitions.forEach(oldestArrival::remove);
+    }
+
+    /** Forgets revoked partitions: open batches are dropped, in-flight ones released (they will be re-read). */
+    synchronized void revoke(Collection<TopicPartition> partitions) {
+        accumulator.revoke(partitions);
+        partitions.forEach(oldestArrival::remove);
+        for (TopicPartition partition : partitions) {
+            // count what leaves the wire so the policy's window stays right
+            window.entries().stream()
+                    .filter(e -> e.partition().equals(partition) && e.payload().onWire)
+                    .forEach(e -> leaveWire(e.payload()));
+        }
+        window.revoke(partitions);
+    }
+
+    /** Adds one record; sends the batch it closes, if any. */
+    synchronized void append(TopicPartition partition, ReplicatedRecord record) {
+        checkOpen();
+        long now = nanoTime.getAsLong();
+        int bytes = record.dataBytes();
+        policy.onRecordsArrived(1, bytes, now);
+        metrics.recordsIn(1, bytes);
+        oldestArrival.putIfAbsent(partition, now);
+        BatchDecision caps = policy.decision(now);
+        RecordBatch closed = accumulator.append(partition, record, now, caps.maxRecords(), caps.maxBytes());
+        if (closed != null) {
+            enqueue(closed, oldestArrival.remove(partition), now);
+        }
+    }
+
+    /**
+     * Periodic work: closes batches that waited their linger, (re-)sends what is due, reports the
+     * backlog. Called by the task's timer and after each {@code put}.
+     */
+    synchronized void tick() {
+        if (closed) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        BatchDecision caps = policy.decision(now);
+        for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos())) {
+            TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+            enqueue(batch, oldestArrival.remove(tp), now);
+        }
+        for (InFlightWindow.Entry<Pending> entry : window.due(now)) {
+            Pending pending = entry.payload();
+            if (pending.onWire) {
+                // no acknowledgement within the timeout: the batch may be lost with a relay
+                metrics.timeout();
+                policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
+                leaveWire(pending);
+            }
+            if (!trySend(entry, now, caps)) {
+                break; // window closed or no relay ready: keep the order, try again next tick
+            }
+        }
+        policy.onBacklog(0, accumulator.bufferedBytes(), now);
+    }
+
+    private void enqueue(RecordBatch batch, Long oldestArrivalNanos, long now) {
+        long encodeStart = nanoTime.getAsLong();
+        EncodedBatch encoded = encoder.encode(batch, settings.codec());
+        long encodeNanos = nanoTime.getAsLong() - encodeStart;
+        long id = ids.next();
+        RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(), settings.destination());
+        BatchFrame frame = BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(), alloc);
+        long wireBytes = encoded.payloadSize() + 128L;
+        long uncompressed = batch.records().stream().mapToLong(ReplicatedRecord::dataBytes).sum();
+        policy.onBatchSent(batch.size(), uncompressed, wireBytes, encodeNanos, now);
+        metrics.batchEncoded(batch.size(), uncompressed, wireBytes, encodeNanos);
+        Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes);
+        TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+        InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
+                now, now);
+        trySend(entry, now, policy.decision(now));
+    }
+
+    /** Sends an entry now if the policy's window admits it and a relay is ready; false otherwise. */
+    private boolean trySend(InFlightWindow.Entry<Pending> entry, long now, BatchDecision caps) {
+        Pending pending = entry.payload();
+        if (!caps.admits(onWireBatches, onWireBytes, pending.wireBytes)) {
+            return false;
+        }
+        Relay relay = pickRelay(pending.via);
+        if (relay == null) {
+            window.retryAt(entry, now + settings.retryBackoff().toNanos());
+            return false;
+        }
+        if (!relay.send(pending.frame.retainedDuplicate())) {
+            window.retryAt(entry, now + settings.retryBackoff().toNanos());
+            return false;
+        }
+        boolean firstAttempt = pending.via == null;
+        if (!firstAttempt) {
+            metrics.resent(entry.records());
+        }
+        pending.via = relay;
+        pending.onWire = true;
+        onWireBatches++;
+        onWireBytes += pending.wireBytes;
+        window.resent(entry, now, now + settings.ackTimeout().toNanos());
+        return true;
+    }
+
+    /** A ready relay, round robin, avoiding {@code avoid} (the one that just failed) when another is ready. */
+    private Relay pickRelay(Relay avoid) {
+        Relay fallback = null;
+        for (int i = 0; i < relays.size(); i++) {
+            Relay relay = relays.get((nextRelay + i) % relays.size());
+            if (!relay.isReady()) {
+                continue;
+            }
+            if (relay != avoid || relays.size() == 1) {
+                nextRelay = (nextRelay + i + 1) % relays.size();
+                return relay;
+            }
+            fallback = relay;
+        }
+        return fallback;
+    }
+
+    private void leaveWire(Pending pending) {
+        if (pending.onWire) {
+            pending.onWire = false;
+            onWireBatches--;
+            onWireBytes -= pending.wireBytes;
+        }
+    }
+
+    /** Handles a frame from a relay (acknowledgements); releases it. */
+    void onFrame(Relay from, Frame frame) {
+        try {
+            if (frame instanceof AckFrame ack) {
+                onAck(ack);
+            } else {
+                log.debug("Ignoring {} from relay {}", frame.type(), from.name());
+            }
+        } finally {
+            ReferenceCountUtil.release(frame);
+        }
+    }
+
+    private synchronized void onAck(AckFrame ack) {
+        if (!ack.originNodeId().equals(settings.nodeId())) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        InFlightWindow.Entry<Pending> entry = window.get(ack.batchId());
+        if (entry == null) {
+            return; // metadata ack, late duplicate, or a revoked partition's batch
+        }
+        Pending pending = entry.payload();
+        if (ack.isOk()) {
+            if (window.ack(ack.batchId()) != null) {
+                leaveWire(pending);
+                policy.onBatchAcked(entry.records(), pending.wireBytes, entry.sentAtNanos(), now,
+                        pending.oldestArrivalNanos);
+                metrics.batchAcked(entry.records(), pending.wireBytes, now - pending.oldestArrivalNanos);
+            }
+            return;
+        }
+        metrics.nack(ack.reason().name());
+        if (!ack.reason().retriable()) {
+            fatal.compareAndSet(null, new IllegalStateException("The destination refused batch " + ack.batchId()
+                    + " of " + ack.topic() + "-" + ack.partition() + ": " + ack.reason() + " " + ack.message()));
+            return;
+        }
+        if (pending.onWire) {
+            leaveWire(pending);
+            policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
+        }
+        window.retryAt(entry, now + settings.retryBackoff().toNanos());
+    }
+
+    /** A relay connection was lost: what went through it is re-sent at once on another relay. */
+    synchronized void onRelayLost(Relay relay) {
+        long now = nanoTime.getAsLong();
+        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
+            Pending pending = entry.payload();
+            if (pending.onWire && pending.via == relay) {
+                leaveWire(pending);
+                policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
+                window.retryAt(entry, now);
+            }
+        }
+    }
+
+    /** Sends topic metadata to a ready relay (best effort: it is re-sent periodically). */
+    synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs) {
+        Relay relay = pickRelay(null);
+        if (relay == null) {
+            return false;
+        }
+        RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), ids.next(), settings.nodeId(),
+                settings.destination());
+        return relay.send(new TopicMetadataFrame(routing, topic, partitionCount, configs));
+    }
+
+    /** The offset to commit for each partition that has acknowledged batches. */
+    synchronized Map<TopicPartition, Long> committableOffsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        for (TopicPartition partition : partitions) {
+            OptionalLong offset = window.committableOffset(partition);
+            if (offset.isPresent()) {
+                out.put(partition, offset.getAsLong());
+            }
+        }
+        return out;
+    }
+
+    /** Whether memory held (open plus unacknowledged batches) reached the bound. */
+    synchronized boolean shouldPause() {
+        return window.bytes() + accumulator.bufferedBytes() >= settings.maxBufferedBytes();
+    }
+
+    /** Whether memory held fell below half the bound (resume with hysteresis). */
+    synchronized boolean canResume() {
+        return window.bytes() + accumulator.bufferedBytes() < settings.maxBufferedBytes() / 2;
+    }
+
+    synchronized long bufferedBytes() {
+        return window.bytes() + accumulator.bufferedBytes();
+    }
+
+    synchronized int inFlightBatches() {
+        return window.size();
+    }
+
+    /** A failure that must stop the task (a non-retriable NACK), or null. */
+    RuntimeException fatalError() {
+        return fatal.get();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("sender is closed");
+        }
+        RuntimeException failure = fatal.get();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        window.clear();
+        accumulator.drainAll();
+    }
+}

@@ -1,0 +1,74 @@
+package io.jetstream.kafka.source;
+
+import io.jetstream.kafka.core.config.CrossFieldValidation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.sink.SinkConnector;
+
+/**
+ * JetStream's source-site connector. In Kafka Connect's terms it is a {@link SinkConnector}: it
+ * consumes the topics named by {@code topics} or {@code topics.regex} from the local (source)
+ * cluster, and its tasks ship them in batches to the relays of this site. Connect assigns the
+ * partitions to tasks; every task gets the same configuration plus its index.
+ */
+public final class SourceSiteConnector extends SinkConnector {
+
+    /** Internal key: the task's index, added to each task's configuration. */
+    static final String TASK_ID = "jetstream.task.id";
+
+    private Map<String, String> props;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        new SourceSiteConfig(props); // fail fast, naming the key
+        this.props = Map.copyOf(props);
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return SourceSiteTask.class;
+    }
+
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        return taskConfigs(props, maxTasks);
+    }
+
+    /** Every task gets the connector's configuration plus its index. */
+    static List<Map<String, String>> taskConfigs(Map<String, String> props, int maxTasks) {
+        List<Map<String, String>> configs = new ArrayList<>(maxTasks);
+        for (int i = 0; i < maxTasks; i++) {
+            Map<String, String> task = new HashMap<>(props);
+            task.put(TASK_ID, Integer.toString(i));
+            configs.add(task);
+        }
+        return configs;
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    @Override
+    public ConfigDef config() {
+        return SourceSiteConfig.CONFIG_DEF;
+    }
+
+    /** Adds the cross-field checks to the per-key validation, each error on the key it concerns. */
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        Config config = super.validate(connectorConfigs);
+        CrossFieldValidation.attach(config, SourceSiteConfig.crossFieldErrors(connectorConfigs));
+        return config;
+    }
+}

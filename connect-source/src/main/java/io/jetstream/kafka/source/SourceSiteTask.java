@@ -1,0 +1,282 @@
+package io.jetstream.kafka.source;
+
+import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.RecordHeader;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.core.model.BatchDecision;
+import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.model.DecisionReason;
+import io.jetstream.kafka.core.model.FixedBatchPolicy;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.transport.ClientTls;
+import io.jetstream.kafka.transport.PeerClient;
+import io.jetstream.kafka.transport.PeerClientConfig;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A source-site task: a Connect {@link SinkTask} that reads its share of the replicated topics and
+ * hands each record to a {@link ReplicationSender}, which batches and ships them to the relays.
+ *
+ * <p>Offsets: {@link #preCommit} returns only offsets the destination acknowledged as durably
+ * written, so Connect never commits past an unwritten record (no loss). Backpressure: when the
+ * sender holds {@code max.in.flight.bytes}, every assigned partition is paused until it drains to
+ * half; Connect keeps calling {@code put} with nothing, which drives the timers.
+ *
+ * <p>Threads: Connect's task thread calls put/preCommit/open/close; one Netty event-loop thread per
+ * task runs the relay connections and a 5 ms timer (linger, re-sends).
+ */
+public final class SourceSiteTask extends SinkTask {
+
+    private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
+    private static final long TICK_MILLIS = 5;
+
+    private SourceSiteConfig config;
+    private EventLoopGroup group;
+    private final List<PeerClient> clients = new ArrayList<>();
+    private ReplicationSender sender;
+    private TopicMetadataPublisher metadata;
+    private Admin admin;
+    private ScheduledFuture<?> ticker;
+    private SourceSiteMetrics metrics;
+    private final Set<TopicPartition> assigned = new HashSet<>();
+    private final Set<TopicPartition> skipped = new HashSet<>();
+    private volatile boolean paused;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new SourceSiteConfig(props);
+        String connectorName = props.getOrDefault("name", "jetstream-source");
+        String taskId = props.getOrDefault(SourceSiteConnector.TASK_ID, "0");
+        RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
+        String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+        metrics = new SourceSiteMetrics(context.pluginMetrics());
+        SslContext ssl = relaySettings.tls()
+                ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
+                : null;
+        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("jetstream-source-" + nodeId, true),
+                NioIoHandler.newFactory());
+        BatchPolicy policy = new FixedBatchPolicy(BatchDecision.of(config.batchMaxRecords(), config.batchMaxBytes(),
+                config.batchLinger(), Integer.MAX_VALUE, config.maxInFlightBytes(), DecisionReason.FIXED));
+        List<ReplicationSender.Relay> relays = new ArrayList<>();
+        ReplicationSender[] senderRef = new ReplicationSender[1];
+        for (var address : relaySettings.relays()) {
+            PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SENDER, nodeId,
+                            relaySettings.streamId(), relaySettings.token().value())
+                    .sslContext(ssl)
+                    .connectTimeout(relaySettings.connectTimeout())
+                    .heartbeatInterval(relaySettings.heartbeatInterval())
+                    .reconnectBackoff(relaySettings.reconnectBackoff(), relaySettings.reconnectBackoffMax())
+                    .build();
+            RelayAdapter adapter = new RelayAdapter();
+            PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
+                @Override
+                public void onFrame(PeerClient c, Frame frame) {
+                    senderRef[0].onFrame(adapter, frame);
+                }
+
+                @Override
+                public void onDisconnected(PeerClient c, Throwable cause) {
+                    senderRef[0].onRelayLost(adapter);
+                }
+            });
+            adapter.client = client;
+            clients.add(client);
+            relays.add(adapter);
+        }
+        sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
+                config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
+                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes()),
+                relays, policy, System::nanoTime, PooledByteBufAllocator.DEFAULT, metrics);
+        senderRef[0] = sender;
+        metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
+        metrics.gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);
+        metrics.gauge("paused", "1 while partitions are paused for backpressure.", () -> paused ? 1 : 0);
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                String.join(",", config.sourceBootstrapServers()),
+                AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-metadata"));
+        metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
+                "jetstream-metadata-" + nodeId);
+        clients.forEach(PeerClient::start);
+        ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),
+                relaySettings);
+    }
+
+    private void tick() {
+        try {
+            sender.tick();
+        } catch (RuntimeException e) {
+            log.error("Sender timer failed", e);
+        }
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        assigned.addAll(partitions);
+        sender.assign(partitions);
+        if (paused) {
+            context.pause(partitions.toArray(new TopicPartition[0]));
+        }
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        assigned.removeAll(partitions);
+        skipped.removeAll(partitions);
+        sender.revoke(partitions);
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        RuntimeException failure = sender.fatalError();
+        if (failure != null) {
+            throw new ConnectException(failure.getMessage(), failure);
+        }
+        for (SinkRecord record : records) {
+            String topic = record.originalTopic();
+            TopicPartition partition = new TopicPartition(topic, record.originalKafkaPartition());
+            if (isReplicaOfTarget(topic)) {
+                skipped.add(partition);
+                continue;
+            }
+            metadata.onTopicSeen(topic);
+            sender.append(partition, toReplicated(record));
+        }
+        sender.tick();
+        applyBackpressure();
+    }
+
+    /** Topics named {@code <target alias>.*} came from the destination: never send them back. */
+    private boolean isReplicaOfTarget(String topic) {
+        return topic.startsWith(config.targetAlias() + ".");
+    }
+
+    private void applyBackpressure() {
+        if (!paused && sender.shouldPause()) {
+            paused = true;
+            context.pause(assigned.toArray(new TopicPartition[0]));
+            log.debug("Paused {} partitions: {} bytes buffered", assigned.size(), sender.bufferedBytes());
+        } else if (paused && sender.canResume()) {
+            paused = false;
+            context.resume(assigned.toArray(new TopicPartition[0]));
+        }
+    }
+
+    static ReplicatedRecord toReplicated(SinkRecord record) {
+        byte[] key = bytes(record.key(), "key", "key.converter", record);
+        byte[] value = bytes(record.value(), "value", "value.converter", record);
+        List<RecordHeader> headers = new ArrayList<>();
+        for (Header header : record.headers()) {
+            headers.add(new RecordHeader(header.key(), bytes(header.value(), "header " + header.key(),
+                    "header.converter", record)));
+        }
+        Long timestamp = record.timestamp();
+        TimestampType type = timestamp == null ? TimestampType.NO_TIMESTAMP_TYPE : record.timestampType();
+        return new ReplicatedRecord(record.originalKafkaOffset(), timestamp == null ? -1L : timestamp,
+                type == null ? TimestampType.NO_TIMESTAMP_TYPE : type, key, value, headers);
+    }
+
+    private static byte[] bytes(Object data, String what, String converterKey, SinkRecord record) {
+        if (data == null || data instanceof byte[]) {
+            return (byte[]) data;
+        }
+        throw new DataException("The " + what + " of " + record.originalTopic() + "-"
+                + record.originalKafkaPartition() + "@" + record.originalKafkaOffset() + " is a "
+                + data.getClass().getSimpleName() + ", not bytes: set " + converterKey
+                + "=org.apache.kafka.connect.converters.ByteArrayConverter in the connector config");
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        sender.committableOffsets(currentOffsets.keySet())
+                .forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
+        for (TopicPartition tp : skipped) {
+            OffsetAndMetadata current = currentOffsets.get(tp);
+            if (current != null) {
+                commit.put(tp, current);
+            }
+        }
+        return commit;
+    }
+
+    @Override
+    public void stop() {
+        long start = System.nanoTime();
+        if (ticker != null) {
+            ticker.cancel(false);
+        }
+        closeQuietly(metadata, "metadata publisher");
+        clients.forEach(c -> closeQuietly(c, "relay client " + c.remote()));
+        closeQuietly(sender, "sender");
+        closeQuietly(admin, "admin client");
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        log.info("Source-site task stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable, String what) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            log.warn("Closing the {} failed", what, e);
+        }
+    }
+
+    /** Adapts a PeerClient to the sender's view of a relay. */
+    private static final class RelayAdapter implements ReplicationSender.Relay {
+        PeerClient client;
+
+        @Override
+        public String name() {
+            return client.remote().toString();
+        }
+
+        @Override
+        public boolean isReady() {
+            return client.isReady() && client.isWritable();
+        }
+
+        @Override
+        public boolean send(Frame frame) {
+            return client.send(frame);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.jetstream.kafka.source;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ships the partition count and the explicitly set configs of each replicated topic to the
+ * destination, so it can create the topic alike and grow it when the origin grows. A topic is
+ * described when the task first sees it and again every refresh interval, on a thread of its own
+ * (Admin calls block); sending is best effort because it repeats.
+ */
+final class TopicMetadataPublisher implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicMetadataPublisher.class);
+
+    /** Configs never replicated: they describe the source cluster, not the data (as MirrorMaker 2). */
+    static final Set<String> EXCLUDED_CONFIGS = Set.of(
+            "follower.replication.throttled.replicas", "leader.replication.throttled.replicas",
+            "message.timestamp.difference.max.ms", "message.timestamp.type", "unclean.leader.election.enable",
+            "min.insync.replicas");
+
+    /** Where metadata goes: the sender. */
+    interface Sink {
+        boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs);
+    }
+
+    private final Admin admin;
+    private final Sink sink;
+    private final ScheduledExecutorService executor;
+    private final Set<String> topics = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> lastSentPartitions = new ConcurrentHashMap<>();
+
+    TopicMetadataPublisher(Admin admin, Sink sink, Duration refresh, String threadName) {
+        this.admin = admin;
+        this.sink = sink;
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.scheduleWithFixedDelay(this::refreshAll, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Describes and ships a topic the task has not seen before. Cheap to call for every record. */
+    void onTopicSeen(String topic) {
+        if (topics.add(topic)) {
+            executor.execute(() -> publish(List.of(topic)));
+        }
+    }
+
+    private void refreshAll() {
+        publish(List.copyOf(topics));
+    }
+
+    private void publish(Collection<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        try {
+            Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames()
+                    .get(30, TimeUnit.SECONDS);
+            List<ConfigResource> resources = names.stream()
+                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+            for (String topic : names) {
+                TopicDescription description = descriptions.get(topic);
+                if (description == null) {
+                    continue;
+                }
+                Map<String, String> replicated = replicatedConfigs(
+                        configs.get(new ConfigResource(ConfigResource.Type.TOPIC, topic)));
+                int partitions = description.partitions().size();
+                if (sink.sendMetadata(topic, partitions, replicated)) {
+                    Integer before = lastSentPartitions.put(topic, partitions);
+                    if (before == null || before != partitions) {
+                        log.info("Shipped metadata of topic {}: {} partitions, configs {}", topic, partitions, replicated);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            // Retried at the next refresh; the destination also grows topics from the batches it sees.
+            log.warn("Could not read metadata of topics {}: {}", names, e.toString());
+        }
+    }
+
+    static Map<String, String> replicatedConfigs(Config config) {
+        Map<String, String> out = new HashMap<>();
+        if (config == null) {
+            return out;
+        }
+        for (ConfigEntry entry : config.entries()) {
+            boolean setOnTopic = entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG;
+            if (setOnTopic && !entry.isSensitive() && entry.value() != null
+                    && !EXCLUDED_CONFIGS.contains(entry.name())) {
+                out.put(entry.name(), entry.value());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.jetstream.kafka.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jetstream.kafka.core.config.ConfigDocs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class SourceSiteConfigTest {
+
+    static final Path DOC = Path.of("..", "docs", "source-connector-config.md");
+
+    static Map<String, String> valid() {
+        Map<String, String> props = new HashMap<>();
+        props.put("source.cluster.alias", "A");
+        props.put("target.cluster.alias", "B");
+        props.put("source.cluster.bootstrap.servers", "127.0.0.1:9092");
+        props.put("relays", "127.0.0.1:7070,127.0.0.1:7080");
+        props.put("stream.token", "a-token-of-sixteen-chars");
+        props.put("relay.tls.enabled", "false");
+        return props;
+    }
+
+    @Test
+    void typedAccessorsOfAValidConfig() {
+        SourceSiteConfig config = new SourceSiteConfig(valid());
+        assertThat(config.compressionName()).isEqualTo("lz4");
+        assertThat(config.batchLinger().toMillis()).isEqualTo(20);
+        assertThat(config.relays("my-connector").streamId()).isEqualTo("my-connector");
+        assertThat(config.relays("x").relays()).hasSize(2);
+    }
+
+    @Test
+    void errorsNameTheKey() {
+        Map<String, String> props = valid();
+        props.put("relays", "127.0.0.1:99999");
+        assertThatThrownBy(() -> new SourceSiteConfig(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("relays").hasMessageContaining("99999");
+
+        Map<String, String> sameAlias = valid();
+        sameAlias.put("target.cluster.alias", "A");
+        assertThatThrownBy(() -> new SourceSiteConfig(sameAlias)).hasMessageContaining("target.cluster.alias");
+
+        Map<String, String> dotted = valid();
+        dotted.put("source.cluster.alias", "a.b");
+        assertThatThrownBy(() -> new SourceSiteConfig(dotted)).hasMessageContaining("source.cluster.alias");
+
+        Map<String, String> noToken = valid();
+        noToken.remove("stream.token");
+        assertThatThrownBy(() -> new SourceSiteConfig(noToken)).hasMessageContaining("stream.token");
+
+        Map<String, String> badCodec = valid();
+        badCodec.put("compression.type", "brotli");
+        assertThatThrownBy(() -> new SourceSiteConfig(badCodec)).hasMessageContaining("compression.type");
+    }
+
+    @Test
+    void validateAttachesCrossFieldErrorsToTheirKeys() {
+        Map<String, String> props = valid();
+        props.put("target.cluster.alias", "A");
+        props.put("relay.tls.enabled", "true");
+        props.put("relay.tls.cert.file", "/nonexistent/cert.pem");
+        Config result = new SourceSiteConnector().validate(props);
+        assertThat(errors(result, "target.cluster.alias")).anyMatch(m -> m.contains("must differ"));
+        assertThat(errors(result, "relay.tls.key.file")).anyMatch(m -> m.contains("together with"));
+        assertThat(errors(result, "relay.tls.cert.file")).anyMatch(m -> m.contains("not a readable file"));
+        assertThat(errors(result, "relays")).isEmpty();
+    }
+
+    private static List<String> errors(Config config, String key) {
+        return config.configValues().stream().filter(v -> v.name().equals(key)).findFirst()
+                .map(ConfigValue::errorMessages).orElse(List.of());
+    }
+
+    @Test
+    void everyTaskGetsTheConfigAndItsIndex() {
+        List<Map<String, String>> tasks = SourceSiteConnector.taskConfigs(valid(), 3);
+        assertThat(tasks).hasSize(3);
+        assertThat(tasks).extracting(t -> t.get(SourceSiteConnector.TASK_ID)).containsExactly("0", "1", "2");
+        assertThat(tasks.get(2)).containsEntry("relays", "127.0.0.1:7070,127.0.0.1:7080");
+    }
+
+    @Test
+    void committedConfigReferenceIsCurrent() throws Exception {
+        String generated = generatedDoc();
+        if (Boolean.getBoolean("jetstream.docs.update")) {
+            Files.writeString(DOC, generated);
+        }
+        assertThat(Files.exists(DOC)).as("run with -Djetstream.docs.update=true to create " + DOC).isTrue();
+        assertThat(Files.readString(DOC)).as("docs/source-connector-config.md is stale: regenerate with "
+                + "mvn -pl connect-source test -Dtest=SourceSiteConfigTest -Djetstream.docs.update=true")
+                .isEqualTo(generated);
+    }
+
+    static String generatedDoc() {
+        return ConfigDocs.markdown("Source-site connector configuration",
+                "Keys of `io.jetstream.kafka.source.SourceSiteConnector`, the connector deployed at the **source** "
+                        + "site. In Kafka Connect's terms it is a *sink* connector: it reads topics. Besides these "
+                        + "keys it takes Connect's own sink-connector keys (`topics` or `topics.regex`, "
+                        + "`tasks.max`, converters: use `ByteArrayConverter` for key, value and header).",
+                SourceSiteConfig.CONFIG_DEF);
+    }
+}

@@ -1,0 +1,217 @@
+package io.jetstream.kafka.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jetstream.kafka.testkit.Poll;
+import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
+import io.jetstream.kafka.testkit.site.ConfigValidation;
+import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.SiteFiles;
+import io.jetstream.kafka.testkit.workload.ProducedLog;
+import io.jetstream.kafka.testkit.workload.VerificationReport;
+import io.jetstream.kafka.testkit.workload.Verifier;
+import io.jetstream.kafka.testkit.workload.Workload;
+import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end on two real sites: both connectors loaded from their packaged plugins, deployed
+ * through the Connect REST API from the files in config/, relays and an emulated WAN route between
+ * them, exactly-once mode. One environment for the whole class (clusters are slow to start on 2
+ * cores); each test uses its own topics, so every verification stands alone.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplicationIT {
+
+    private static final Duration VERIFY_DEADLINE = Duration.ofSeconds(180);
+
+    @TempDir
+    static Path workDir;
+
+    private static ReplicationEnvironment env;
+
+    @BeforeAll
+    static void start() throws Exception {
+        env = ReplicationEnvironment.builder(workDir)
+                .routes(1)
+                .oneWayDelay(Duration.ofMillis(10))
+                .exactlyOnce(true)
+                .start();
+        env.awaitConnectorsRunning(Duration.ofSeconds(90));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (env != null) {
+            env.close();
+        }
+    }
+
+    private static ProducedLog produce(String topic, int partitions, int records, String compression, int rate) {
+        return new Workload(spec(topic, partitions, records, compression, rate), env.siteA().bootstrapServers()).run();
+    }
+
+    private static WorkloadSpec spec(String topic, int partitions, int records, String compression, int rate) {
+        return WorkloadSpec.builder(topic, partitions)
+                .records(records)
+                .valueBytes(256)
+                .nullKeyEvery(7)
+                .nullValueEvery(11)
+                .extraHeaders(3)
+                .compressionType(compression)
+                .recordsPerSecond(rate)
+                .build();
+    }
+
+    private static VerificationReport verify(ProducedLog log) {
+        VerificationReport report = Verifier.builder(env.siteB().bootstrapServers())
+                .topicMapping(topic -> "A." + topic)
+                .samePartitions(true)
+                .deadline(VERIFY_DEADLINE)
+                .build()
+                .verify(log);
+        assertThat(report.isPerfect()).as(report.toString()).isTrue();
+        assertThat(report.duplicates()).as(report.toString()).isZero();
+        return report;
+    }
+
+    @Test
+    @Order(1)
+    void replicatesEveryFieldInOrderWithoutDuplicates() throws Exception {
+        env.siteA().createTopic("demo.t1", 1);
+        env.siteA().createTopic("demo.t3", 3, Map.of("cleanup.policy", "delete", "retention.ms", "3600000"));
+        env.siteA().createTopic("demo.t6", 6);
+        List<ProducedLog> logs = List.of(
+                produce("demo.t1", 1, 20_000, "none", 0),
+                produce("demo.t3", 3, 30_000, "lz4", 0),
+                produce("demo.t6", 6, 50_000, "zstd", 0));
+        long delivered = 0;
+        for (ProducedLog log : logs) {
+            delivered += verify(log).delivered();
+        }
+        assertThat(delivered).isEqualTo(100_000);
+        // The destination topic has the origin's partition count and its explicitly set configs.
+        try (var admin = env.siteB().admin()) {
+            assertThat(admin.describeTopics(List.of("A.demo.t6")).allTopicNames().get().get("A.demo.t6")
+                    .partitions()).hasSize(6);
+            var configs = admin.describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "A.demo.t3"))).all().get();
+            assertThat(configs.values().iterator().next().get("retention.ms").value()).isEqualTo("3600000");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void tasksAndWorkersRestartMidStreamWithoutLossOrDuplicates() throws Exception {
+        env.siteA().createTopic("demo.restarts", 6);
+        try (Workload workload = new Workload(spec("demo.restarts", 6, 60_000, "lz4", 4_000),
+                env.siteA().bootstrapServers())) {
+            workload.start();
+            awaitProduced(workload, 8_000);
+            env.connectA().restartTask(ReplicationEnvironment.SOURCE_CONNECTOR, 0);
+            awaitProduced(workload, 16_000);
+            env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, 0);
+            awaitProduced(workload, 24_000);
+            restartWorker(env.siteA().requireWorker(), env.connectA(), ReplicationEnvironment.SOURCE_CONNECTOR, 2);
+            awaitProduced(workload, 36_000);
+            restartWorker(env.siteB().requireWorker(), env.connectB(), ReplicationEnvironment.SINK_CONNECTOR, 2);
+            ProducedLog log = workload.awaitCompletion(Duration.ofSeconds(120));
+            verify(log);
+        }
+    }
+
+    private static void restartWorker(io.jetstream.kafka.testkit.site.ConnectWorker worker, ConnectRestClient rest,
+                                      String connector, int tasks) throws Exception {
+        worker.stop();
+        worker.start();
+        rest.awaitRunning(connector, tasks, Duration.ofSeconds(90));
+    }
+
+    private static void awaitProduced(Workload workload, long count) throws Exception {
+        Poll.until("workload produced " + count, Duration.ofSeconds(60), () -> workload.producedCount() >= count);
+    }
+
+    @Test
+    @Order(3)
+    void relayRestartMidStreamLosesNothing() throws Exception {
+        env.siteA().createTopic("demo.relay", 3);
+        try (Workload workload = new Workload(spec("demo.relay", 3, 30_000, "none", 5_000),
+                env.siteA().bootstrapServers())) {
+            workload.start();
+            awaitProduced(workload, 8_000);
+            env.relay("b1").kill();
+            env.relay("b1").start();
+            awaitProduced(workload, 16_000);
+            env.relay("a1").stop();
+            env.relay("a1").start();
+            verify(workload.awaitCompletion(Duration.ofSeconds(60)));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void destinationBrokerOutageIsBridged() throws Exception {
+        env.siteA().createTopic("demo.outage", 3);
+        try (Workload workload = new Workload(spec("demo.outage", 3, 40_000, "lz4", 2_000),
+                env.siteA().bootstrapServers())) {
+            workload.start();
+            awaitProduced(workload, 5_000);
+            env.siteB().broker().stop();
+            long stoppedAt = System.nanoTime();
+            Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),
+                    () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
+            env.siteB().startBroker();
+            env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(120));
+            verify(workload.awaitCompletion(Duration.ofSeconds(60)));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void partitionsAddedAndNewTopicsAreReplicated() throws Exception {
+        env.siteA().createTopic("demo.grow", 2);
+        ProducedLog before = produce("demo.grow", 2, 5_000, "none", 0);
+        env.siteA().addPartitions("demo.grow", 4);
+        ProducedLog after = produce("demo.grow", 4, 8_000, "none", 0);
+        env.siteA().createTopic("demo.late", 2);
+        ProducedLog late = produce("demo.late", 2, 5_000, "snappy", 0);
+        verify(before);
+        verify(after);
+        verify(late);
+    }
+
+    @Test
+    @Order(6)
+    void badConfigsAreReportedOnTheirKeys() throws Exception {
+        Map<String, String> source = new HashMap<>(ConnectRestClient.readConnectorConfig(
+                SiteFiles.configFile("source-connector.json")));
+        source.put("relays", "relay-host-without-port");
+        source.put("target.cluster.alias", "A");
+        source.put("compression.type", "brotli");
+        ConfigValidation result = env.connectA().validate(source.get("connector.class"), source);
+        assertThat(result.errorsFor("relays")).anyMatch(m -> m.contains("host:port"));
+        assertThat(result.errorsFor("target.cluster.alias")).anyMatch(m -> m.contains("must differ"));
+        assertThat(result.errorsFor("compression.type")).isNotEmpty();
+        assertThat(result.errorsFor("batch.max.bytes")).isEmpty();
+
+        Map<String, String> sink = new HashMap<>(ConnectRestClient.readConnectorConfig(
+                SiteFiles.configFile("sink-connector.json")));
+        sink.put("topics.allow", "demo(");
+        ConfigValidation sinkResult = env.connectB().validate(sink.get("connector.class"), sink);
+        assertThat(sinkResult.errorsFor("topics.allow")).anyMatch(m -> m.contains("regular expression"));
+        List<String> keysWithErrors = new ArrayList<>(sinkResult.errorsByKey().keySet());
+        assertThat(keysWithErrors).containsExactly("topics.allow");
+    }
+}

@@ -1,0 +1,330 @@
+package io.jetstream.kafka.testkit.replication;
+
+import io.jetstream.kafka.testkit.link.LinkEmulator;
+import io.jetstream.kafka.testkit.link.LinkSpec;
+import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.Site;
+import io.jetstream.kafka.testkit.site.SiteFiles;
+import io.jetstream.kafka.testkit.site.TwoSites;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A full two-site JetStream deployment on one machine: sites A and B (broker and Connect worker
+ * each, the connector plugins in {@code plugin.path}), relays, emulated WAN routes, and the two
+ * connectors deployed through the Connect REST API from {@code config/source-connector.json} and
+ * {@code config/sink-connector.json}. The demo, the integration tests and the benchmarks use it.
+ *
+ * <p>Topology with K routes (1 to 3), all routes ending at egress relay b1 in site B:
+ * <pre>
+ *   A-tasks ─▶ a1 ──[link route-1: a1's uplink]──────────────▶ b1 ─▶ B-tasks
+ *               ├──▶ a2 ──[link route-2: a2's uplink]─────────▶ b1
+ *               └──▶ c1 ──[link route-3: site C's uplink]─────▶ b1
+ * </pre>
+ * Every link has the same rate cap and one-way delay unless set per route later.
+ */
+public final class ReplicationEnvironment implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicationEnvironment.class);
+
+    public static final String SOURCE_CONNECTOR = "jetstream-source";
+    public static final String SINK_CONNECTOR = "jetstream-sink";
+    public static final String STREAM = "demo";
+    public static final String TOKEN = "demo-token-not-a-secret-0001";
+    public static final String DESTINATION = "B";
+
+    private final Builder settings;
+    private final List<LinkEmulator> links = new ArrayList<>();
+    private final Map<String, RelayNode> relays = new LinkedHashMap<>();
+    private TwoSites sites;
+
+    private ReplicationEnvironment(Builder settings) {
+        this.settings = settings;
+    }
+
+    public static Builder builder(Path baseDir) {
+        return new Builder(baseDir);
+    }
+
+    private ReplicationEnvironment start() throws IOException, TimeoutException, InterruptedException {
+        long startNanos = System.nanoTime();
+        try {
+            startRelaysAndLinks();
+            List<Path> plugins = List.of(pluginFolder("connect-source"), pluginFolder("connect-sink"));
+            sites = TwoSites.start(settings.baseDir,
+                    a -> a.pluginPath(plugins).workerHeap(settings.workerHeap),
+                    b -> b.pluginPath(plugins).workerHeap(settings.workerHeap));
+            if (settings.deployConnectors) {
+                deploySink(Map.of());
+                deploySource(Map.of());
+            }
+        } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        log.info("Replication environment up in {} ms: {} route(s), {}", (System.nanoTime() - startNanos) / 1_000_000,
+                settings.routes, relays.values());
+        return this;
+    }
+
+    private void startRelaysAndLinks() throws IOException {
+        RelayNode b1 = relay("b1", Map.of());
+        List<String> routeNames = new ArrayList<>();
+        Map<String, String> ingressRoutes = new LinkedHashMap<>();
+        String[] viaIds = {null, "a2", "c1"};
+        double[] pricePerGb = {0.02, 0.02, 0.05};
+        for (int i = 0; i < settings.routes; i++) {
+            String route = "route-" + (i + 1);
+            LinkEmulator link = new LinkEmulator(LinkSpec.of(route, settings.linkRate, settings.oneWayDelay),
+                    b1.dataAddress());
+            InetSocketAddress linkAddress = link.start();
+            links.add(link);
+            String linkEndpoint = linkAddress.getHostString() + ":" + linkAddress.getPort();
+            List<String> hops = new ArrayList<>();
+            if (viaIds[i] != null) {
+                RelayNode via = relay(viaIds[i], Map.of());
+                hops.add(via.dataEndpoint());
+            }
+            hops.add(linkEndpoint);
+            routeNames.add(route);
+            String prefix = "destinations." + DESTINATION + ".routes." + route;
+            ingressRoutes.put(prefix + ".hops", String.join(",", hops));
+            ingressRoutes.put(prefix + ".price.per.gb", Double.toString(pricePerGb[i]));
+        }
+        Map<String, String> ingress = new HashMap<>(ingressRoutes);
+        ingress.put("destinations", DESTINATION);
+        ingress.put("destinations." + DESTINATION + ".routes", String.join(",", routeNames));
+        relay("a1", ingress);
+        // Start downstream first, so the ingress finds its next hops listening.
+        List<RelayNode> order = new ArrayList<>(relays.values());
+        for (RelayNode node : order) {
+            if (!node.id().equals("a1")) {
+                node.start();
+            }
+        }
+        relays.get("a1").start();
+    }
+
+    private RelayNode relay(String id, Map<String, String> extra) {
+        InetSocketAddress data = new InetSocketAddress("127.0.0.1", freePort());
+        InetSocketAddress admin = new InetSocketAddress("127.0.0.1", freePort());
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("relay.id", id);
+        config.put("io.threads", "1");
+        config.put("listener.host", "127.0.0.1");
+        config.put("listener.port", Integer.toString(data.getPort()));
+        config.put("admin.host", "127.0.0.1");
+        config.put("admin.port", Integer.toString(admin.getPort()));
+        config.put("tls.enabled", "false");
+        config.put("streams", STREAM);
+        config.put("streams." + STREAM + ".token", TOKEN);
+        config.put("buffer.max.bytes", Long.toString(64L << 20));
+        config.put("heartbeat.interval.ms", "1000");
+        config.put("reconnect.backoff.max.ms", "1000");
+        config.putAll(extra);
+        RelayNode node = new RelayNode(id, config, data, admin);
+        relays.put(id, node);
+        return node;
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The folder to put in plugin.path for a connector module (it holds the plugin folder). */
+    static Path pluginFolder(String module) throws IOException {
+        Path target = SiteFiles.projectRoot().resolve(module).resolve("target");
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(target, "jetstream-" + module + "-*")) {
+            for (Path dir : dirs) {
+                if (Files.isDirectory(dir.resolve("jetstream-" + module))) {
+                    return dir;
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // reported below
+        }
+        throw new IOException("No packaged plugin under " + target + ": run 'mvn -DskipTests package' first");
+    }
+
+    /** Deploys the source-site connector from config/source-connector.json, adjusted to this environment. */
+    public Map<String, String> deploySource(Map<String, String> overrides) throws IOException, InterruptedException {
+        Map<String, String> config = new HashMap<>();
+        config.put("source.cluster.bootstrap.servers", sites.a().bootstrapServers());
+        config.put("relays", relays.get("a1").dataEndpoint());
+        config.put("stream.id", STREAM);
+        config.put("stream.token", TOKEN);
+        config.put("tasks.max", Integer.toString(settings.sourceTasks));
+        config.putAll(settings.sourceOverrides);
+        config.putAll(overrides);
+        return sites.a().connect().deploy(SOURCE_CONNECTOR, SiteFiles.configFile("source-connector.json"), config);
+    }
+
+    /** Deploys the destination-site connector from config/sink-connector.json, adjusted to this environment. */
+    public Map<String, String> deploySink(Map<String, String> overrides) throws IOException, InterruptedException {
+        Map<String, String> config = new HashMap<>();
+        config.put("target.cluster.bootstrap.servers", sites.b().bootstrapServers());
+        config.put("relays", relays.get("b1").dataEndpoint());
+        config.put("stream.id", STREAM);
+        config.put("stream.token", TOKEN);
+        config.put("tasks.max", Integer.toString(settings.sinkTasks));
+        config.put("exactly.once.support", settings.exactlyOnce ? "required" : "requested");
+        config.putAll(settings.sinkOverrides);
+        config.putAll(overrides);
+        return sites.b().connect().deploy(SINK_CONNECTOR, SiteFiles.configFile("sink-connector.json"), config);
+    }
+
+    /** Waits until both connectors and their tasks run. */
+    public void awaitConnectorsRunning(Duration timeout) throws TimeoutException, InterruptedException {
+        sites.b().connect().awaitRunning(SINK_CONNECTOR, settings.sinkTasks, timeout);
+        sites.a().connect().awaitRunning(SOURCE_CONNECTOR, 1, timeout);
+    }
+
+    public Site siteA() {
+        return sites.a();
+    }
+
+    public Site siteB() {
+        return sites.b();
+    }
+
+    public TwoSites sites() {
+        return sites;
+    }
+
+    public ConnectRestClient connectA() {
+        return sites.a().connect();
+    }
+
+    public ConnectRestClient connectB() {
+        return sites.b().connect();
+    }
+
+    /** Relays by id: a1 (ingress), b1 (egress), a2 and c1 (intermediate, with 2 and 3 routes). */
+    public Map<String, RelayNode> relays() {
+        return relays;
+    }
+
+    public RelayNode relay(String id) {
+        RelayNode node = relays.get(id);
+        if (node == null) {
+            throw new IllegalArgumentException("no relay " + id + " in " + relays.keySet());
+        }
+        return node;
+    }
+
+    /** The WAN links, route-1 first. */
+    public List<LinkEmulator> links() {
+        return links;
+    }
+
+    public int routes() {
+        return settings.routes;
+    }
+
+    @Override
+    public void close() {
+        if (sites != null) {
+            sites.close();
+        }
+        List<RelayNode> reversed = new ArrayList<>(relays.values());
+        java.util.Collections.reverse(reversed);
+        reversed.forEach(RelayNode::close);
+        links.forEach(LinkEmulator::close);
+    }
+
+    /** Settings with defaults for a 2-core machine. */
+    public static final class Builder {
+        private final Path baseDir;
+        private int routes = 1;
+        private long linkRate;
+        private Duration oneWayDelay = Duration.ofMillis(25);
+        private boolean exactlyOnce = true;
+        private boolean deployConnectors = true;
+        private int sourceTasks = 2;
+        private int sinkTasks = 2;
+        private String workerHeap = "768m";
+        private final Map<String, String> sourceOverrides = new HashMap<>();
+        private final Map<String, String> sinkOverrides = new HashMap<>();
+
+        private Builder(Path baseDir) {
+            this.baseDir = baseDir;
+        }
+
+        /** Number of WAN routes, 1 to 3. */
+        public Builder routes(int count) {
+            if (count < 1 || count > 3) {
+                throw new IllegalArgumentException("routes must be 1, 2 or 3, got " + count);
+            }
+            this.routes = count;
+            return this;
+        }
+
+        /** Rate cap of each route's link in bytes/s; 0 = unlimited. */
+        public Builder linkRate(long bytesPerSecond) {
+            this.linkRate = bytesPerSecond;
+            return this;
+        }
+
+        public Builder oneWayDelay(Duration delay) {
+            this.oneWayDelay = delay;
+            return this;
+        }
+
+        public Builder exactlyOnce(boolean enabled) {
+            this.exactlyOnce = enabled;
+            return this;
+        }
+
+        /** Start without deploying the connectors (the caller deploys them). */
+        public Builder withoutConnectors() {
+            this.deployConnectors = false;
+            return this;
+        }
+
+        public Builder sourceTasks(int tasks) {
+            this.sourceTasks = tasks;
+            return this;
+        }
+
+        public Builder sinkTasks(int tasks) {
+            this.sinkTasks = tasks;
+            return this;
+        }
+
+        public Builder workerHeap(String heap) {
+            this.workerHeap = heap;
+            return this;
+        }
+
+        public Builder sourceConnector(String key, String value) {
+            sourceOverrides.put(key, value);
+            return this;
+        }
+
+        public Builder sinkConnector(String key, String value) {
+            sinkOverrides.put(key, value);
+            return this;
+        }
+
+        public ReplicationEnvironment start() throws IOException, TimeoutException, InterruptedException {
+            return new ReplicationEnvironment(this).start();
+        }
+    }
+}
