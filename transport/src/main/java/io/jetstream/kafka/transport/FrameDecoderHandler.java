@@ -1,0 +1,109 @@
+package io.jetstream.kafka.transport;
+
+import java.util.List;
+import java.util.Objects;
+
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.core.wire.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits the byte stream of a connection into {@link Frame}s with
+ * {@link FrameCodec#tryDecode(ByteBuf)}.
+ *
+ * <pre>
+ * +----------------+--------------+------------------------------------------+
+ * | length (int32) | type (uint8) | body (length - 1 bytes), layout per type |
+ * +----------------+--------------+------------------------------------------+
+ *   checked against maxFrameBytes as soon as these 4 bytes are readable,
+ *   before the body is waited for or anything is allocated for it
+ * </pre>
+ *
+ * <h2>Bad input</h2>
+ * A {@link ProtocolException} leaves the stream unsynchronised, so the handler
+ * <ol>
+ *   <li>tells the {@link TransportErrorListener} (which counts it by kind);</li>
+ *   <li>discards every byte it holds or will receive on this connection;</li>
+ *   <li>optionally writes an {@code ERROR} frame naming the problem ({@link ErrorFrame#of(ProtocolException)},
+ *       encoded here, so the pipeline order of the encoder does not matter), and closes the
+ *       connection once it is flushed.</li>
+ * </ol>
+ * A connection that ends in the middle of a frame is reported as {@code TRUNCATED}.
+ *
+ * <h2>Buffers</h2>
+ * A decoded {@code BatchFrame} holds a retained slice of the received bytes (no copy): whoever
+ * consumes it releases it. The cumulation buffer is released by {@link ByteToMessageDecoder}. Nothing
+ * is retained on any error path.
+ *
+ * <p>Not sharable: one instance per channel (it holds the cumulation).
+ */
+public final class FrameDecoderHandler extends ByteToMessageDecoder {
+
+    private static final Logger log = LoggerFactory.getLogger(FrameDecoderHandler.class);
+
+    private final FrameCodec codec;
+    private final TransportErrorListener errors;
+    private final boolean answerWithError;
+    private boolean failed;
+
+    /**
+     * @param maxFrameBytes   largest {@code length} accepted (at least 1024)
+     * @param errors          told about each rejected input
+     * @param answerWithError whether to send an ERROR frame before closing
+     */
+    public FrameDecoderHandler(int maxFrameBytes, TransportErrorListener errors, boolean answerWithError) {
+        this.codec = new FrameCodec(maxFrameBytes);
+        this.errors = Objects.requireNonNull(errors, "errors");
+        this.answerWithError = answerWithError;
+    }
+
+    /** Whether the connection has been failed for bad input (every later byte is discarded). */
+    public boolean failed() {
+        return failed;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        try {
+            Frame frame = codec.tryDecode(in);
+            if (frame != null) {
+                out.add(frame);
+            }
+        } catch (ProtocolException e) {
+            fail(ctx, in, e, answerWithError);
+        }
+    }
+
+    @Override
+    protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
+        decode(ctx, in, out);
+        if (!failed && in.isReadable()) {
+            // The peer closed in the middle of a frame: count it, there is nobody left to answer.
+            fail(ctx, in, new ProtocolException(ProtocolException.Kind.TRUNCATED, "connection closed after "
+                    + in.readableBytes() + " bytes of an incomplete frame"), false);
+        }
+    }
+
+    private void fail(ChannelHandlerContext ctx, ByteBuf in, ProtocolException e, boolean answer) {
+        failed = true;
+        in.skipBytes(in.readableBytes());
+        log.debug("Closing {}: {}", ctx.channel(), e.getMessage());
+        errors.onProtocolError(ctx.channel(), e);
+        if (answer && ctx.channel().isActive()) {
+            ctx.writeAndFlush(codec.encode(ErrorFrame.of(e), ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+}

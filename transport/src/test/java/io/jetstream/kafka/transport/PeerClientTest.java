@@ -1,0 +1,307 @@
+package io.jetstream.kafka.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.ProtocolVersion;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.transport.testing.FakeRelay;
+import io.jetstream.kafka.transport.testing.FakeRelay.Mode;
+import io.jetstream.kafka.transport.testing.LeakChecks;
+import io.jetstream.kafka.transport.testing.Poll;
+import io.jetstream.kafka.transport.testing.TestFrames;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.ReferenceCountUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The client against a small fake relay over real loopback sockets. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PeerClientTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static EventLoopGroup group;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Recorder recorder = new Recorder();
+
+    @BeforeAll
+    static void startLoops() {
+        group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    }
+
+    @AfterAll
+    static void stopLoops() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        LeakChecks.assertNoLeaks();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+    }
+
+    private FakeRelay relay(Mode mode) {
+        FakeRelay relay = new FakeRelay(group, mode, null);
+        closeables.add(relay);
+        return relay;
+    }
+
+    private PeerClient client(PeerClientConfig config) {
+        PeerClient client = new PeerClient(config, group, recorder);
+        closeables.add(0, client);
+        return client;
+    }
+
+    private static PeerClientConfig.Builder config(InetSocketAddress relay, PeerRole role) {
+        return PeerClientConfig.builder(relay, role, "task-1", "demo", "secret-token-0123")
+                .connectTimeout(Duration.ofSeconds(2))
+                .heartbeatInterval(Duration.ofMillis(100))
+                .reconnectBackoff(Duration.ofMillis(10), Duration.ofMillis(200))
+                .maxFrameBytes(1 << 20);
+    }
+
+    /** Records what the client reports; releases every frame it is handed. */
+    static final class Recorder implements PeerClient.Listener {
+        final AtomicInteger ready = new AtomicInteger();
+        final List<Frame> frames = new CopyOnWriteArrayList<>();
+        final List<Throwable> disconnects = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onReady(PeerClient client) {
+            ready.incrementAndGet();
+        }
+
+        @Override
+        public void onFrame(PeerClient client, Frame frame) {
+            frames.add(frame);
+            ReferenceCountUtil.release(frame);
+        }
+
+        @Override
+        public void onDisconnected(PeerClient client, Throwable cause) {
+            disconnects.add(cause == null ? new Exception("clean close") : cause);
+        }
+
+        long acks() {
+            return frames.stream().filter(AckFrame.class::isInstance).count();
+        }
+    }
+
+    @Test
+    void senderHandshakesSendsAndReceivesAcksAndMeasuresRtt() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).build());
+
+        assertThat(client.send(TestFrames.small(1, ByteBufAllocator.DEFAULT))).as("not ready before start").isFalse();
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        assertThat(relay.hellos).singleElement().satisfies(hello -> {
+            assertThat(hello.version()).isEqualTo(ProtocolVersion.CURRENT);
+            assertThat(hello.role()).isEqualTo(PeerRole.SENDER);
+            assertThat(hello.nodeId()).isEqualTo("task-1");
+            assertThat(hello.streamId()).isEqualTo("demo");
+            assertThat(hello.authToken()).isEqualTo("secret-token-0123");
+        });
+        assertThat(client.peerNodeId()).isEqualTo("fake-relay");
+        assertThat(client.peerMaxFrameBytes()).isEqualTo(1 << 20);
+        assertThat(recorder.ready).hasValue(1);
+
+        for (long id = 1; id <= 100; id++) {
+            assertThat(client.send(TestFrames.small(id, ByteBufAllocator.DEFAULT))).isTrue();
+        }
+        Poll.until("100 acks", WAIT, () -> recorder.acks() == 100);
+        assertThat(relay.batchIds).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 100).boxed()
+                .toList());
+        Poll.until("an RTT sample", WAIT, () -> client.rtt().compareTo(Duration.ZERO) > 0);
+        assertThat(client.rtt()).isLessThan(Duration.ofSeconds(1));
+        assertThat(client.bytesSent()).isPositive();
+        assertThat(client.bytesReceived()).isPositive();
+        assertThat(client.isWritable()).isTrue();
+    }
+
+    @Test
+    void subscriberIsReadyOnlyAfterSubscribeOk() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        SubscribeFrame share = new SubscribeFrame("demo", "sink-task-0", 0, 2);
+        PeerClient client = client(config(relay.start(0), PeerRole.SUBSCRIBER).subscription(share).build());
+
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        assertThat(relay.subscriptions).containsExactly(share);
+        relay.broadcast(TestFrames.small(5, ByteBufAllocator.DEFAULT));
+        Poll.until("the batch", WAIT, () -> recorder.frames.stream().anyMatch(BatchFrame.class::isInstance));
+    }
+
+    @Test
+    void reconnectsAfterTheRelayRestartsOnTheSamePort() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        InetSocketAddress address = relay.start(0);
+        PeerClient client = client(config(address, PeerRole.SENDER).build());
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        relay.stop();
+        Poll.until("not ready", WAIT, () -> !client.isReady());
+        Poll.until("disconnect reported", WAIT, () -> !recorder.disconnects.isEmpty());
+        BatchFrame frame = TestFrames.small(1, ByteBufAllocator.DEFAULT);
+        assertThat(client.send(frame)).isFalse();
+        assertThat(frame.refCnt()).as("released when not sent").isZero();
+
+        relay.start(address.getPort());
+        Poll.until("ready again", WAIT, client::isReady);
+        assertThat(recorder.ready).hasValue(2);
+        assertThat(client.send(TestFrames.small(2, ByteBufAllocator.DEFAULT))).isTrue();
+        Poll.until("ack after reconnect", WAIT, () -> recorder.acks() == 1);
+    }
+
+    @Test
+    void rejectedHandshakeIsReportedAndRetriedWithBackoff() throws Exception {
+        FakeRelay relay = relay(Mode.REJECT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).build());
+
+        client.start();
+        Poll.until("three rejected attempts", WAIT, () -> relay.hellos.size() >= 3);
+
+        assertThat(client.isReady()).isFalse();
+        assertThat(recorder.ready).hasValue(0);
+        assertThat(recorder.frames).first().isEqualTo(ErrorFrame.of(ErrorCode.AUTHENTICATION_FAILED, "bad token"));
+        Poll.until("disconnects reported", WAIT, () -> recorder.disconnects.size() >= 2);
+        assertThat(recorder.disconnects.get(0)).isInstanceOfSatisfying(PeerRejectedException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.AUTHENTICATION_FAILED));
+
+        relay.mode(Mode.ACCEPT);
+        Poll.until("accepted once the relay accepts", WAIT, client::isReady);
+    }
+
+    @Test
+    void backoffDoublesUpToItsCap() throws Exception {
+        FakeRelay relay = relay(Mode.HANG_UP);
+        Duration cap = Duration.ofMillis(80);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER)
+                .reconnectBackoff(Duration.ofMillis(5), cap).build());
+
+        client.start();
+        Poll.until("12 attempts", WAIT, () -> relay.acceptedAtNanos.size() >= 12);
+        client.close();
+
+        List<Long> times = relay.acceptedAtNanos;
+        List<Long> gapsMs = new ArrayList<>();
+        for (int i = 1; i < 12; i++) {
+            gapsMs.add(TimeUnit.NANOSECONDS.toMillis(times.get(i) - times.get(i - 1)));
+        }
+        // 5, 10, 20, 40, 80, 80, ... ms minus up to 20% jitter, plus scheduling noise on a shared machine.
+        assertThat(gapsMs.subList(0, 2)).allSatisfy(gap -> assertThat(gap).isLessThan(60));
+        assertThat(gapsMs.subList(6, 11)).allSatisfy(gap -> assertThat(gap).isBetween(60L, 80L + 150L));
+    }
+
+    @Test
+    void silentRelayIsTakenForDeadAfterThreeHeartbeats() throws Exception {
+        FakeRelay relay = relay(Mode.SILENT_AFTER_HELLO);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).build());
+
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+        long readyAt = System.nanoTime();
+        Poll.until("declared dead", WAIT, () -> !recorder.disconnects.isEmpty());
+
+        assertThat(System.nanoTime() - readyAt).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+        assertThat(recorder.disconnects.get(0)).isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("3 heartbeat intervals");
+        Poll.until("reconnected", WAIT, () -> relay.hellos.size() >= 2);
+    }
+
+    @Test
+    void handshakeThatNeverCompletesTimesOut() throws Exception {
+        FakeRelay relay = relay(Mode.MUTE);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).connectTimeout(Duration.ofMillis(150))
+                .heartbeatInterval(Duration.ofSeconds(10)).build());
+
+        client.start();
+        Poll.until("handshake timeout", WAIT, () -> !recorder.disconnects.isEmpty());
+
+        assertThat(recorder.disconnects.get(0)).isInstanceOf(TimeoutException.class).hasMessageContaining("handshake");
+        assertThat(client.isReady()).isFalse();
+    }
+
+    @Test
+    void pausedSubscriberIsNotTakenForDeadAndGetsEverythingOnResume() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SUBSCRIBER)
+                .subscription(new SubscribeFrame("demo", "sink-0", 0, 1)).build());
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        client.pauseReading();
+        for (long id = 1; id <= 20; id++) {
+            relay.broadcast(TestFrames.small(id, ByteBufAllocator.DEFAULT));
+        }
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+        Poll.until("six heartbeat intervals", WAIT, () -> System.nanoTime() > until || !recorder.disconnects.isEmpty());
+        assertThat(recorder.disconnects).as("no disconnect while paused").isEmpty();
+
+        client.resumeReading();
+        Poll.until("all 20 batches", WAIT, () -> recorder.frames.size() == 20);
+    }
+
+    @Test
+    void closeIsIdempotentAndStopsReconnecting() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).build());
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        client.close();
+        client.close();
+
+        assertThat(client.isReady()).isFalse();
+        Poll.until("connection closed", WAIT, () -> relay.openConnections() == 0);
+        int attempts = relay.acceptedAtNanos.size();
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+        Poll.until("more than the longest backoff", WAIT, () -> System.nanoTime() > until);
+        assertThat(relay.acceptedAtNanos).hasSize(attempts);
+        assertThatThrownBy(client::start).isInstanceOf(IllegalStateException.class);
+        BatchFrame frame = TestFrames.small(1, ByteBufAllocator.DEFAULT);
+        assertThat(client.send(frame)).isFalse();
+        assertThat(frame.refCnt()).isZero();
+    }
+
+    @Test
+    void oversizedBatchIsRefusedAndReleased() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).maxFrameBytes(4096).build());
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+
+        BatchFrame big = TestFrames.batch("demo", 1, "o", "d", "t", 0, -1, 8, 1000, ByteBufAllocator.DEFAULT);
+        assertThatThrownBy(() -> client.send(big)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not fit");
+        assertThat(big.refCnt()).isZero();
+        assertThat(client.isReady()).as("the connection stays up").isTrue();
+    }
+}
