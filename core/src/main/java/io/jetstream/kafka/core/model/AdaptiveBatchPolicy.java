@@ -9,18 +9,23 @@ import java.util.Optional;
  * latency of a record while the sender keeps up with the arrival rate with headroom, from what its
  * monitors measure. See {@code docs/model.md} for the model and the procedure.
  *
- * <p>Decision procedure, at most every {@code recomputeInterval}:
+ * <p>Decision procedure, at most every {@code recomputeInterval} (ten times as often while more
+ * than two batches wait at the sender):
  * <ol>
  *   <li>Until {@code warmup} of arrivals has been observed, the configured initial caps apply.</li>
  *   <li>Inputs: the measured rate plus the backlog beyond one batch over {@code backlogDrainTime}
  *       (so a backlog grows batches until it drains), record size, compression, encode cost, path
- *       throughput and RTT, with priors for what is not measured yet.</li>
+ *       throughput and RTT, with priors for what is not measured yet. The path throughput is never
+ *       taken below what the path recently delivered.</li>
  *   <li>Search {@code b} over a geometric grid up to the caps (records, frame bytes, and the batch
  *       that fills within {@code maxLinger}); take the lowest predicted latency among sizes that
  *       keep up; if none, the lowest among sizes below saturation; if none, the highest capacity.</li>
+ *   <li>If the drain rate asks for more than the path can carry, the drain is planned at the
+ *       highest capacity less headroom instead, and the search repeated.</li>
  *   <li>Hysteresis: the caps change only if the sender would fall behind with the current ones and
  *       the candidate carries more, or {@code minDwell} has passed since the last change and the
- *       candidate cuts the predicted latency by at least {@code minGain}.</li>
+ *       candidate cuts the predicted latency by at least {@code minGain}, or the candidate halves
+ *       the predicted latency (after a backlog drained, large batches must not linger).</li>
  * </ol>
  *
  * <p>Invariants: {@code maxRecords <= maxBatchRecords}, {@code maxBytes <= maxBatchBytes},
@@ -35,6 +40,10 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     /** Grid step of the batch size search. */
     private static final double GRID_RATIO = 1.06;
+    /** When falling behind, recompute this many times more often than {@code recomputeInterval}. */
+    private static final int URGENT_RECOMPUTE_DIVISOR = 10;
+    /** A candidate predicted this much faster (fraction of the latency in force) is adopted without dwell. */
+    private static final double LARGE_GAIN_FRACTION = 0.5;
     /** Linger as a multiple of the expected fill time, so it only cuts batches when the rate drops. */
     private static final double LINGER_FILL_FACTOR = 1.5;
 
@@ -90,7 +99,13 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     @Override
     public synchronized BatchDecision decision(long nowNanos) {
-        boolean due = current == null || nowNanos - lastComputedNanos >= settings.recomputeInterval().toNanos();
+        long sinceComputed = nowNanos - lastComputedNanos;
+        long interval = settings.recomputeInterval().toNanos();
+        boolean intervalElapsed = sinceComputed >= interval;
+        // more than two batches wait: the sender is falling behind now, do not wait a whole interval
+        boolean fallingBehind = current != null && stream.backlogRecords() > 2L * current.maxRecords()
+                && sinceComputed >= interval / URGENT_RECOMPUTE_DIVISOR;
+        boolean due = current == null || intervalElapsed || fallingBehind;
         if (due) {
             lastComputedNanos = nowNanos;
             BatchDecision next = decide(nowNanos);
@@ -114,6 +129,16 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         }
         ModelInputs inputs = inputs(measured, link.estimates(nowNanos));
         BatchSizeSearch.Result search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+        boolean drainingFasterThanPossible = inputs.effectiveRecordsPerSecond() > inputs.arrivalRecordsPerSecond()
+                && !search.best().keepsUp();
+        if (drainingFasterThanPossible) {
+            // plan the drain at what the path can carry with headroom, not faster: asking for more
+            // would only pick the largest batches, and their latency, without draining any sooner
+            double carried = Math.max(inputs.arrivalRecordsPerSecond(),
+                    search.maxCapacityRecordsPerSecond() * (1 - settings.headroom()));
+            inputs = withEffectiveRate(inputs, Math.min(inputs.effectiveRecordsPerSecond(), carried));
+            search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+        }
         LatencyPrediction best = search.best();
         boolean modelNotYetInForce = current == null || current.reason() == DecisionReason.WARMUP;
         if (modelNotYetInForce) {
@@ -126,10 +151,12 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 > inForce.capacityRecordsPerSecond() * (1 + settings.minGain());
         boolean candidateClearlyFaster = best.totalNanos() < inForce.totalNanos() * (1 - settings.minGain());
         boolean differentSize = best.batchRecords() != inForce.batchRecords();
+        boolean candidateFarFaster = best.keepsUp() && best.totalNanos() < inForce.totalNanos() * LARGE_GAIN_FRACTION;
         boolean mustGrow = inForceFallsBehind && candidateCarriesMore;
         boolean worthChanging = dwellElapsed && differentSize && (best.keepsUp() || inForceFallsBehind)
                 && candidateClearlyFaster;
-        if (mustGrow || worthChanging) {
+        boolean tooSlowToKeep = differentSize && candidateFarFaster;
+        if (mustGrow || worthChanging || tooSlowToKeep) {
             return adopt(best, inputs, nowNanos, search.evaluated());
         }
         DecisionExplanation why = new DecisionExplanation(nowNanos, inputs, inForce, best, differentSize,
@@ -146,8 +173,15 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
-                orElse(path.bytesPerSecond(), settings.priorLinkBytesPerSecond()),
+                Math.max(orElse(path.bytesPerSecond(), settings.priorLinkBytesPerSecond()),
+                        path.deliveredBytesPerSecond()),
                 orElse(path.baseRttNanos(), settings.priorRtt().toNanos()), measured.backlogRecords());
+    }
+
+    private static ModelInputs withEffectiveRate(ModelInputs in, double effective) {
+        return new ModelInputs(in.arrivalRecordsPerSecond(), effective, in.meanRecordBytes(), in.compressionRatio(),
+                in.encodeFixedNanos(), in.encodeNanosPerByte(), in.linkBytesPerSecond(), in.rttNanos(),
+                in.backlogRecords());
     }
 
     private static double orElse(double measured, double prior) {
@@ -168,7 +202,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 Math.max(settings.minLinger().toNanos(), fillNanos));
         // records vary in size: allow twice the mean before the byte cap closes a batch
         long bytes = (long) Math.min(settings.maxBatchBytes(), Math.ceil(2 * records * in.meanRecordBytes()));
-        DecisionReason reason = !chosen.keepsUp() ? DecisionReason.SATURATED
+        DecisionReason reason = !LatencyModel.stable(chosen) ? DecisionReason.SATURATED
+                : !chosen.keepsUp() ? DecisionReason.NO_HEADROOM
                 : in.effectiveRecordsPerSecond() > in.arrivalRecordsPerSecond() * 1.05 ? DecisionReason.DRAIN_BACKLOG
                 : DecisionReason.LATENCY_OPTIMAL;
         DecisionExplanation why = new DecisionExplanation(nowNanos, in, chosen, chosen, false, evaluated);

@@ -24,7 +24,9 @@ import java.util.Objects;
  * @param recomputeInterval       the decision is recomputed at most this often
  * @param warmup                  arrivals observed before the model is trusted
  * @param initial                 caps during warm-up
- * @param priorLinkBytesPerSecond path throughput assumed until measured
+ * @param priorLinkBytesPerSecond path throughput assumed until measured; optimistic by default
+ *                                (1 Gbit/s): too high a prior makes the path queue, which measures
+ *                                it, while too low a prior is never corrected
  * @param priorRtt                round-trip time assumed until measured
  * @param priorCompressionRatio   compression ratio assumed until measured
  * @param estimators              time constants and outlier clamping of the monitors
@@ -111,13 +113,13 @@ public record AdaptiveBatchSettings(
         private int encoderThreads = 1;
         private double headroom = 0.2;
         private double serviceVariability = 0.25;
-        private Duration backlogDrainTime = Duration.ofSeconds(2);
+        private Duration backlogDrainTime = Duration.ofMillis(50);
         private Duration minDwell = Duration.ofSeconds(1);
         private double minGain = 0.03;
         private Duration recomputeInterval = Duration.ofMillis(100);
         private Duration warmup = Duration.ofMillis(500);
         private BatchDecision initial;
-        private double priorLinkBytesPerSecond = 10e6;
+        private double priorLinkBytesPerSecond = 125e6;
         private Duration priorRtt = Duration.ofMillis(50);
         private double priorCompressionRatio = 1.0;
         private EstimatorSettings estimators = EstimatorSettings.defaults();

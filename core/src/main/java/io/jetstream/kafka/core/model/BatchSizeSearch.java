@@ -1,43 +1,55 @@
 package io.jetstream.kafka.core.model;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Scans batch sizes {@code 1 .. maxRecords} on a geometric grid and returns the best by the rule of
- * {@link AdaptiveBatchPolicy}: lowest predicted latency among sizes that keep up with headroom;
- * else lowest among sizes below saturation; else highest capacity. Ties go to the smaller batch.
+ * {@link AdaptiveBatchPolicy}: lowest predicted latency among sizes that keep up with headroom,
+ * unless its latency less propagation is more than {@link #HEADROOM_PRICE_LIMIT} times that of
+ * the fastest size below saturation (then that one); else lowest among sizes below saturation; else the smallest size within
+ * {@link #NEAR_MAX_CAPACITY} of the highest capacity (capacity grows ever more slowly with the batch
+ * size, while latency keeps growing). Ties go to the smaller batch.
  */
 final class BatchSizeSearch {
 
-    record Result(LatencyPrediction best, int evaluated) {
+    static final double NEAR_MAX_CAPACITY = 0.95;
+    static final double HEADROOM_PRICE_LIMIT = 2.0;
+
+    record Result(LatencyPrediction best, int evaluated, double maxCapacityRecordsPerSecond) {
     }
 
     private BatchSizeSearch() {
     }
 
     static Result run(LatencyModel model, ModelInputs inputs, int maxRecords, double gridRatio) {
-        LatencyPrediction fastestKeepingUp = null;
-        LatencyPrediction fastestStable = null;
-        LatencyPrediction mostCapacity = null;
-        int evaluated = 0;
+        List<LatencyPrediction> candidates = new ArrayList<>();
         int b = 1;
         while (true) {
-            LatencyPrediction p = model.predict(inputs, b);
-            evaluated++;
-            if (p.keepsUp() && (fastestKeepingUp == null || p.totalNanos() < fastestKeepingUp.totalNanos())) {
-                fastestKeepingUp = p;
-            }
-            if (LatencyModel.stable(p) && (fastestStable == null || p.totalNanos() < fastestStable.totalNanos())) {
-                fastestStable = p;
-            }
-            if (mostCapacity == null || p.capacityRecordsPerSecond() > mostCapacity.capacityRecordsPerSecond()) {
-                mostCapacity = p;
-            }
+            candidates.add(model.predict(inputs, b));
             if (b >= maxRecords) {
                 break;
             }
             b = (int) Math.min(maxRecords, Math.max(b + 1, Math.ceil(b * gridRatio)));
         }
-        LatencyPrediction best = fastestKeepingUp != null ? fastestKeepingUp
-                : fastestStable != null ? fastestStable : mostCapacity;
-        return new Result(best, evaluated);
+        Comparator<LatencyPrediction> byLatency = Comparator.comparingDouble(LatencyPrediction::totalNanos);
+        Optional<LatencyPrediction> fastestKeepingUp = candidates.stream().filter(LatencyPrediction::keepsUp)
+                .min(byLatency);
+        Optional<LatencyPrediction> fastestStable = candidates.stream().filter(LatencyModel::stable).min(byLatency);
+        double maxCapacity = candidates.stream().mapToDouble(LatencyPrediction::capacityRecordsPerSecond).max()
+                .orElse(0);
+        LatencyPrediction nearMaxCapacity = candidates.stream()
+                .filter(p -> p.capacityRecordsPerSecond() >= NEAR_MAX_CAPACITY * maxCapacity)
+                .findFirst().orElse(candidates.get(candidates.size() - 1));
+        // near (1 - headroom) of capacity only ever larger batches keep the headroom, for a sliver of
+        // utilisation; past this factor of latency the headroom is not worth buying with batching
+        boolean headroomTooDear = fastestKeepingUp.isPresent() && fastestStable.isPresent()
+                && fastestKeepingUp.get().controllableNanos()
+                > HEADROOM_PRICE_LIMIT * fastestStable.get().controllableNanos();
+        LatencyPrediction best = headroomTooDear ? fastestStable.get()
+                : fastestKeepingUp.or(() -> fastestStable).orElse(nearMaxCapacity);
+        return new Result(best, candidates.size(), maxCapacity);
     }
 }

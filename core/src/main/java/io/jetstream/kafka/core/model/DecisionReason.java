@@ -10,6 +10,11 @@ public enum DecisionReason {
     LATENCY_OPTIMAL,
     /** As {@link #LATENCY_OPTIMAL}, for the arrival rate plus the rate that drains the backlog in time. */
     DRAIN_BACKLOG,
-    /** No batch size keeps up with headroom: the one with the highest predicted capacity. */
+    /**
+     * Only batches far slower than the fastest stable one would keep the headroom (the path runs
+     * near capacity): the fastest batch size below saturation, without the headroom.
+     */
+    NO_HEADROOM,
+    /** No batch size keeps up at all: the smallest one within 5% of the highest predicted capacity. */
     SATURATED
 }

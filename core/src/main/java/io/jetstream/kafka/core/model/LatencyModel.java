@@ -79,7 +79,7 @@ public final class LatencyModel {
         double capacity = fitsInMemory
                 ? Math.min(usableBytesPerSecond * b / wire, encode > 0 ? encoderThreads * 1e9 * b / encode : Double.MAX_VALUE)
                 : 0;
-        return new LatencyPrediction(b, wire, window, batching, encode, queueing, rtt / 2 + transmission, decode,
+        return new LatencyPrediction(b, wire, window, batching, encode, queueing, rtt / 2, transmission, decode,
                 linkUtilisation, encoderUtilisation, capacity, keepsUp);
     }
 

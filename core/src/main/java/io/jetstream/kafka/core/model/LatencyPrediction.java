@@ -10,7 +10,8 @@ package io.jetstream.kafka.core.model;
  * @param batchingNanos            mean wait for the batch to fill, {@code (b - 1) / (2 r)}
  * @param encodeNanos              {@code e0 + e1 * s * b}
  * @param queueingNanos            predicted waiting for the encoder and for the link
- * @param transferNanos            {@code R / 2 + wireBytes / C}
+ * @param propagationNanos         {@code R / 2}, the one-way part of the round trip
+ * @param transmissionNanos        {@code wireBytes / C}
  * @param decodeNanos              decode at the destination, {@code decodeCostFactor * encodeNanos}
  * @param linkUtilisation          offered wire bytes per second over the usable link capacity
  * @param encoderUtilisation       encoder busy fraction
@@ -24,7 +25,8 @@ public record LatencyPrediction(
         double batchingNanos,
         double encodeNanos,
         double queueingNanos,
-        double transferNanos,
+        double propagationNanos,
+        double transmissionNanos,
         double decodeNanos,
         double linkUtilisation,
         double encoderUtilisation,
@@ -33,6 +35,11 @@ public record LatencyPrediction(
 
     /** Predicted mean latency of a record from arrival at the sender to delivery at the destination. */
     public double totalNanos() {
-        return batchingNanos + encodeNanos + queueingNanos + transferNanos + decodeNanos;
+        return propagationNanos + controllableNanos();
+    }
+
+    /** The part of {@link #totalNanos()} that batching can change: all but propagation. */
+    public double controllableNanos() {
+        return batchingNanos + encodeNanos + queueingNanos + transmissionNanos + decodeNanos;
     }
 }

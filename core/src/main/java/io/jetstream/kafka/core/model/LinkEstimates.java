@@ -7,6 +7,8 @@ package io.jetstream.kafka.core.model;
  * @param bytesPerSecond      sustained wire throughput, from acknowledged batches; NaN until
  *                            {@code warmupSamples} samples were taken
  * @param throughputSamples   samples behind {@code bytesPerSecond}
+ * @param deliveredBytesPerSecond wire bytes acknowledged per second recently (a lower bound of
+ *                            capacity, and the route's current load)
  * @param baseRttNanos        base round-trip time: the minimum over a window of heartbeat RTTs and
  *                            of ack latencies less transmission time
  * @param smoothedRttNanos    time-decayed mean of heartbeat RTT samples
@@ -22,6 +24,7 @@ package io.jetstream.kafka.core.model;
 public record LinkEstimates(
         double bytesPerSecond,
         long throughputSamples,
+        double deliveredBytesPerSecond,
         double baseRttNanos,
         double smoothedRttNanos,
         double ackLatencyNanos,

@@ -5,22 +5,24 @@ package io.jetstream.kafka.core.model;
  * flight (the "Monitor" of JetStream, route half). The route scheduler keeps one per route; the
  * batching policy keeps one for the sender's path to its relays.
  *
- * <p><b>Throughput.</b> A link is modelled as a FIFO bottleneck of capacity {@code C} plus a round
- * trip {@code R}: batch {@code i} is acknowledged at
- * {@code ack_i = max(sent_i + R, ack_{i-1}) + bytes_i / C}. So its service time at the bottleneck is
- * {@code ack_i - max(sent_i + R, ack_{i-1})}: the gap between acks when the link is busy, the ack
- * latency less the round trip when it is idle. The estimate is
- * {@code sum(bytes) / sum(service time)} over time-decayed samples ({@link DecayingRatio}), so back
- * to back acks that arrive together (service 0) cost nothing: the bytes of a busy period are
- * accumulated until at least {@link #MIN_SAMPLE_NANOS} of service time is covered. An idle link
- * measured this way under-estimates {@code C} by the destination's processing time; a busy one is
- * measured exactly. That bias is on the safe side (batches a little larger than needed).
+ * <p><b>Throughput.</b> A link is modelled as a FIFO bottleneck plus a fixed latency {@code L}
+ * outside it (propagation both ways, processing at the far end): batch {@code i} is acknowledged
+ * at {@code ack_i = max(sent_i, ack_{i-1} - L) + service_i + L}. When a batch was queued behind the
+ * previous one ({@code ack_{i-1} - L > sent_i}), its service time at the bottleneck is exactly the
+ * gap between the two acks, whatever the bottleneck is (the uplink, a relay, the destination's
+ * decoder). {@code L} is bounded from above by the smallest recent ack latency, so testing with
+ * that bound never takes an unqueued batch for a queued one. The estimate is
+ * {@code sum(bytes) / sum(gaps)} over such busy periods, time-decayed ({@link DecayingRatio});
+ * bytes of acks that arrive together (gap 0) are accumulated until at least
+ * {@link #MIN_SAMPLE_NANOS} of gaps are covered. Batches that found the bottleneck idle give no
+ * sample: their ack latency mixes transmission with processing at the far end, and the sender's
+ * own pace says nothing of capacity. So the throughput is unknown ({@code NaN}) until the link has
+ * been busy; the owner then uses a prior, and a link whose capacity matters soon becomes busy and
+ * measured (as in BBR, capacity is learnt at the bottleneck).
  *
  * <p><b>Round-trip time.</b> The base RTT is the minimum of recent heartbeat RTTs
- * ({@link #onRttSample}); without heartbeats in the window, the minimum of ack latencies less
- * transmission time. Without heartbeats an idle link's capacity cannot be told from its RTT when
- * all batches have one size (any split of the ack latency fits), so idle-link throughput is only
- * trustworthy with heartbeats; busy periods are measured exactly either way.
+ * ({@link #onRttSample}); without heartbeats in the window, the minimum ack latency (an upper
+ * bound: it includes transmission and far-end processing).
  *
  * <p>Invariants: in-flight counters never go negative; a throughput is reported only after
  * {@code warmupSamples} samples. Not thread-safe: the owner serialises calls.
@@ -33,9 +35,10 @@ public final class LinkMonitor {
     private final int warmupSamples;
     private final DecayingRatio nanosPerByte;
     private final WindowedMin heartbeatRtt;
-    private final WindowedMin ackDerivedRtt;
+    private final WindowedMin minAckLatency;
     private final DecayingRatio smoothedRtt;
     private final DecayingRatio ackLatency;
+    private final DecayingRate delivered;
     private boolean acked;
     private long lastAckNanos;
     private long busyBytes;
@@ -53,7 +56,8 @@ public final class LinkMonitor {
         this.nanosPerByte = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.heartbeatRtt = new WindowedMin(settings.minRttWindow(), 8);
-        this.ackDerivedRtt = new WindowedMin(settings.minRttWindow(), 8);
+        this.minAckLatency = new WindowedMin(settings.minRttWindow(), 8);
+        this.delivered = new DecayingRate(settings.linkTimeConstant());
         this.smoothedRtt = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.ackLatency = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
@@ -72,6 +76,7 @@ public final class LinkMonitor {
     public void onAcked(long wireBytes, long sentAtNanos, long ackedAtNanos) {
         release(wireBytes);
         bytesAcked += Math.max(0, wireBytes);
+        delivered.add(Math.max(0, wireBytes), ackedAtNanos);
         consecutiveFailures = 0;
         lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
         long latency = ackedAtNanos - sentAtNanos;
@@ -79,27 +84,26 @@ public final class LinkMonitor {
             return;
         }
         ackLatency.add(latency, 1, ackedAtNanos);
-        double throughput = bytesPerSecond();
-        double transmissionNanos = Double.isNaN(throughput) ? 0 : wireBytes * 1e9 / throughput;
-        ackDerivedRtt.add(Math.max(0, latency - transmissionNanos), ackedAtNanos);
+        minAckLatency.add(latency, ackedAtNanos);
         sampleService(wireBytes, sentAtNanos, ackedAtNanos);
         acked = true;
         lastAckNanos = Math.max(lastAckNanos, ackedAtNanos);
     }
 
     private void sampleService(long wireBytes, long sentAtNanos, long ackedAtNanos) {
-        long rtt = (long) baseRttNanos(ackedAtNanos);
-        long reachedBottleneckFreeAt = sentAtNanos + rtt;
-        boolean queuedBehindPrevious = acked && lastAckNanos > reachedBottleneckFreeAt;
-        long serviceStart = queuedBehindPrevious ? lastAckNanos : reachedBottleneckFreeAt;
-        long service = ackedAtNanos - serviceStart;
+        // the smallest ack latency bounds from above the part of a round trip spent outside the
+        // bottleneck's queue, so this test never takes an unqueued batch for a queued one
+        long unqueuedLatency = (long) minAckLatency.min(ackedAtNanos);
+        boolean queuedBehindPrevious = acked && lastAckNanos > sentAtNanos + unqueuedLatency;
         if (!queuedBehindPrevious) {
+            // the bottleneck was idle when this batch reached it: its ack latency mixes transmission
+            // with processing at the far end, and the sender's own pace says nothing of capacity
             flushBusyPeriod(ackedAtNanos);
+            return;
         }
         busyBytes += wireBytes;
-        busyServiceNanos += Math.max(0, service);
-        boolean enoughToMeasure = busyServiceNanos >= MIN_SAMPLE_NANOS;
-        if (enoughToMeasure || !queuedBehindPrevious) {
+        busyServiceNanos += ackedAtNanos - lastAckNanos;
+        if (busyServiceNanos >= MIN_SAMPLE_NANOS) {
             flushBusyPeriod(ackedAtNanos);
         }
     }
@@ -152,12 +156,12 @@ public final class LinkMonitor {
     }
 
     /**
-     * Heartbeat RTTs when there are any in the window: ack-derived ones depend on the throughput
-     * estimate, and an under-estimated throughput would otherwise drag the RTT down with it.
+     * Heartbeat RTTs when there are any in the window; otherwise the smallest ack latency, which
+     * also contains transmission and processing at the far end (an upper bound).
      */
     private double baseRttNanos(long nowNanos) {
         double fromHeartbeats = heartbeatRtt.min(nowNanos);
-        return Double.isNaN(fromHeartbeats) ? ackDerivedRtt.min(nowNanos) : fromHeartbeats;
+        return Double.isNaN(fromHeartbeats) ? minAckLatency.min(nowNanos) : fromHeartbeats;
     }
 
     public long inFlightBytes() {
@@ -165,7 +169,8 @@ public final class LinkMonitor {
     }
 
     public LinkEstimates estimates(long nowNanos) {
-        return new LinkEstimates(bytesPerSecond(), nanosPerByte.samples(), baseRttNanos(nowNanos),
+        return new LinkEstimates(bytesPerSecond(), nanosPerByte.samples(), delivered.perSecond(nowNanos),
+                baseRttNanos(nowNanos),
                 smoothedRtt.value(), ackLatency.value(), inFlightBytes, inFlightBatches, bytesSent, bytesAcked,
                 failures, consecutiveFailures, lastProgressNanos);
     }

@@ -6,8 +6,11 @@ package io.jetstream.kafka.core.model;
  *
  * <p>Which event feeds which estimator:
  * <ul>
- *   <li>{@link #onRecordsArrived}: arrival rate ({@link DecayingRate} of records) and mean record
- *       size ({@link DecayingRatio} of bytes over records);</li>
+ *   <li>{@link #onRecordsArrived}: arrival rate and mean record size ({@link DecayingRatio} of
+ *       bytes over records). The rate is the larger of two {@link DecayingRate}s, one with the
+ *       configured time constant and one twenty times faster: a rise is seen within a fraction of a
+ *       second (falling behind is costly), a fall only as fast as the slow one forgets (shrinking
+ *       batches late costs little);</li>
  *   <li>{@link #onBatchSent}: compression ratio ({@code (wire - overhead) / raw}) and the encode
  *       cost line {@code e0 + e1 * rawBytes} ({@link LinearFit} of encode nanos on raw bytes);</li>
  *   <li>{@link #onBatchAcked}: end-to-end time of the oldest record of the batch (for metrics);</li>
@@ -18,8 +21,12 @@ package io.jetstream.kafka.core.model;
  */
 public final class StreamMonitor {
 
+    /** The fast rate estimator forgets this many times faster than the configured one. */
+    private static final int FAST_RATE_DIVISOR = 20;
+
     private final int batchOverheadBytes;
     private final DecayingRate arrivals;
+    private final DecayingRate recentArrivals;
     private final DecayingRatio recordSize;
     private final DecayingRatio compression;
     private final LinearFit encodeCost;
@@ -32,6 +39,7 @@ public final class StreamMonitor {
     public StreamMonitor(EstimatorSettings settings, int batchOverheadBytes) {
         this.batchOverheadBytes = Math.max(0, batchOverheadBytes);
         this.arrivals = new DecayingRate(settings.rateTimeConstant());
+        this.recentArrivals = new DecayingRate(settings.rateTimeConstant().dividedBy(FAST_RATE_DIVISOR));
         this.recordSize = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.compression = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
@@ -47,6 +55,7 @@ public final class StreamMonitor {
             return;
         }
         arrivals.add(records, nowNanos);
+        recentArrivals.add(records, nowNanos);
         recordSize.add(Math.max(0, bytes), records, nowNanos);
     }
 
@@ -72,10 +81,14 @@ public final class StreamMonitor {
         backlogBytes = Math.max(0, bytes);
     }
 
+    public long backlogRecords() {
+        return backlogRecords;
+    }
+
     public StreamEstimates estimates(long nowNanos) {
         boolean encodeKnown = encodeCost.hasFit();
         return new StreamEstimates(
-                arrivals.perSecond(nowNanos),
+                Math.max(arrivals.perSecond(nowNanos), recentArrivals.perSecond(nowNanos)),
                 recordSize.value(),
                 compression.value(),
                 encodeKnown ? encodeCost.intercept() : Double.NaN,
