@@ -9,7 +9,7 @@ import java.util.Optional;
  * latency of a record while the sender keeps up with the arrival rate with headroom, from what its
  * monitors measure. See {@code docs/model.md} for the model and the procedure.
  *
- * <p>Decision procedure, at most every {@code recomputeInterval} (ten times as often while more
+ * <p>Decision procedure, at most every {@code recomputeInterval} (fifty times as often while more
  * than two batches wait at the sender):
  * <ol>
  *   <li>Until {@code warmup} of arrivals has been observed, the configured initial caps apply.</li>
@@ -41,7 +41,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     /** Grid step of the batch size search. */
     private static final double GRID_RATIO = 1.06;
     /** When falling behind, recompute this many times more often than {@code recomputeInterval}. */
-    private static final int URGENT_RECOMPUTE_DIVISOR = 10;
+    private static final int URGENT_RECOMPUTE_DIVISOR = 50;
     /** A candidate predicted this much faster (fraction of the latency in force) is adopted without dwell. */
     private static final double LARGE_GAIN_FRACTION = 0.5;
     /** Linger as a multiple of the expected fill time, so it only cuts batches when the rate drops. */
@@ -175,13 +175,14 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
                 Math.max(orElse(path.bytesPerSecond(), settings.priorLinkBytesPerSecond()),
                         path.deliveredBytesPerSecond()),
-                orElse(path.baseRttNanos(), settings.priorRtt().toNanos()), measured.backlogRecords());
+                orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
+                orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords());
     }
 
     private static ModelInputs withEffectiveRate(ModelInputs in, double effective) {
         return new ModelInputs(in.arrivalRecordsPerSecond(), effective, in.meanRecordBytes(), in.compressionRatio(),
                 in.encodeFixedNanos(), in.encodeNanosPerByte(), in.linkBytesPerSecond(), in.rttNanos(),
-                in.backlogRecords());
+                in.ackLatencyNanos(), in.backlogRecords());
     }
 
     private static double orElse(double measured, double prior) {

@@ -115,7 +115,7 @@ public record AdaptiveBatchSettings(
         private double serviceVariability = 0.25;
         private Duration backlogDrainTime = Duration.ofMillis(50);
         private Duration minDwell = Duration.ofSeconds(1);
-        private double minGain = 0.03;
+        private double minGain = 0.05;
         private Duration recomputeInterval = Duration.ofMillis(100);
         private Duration warmup = Duration.ofMillis(500);
         private BatchDecision initial;

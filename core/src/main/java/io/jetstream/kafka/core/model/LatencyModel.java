@@ -10,8 +10,9 @@ package io.jetstream.kafka.core.model;
  *   W_batch(b) = (b - 1) / (2 r)                          mean wait for the batch to fill
  *   e(b)       = e0 + e1 * s * b,   d(b) = delta * e(b)   encode, decode
  *   T(b)       = R / 2 + wire(b) / C                      one-way transfer
- *   N(b)       = ceil((R / (wire/C) + 1) * (1 + eps))     window that fills the pipe, capped by memory
- *   C_eff(b)   = min(C, N * wire / (R + wire/C))          what that window can carry
+ *   P(b)       = max(R, A) + wire/C                       time a batch holds a window slot (A: ack latency)
+ *   N(b)       = ceil((P / (wire/C) + 1) * (1 + eps) * 1.5)   window that fills the pipe, capped by memory
+ *   C_eff(b)   = min(C, N * wire / P)                     what that window can carry
  *   u_link     = r * wire(b) / b / C_eff,  u_enc = r * e(b) / b / threads
  *   Q(b)       = sum over link, encoder of  service * u / (1 - u) * (1/b + cs2) / 2   (Kingman)
  *   L(b)       = W_batch + e + Q + T + d
@@ -24,6 +25,8 @@ package io.jetstream.kafka.core.model;
 public final class LatencyModel {
 
     private static final double MIN_RATE = 1e-6;
+    /** The window covers 1.5 times the measured pipe, for ack latencies above their mean. */
+    private static final double WINDOW_SLACK = 1.5;
 
     private final int batchOverheadBytes;
     private final double decodeCostFactor;
@@ -63,9 +66,12 @@ public final class LatencyModel {
 
         long windowByMemory = Math.min(maxInFlightBatches, (long) Math.floor(maxInFlightBytes / wire));
         boolean fitsInMemory = windowByMemory >= 1;
-        double pipeBatches = rtt / transmission + 1;
-        int window = (int) Math.max(1, Math.min(Math.max(1, windowByMemory), Math.ceil(pipeBatches * (1 + headroom))));
-        double usableBytesPerSecond = Math.min(in.linkBytesPerSecond(), window * wire * 1e9 / (rtt + transmission));
+        // a window slot is held from send to ack; the measured ack latency includes far-end processing and jitter
+        double slotNanos = Math.max(rtt, in.ackLatencyNanos()) + transmission;
+        double pipeBatches = slotNanos / transmission + 1;
+        double wanted = Math.ceil(pipeBatches * (1 + headroom) * WINDOW_SLACK);
+        int window = (int) Math.max(1, Math.min(Math.max(1, windowByMemory), wanted));
+        double usableBytesPerSecond = Math.min(in.linkBytesPerSecond(), window * wire * 1e9 / slotNanos);
 
         double linkUtilisation = rate * wire / b / usableBytesPerSecond;
         double encoderUtilisation = rate * encode / b / 1e9 / encoderThreads;

@@ -10,8 +10,9 @@ package io.jetstream.kafka.core.model;
  * at {@code ack_i = max(sent_i, ack_{i-1} - L) + service_i + L}. When a batch was queued behind the
  * previous one ({@code ack_{i-1} - L > sent_i}), its service time at the bottleneck is exactly the
  * gap between the two acks, whatever the bottleneck is (the uplink, a relay, the destination's
- * decoder). {@code L} is bounded from above by the smallest recent ack latency, so testing with
- * that bound never takes an unqueued batch for a queued one. The estimate is
+ * decoder). {@code L} is bounded from above by the smallest recent ack latency; the test adds four
+ * mean absolute deviations of the ack latency, so that jitter on the previous ack's way back is
+ * not taken for queueing (a uniform jitter's range is four such deviations). The estimate is
  * {@code sum(bytes) / sum(gaps)} over such busy periods, time-decayed ({@link DecayingRatio});
  * bytes of acks that arrive together (gap 0) are accumulated until at least
  * {@link #MIN_SAMPLE_NANOS} of gaps are covered. Batches that found the bottleneck idle give no
@@ -31,6 +32,8 @@ public final class LinkMonitor {
 
     /** A busy-period sample is emitted once it covers this much service time. */
     static final long MIN_SAMPLE_NANOS = 1_000_000L;
+    /** A batch counts as queued only if it waited this many mean absolute deviations of the ack latency. */
+    static final double JITTER_MARGIN_DEVIATIONS = 4.0;
 
     private final int warmupSamples;
     private final DecayingRatio nanosPerByte;
@@ -38,6 +41,7 @@ public final class LinkMonitor {
     private final WindowedMin minAckLatency;
     private final DecayingRatio smoothedRtt;
     private final DecayingRatio ackLatency;
+    private final DecayingRatio ackLatencyDeviation;
     private final DecayingRate delivered;
     private boolean acked;
     private long lastAckNanos;
@@ -56,6 +60,8 @@ public final class LinkMonitor {
         this.nanosPerByte = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.heartbeatRtt = new WindowedMin(settings.minRttWindow(), 8);
+        this.ackLatencyDeviation = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
         this.minAckLatency = new WindowedMin(settings.minRttWindow(), 8);
         this.delivered = new DecayingRate(settings.linkTimeConstant());
         this.smoothedRtt = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
@@ -83,6 +89,9 @@ public final class LinkMonitor {
         if (latency < 0 || wireBytes <= 0) {
             return;
         }
+        if (ackLatency.hasValue()) {
+            ackLatencyDeviation.add(Math.abs(latency - ackLatency.value()), 1, ackedAtNanos);
+        }
         ackLatency.add(latency, 1, ackedAtNanos);
         minAckLatency.add(latency, ackedAtNanos);
         sampleService(wireBytes, sentAtNanos, ackedAtNanos);
@@ -92,8 +101,10 @@ public final class LinkMonitor {
 
     private void sampleService(long wireBytes, long sentAtNanos, long ackedAtNanos) {
         // the smallest ack latency bounds from above the part of a round trip spent outside the
-        // bottleneck's queue, so this test never takes an unqueued batch for a queued one
-        long unqueuedLatency = (long) minAckLatency.min(ackedAtNanos);
+        // bottleneck's queue; the margin covers delay variation (jitter) of the previous ack, so
+        // that an ack delayed on its way back is not taken for a queue at the bottleneck
+        double deviation = ackLatencyDeviation.hasValue() ? ackLatencyDeviation.value() : 0;
+        long unqueuedLatency = (long) (minAckLatency.min(ackedAtNanos) + JITTER_MARGIN_DEVIATIONS * deviation);
         boolean queuedBehindPrevious = acked && lastAckNanos > sentAtNanos + unqueuedLatency;
         if (!queuedBehindPrevious) {
             // the bottleneck was idle when this batch reached it: its ack latency mixes transmission

@@ -12,6 +12,8 @@ package io.jetstream.kafka.core.model;
  * @param encodeNanosPerByte        encode cost per uncompressed byte {@code e1}
  * @param linkBytesPerSecond        throughput {@code C} of the path to the destination
  * @param rttNanos                  base round-trip time {@code R} of that path
+ * @param ackLatencyNanos           mean time from sending a batch to its acknowledgement, {@code A}
+ *                                  (a window slot is held this long; at least {@code R})
  * @param backlogRecords            records waiting at the sender
  */
 public record ModelInputs(
@@ -23,5 +25,6 @@ public record ModelInputs(
         double encodeNanosPerByte,
         double linkBytesPerSecond,
         double rttNanos,
+        double ackLatencyNanos,
         long backlogRecords) {
 }

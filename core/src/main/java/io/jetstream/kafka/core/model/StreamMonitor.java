@@ -7,10 +7,12 @@ package io.jetstream.kafka.core.model;
  * <p>Which event feeds which estimator:
  * <ul>
  *   <li>{@link #onRecordsArrived}: arrival rate and mean record size ({@link DecayingRatio} of
- *       bytes over records). The rate is the larger of two {@link DecayingRate}s, one with the
- *       configured time constant and one twenty times faster: a rise is seen within a fraction of a
- *       second (falling behind is costly), a fall only as fast as the slow one forgets (shrinking
- *       batches late costs little);</li>
+ *       bytes over records). The rate comes from a {@link DecayingRate} with the configured time
+ *       constant and a {@link RecentRate} over the last 16 arrivals; the recent one is used only
+ *       while it is above the slow one by more than Poisson noise (three standard deviations) and
+ *       by a quarter. So a step up is seen within a few arrivals (falling behind is costly), noise
+ *       and chunked arrivals do not bias the rate upwards, and a fall is followed as fast as the
+ *       slow one forgets (shrinking batches late costs little);</li>
  *   <li>{@link #onBatchSent}: compression ratio ({@code (wire - overhead) / raw}) and the encode
  *       cost line {@code e0 + e1 * rawBytes} ({@link LinearFit} of encode nanos on raw bytes);</li>
  *   <li>{@link #onBatchAcked}: end-to-end time of the oldest record of the batch (for metrics);</li>
@@ -21,12 +23,14 @@ package io.jetstream.kafka.core.model;
  */
 public final class StreamMonitor {
 
-    /** The fast rate estimator forgets this many times faster than the configured one. */
-    private static final int FAST_RATE_DIVISOR = 20;
+    /** The fast rate is measured over this many recent arrivals (calls). */
+    private static final int RECENT_ARRIVALS = 16;
+    private static final double RISE_SIGMAS = 3.0;
+    private static final double RISE_RATIO = 1.25;
 
     private final int batchOverheadBytes;
     private final DecayingRate arrivals;
-    private final DecayingRate recentArrivals;
+    private final RecentRate recentArrivals;
     private final DecayingRatio recordSize;
     private final DecayingRatio compression;
     private final LinearFit encodeCost;
@@ -39,7 +43,7 @@ public final class StreamMonitor {
     public StreamMonitor(EstimatorSettings settings, int batchOverheadBytes) {
         this.batchOverheadBytes = Math.max(0, batchOverheadBytes);
         this.arrivals = new DecayingRate(settings.rateTimeConstant());
-        this.recentArrivals = new DecayingRate(settings.rateTimeConstant().dividedBy(FAST_RATE_DIVISOR));
+        this.recentArrivals = new RecentRate(RECENT_ARRIVALS);
         this.recordSize = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.compression = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
@@ -81,6 +85,24 @@ public final class StreamMonitor {
         backlogBytes = Math.max(0, bytes);
     }
 
+    /**
+     * The slow estimate, unless the recent one is above it by more than three Poisson standard
+     * deviations (of the records the slow rate predicts in the recent window) and by a quarter:
+     * then the recent one (the rate has stepped up).
+     */
+    private double arrivalRate(long nowNanos) {
+        double slow = arrivals.perSecond(nowNanos);
+        double recent = recentArrivals.perSecond(nowNanos);
+        double window = recentArrivals.windowSeconds(nowNanos);
+        if (Double.isNaN(recent) || !(window > 0)) {
+            return slow;
+        }
+        double expectedRecords = Math.max(slow * window, 1.0);
+        double noise = Math.sqrt(expectedRecords) / window;
+        boolean steppedUp = recent > slow + RISE_SIGMAS * noise && recent > slow * RISE_RATIO;
+        return steppedUp ? recent : slow;
+    }
+
     public long backlogRecords() {
         return backlogRecords;
     }
@@ -88,7 +110,7 @@ public final class StreamMonitor {
     public StreamEstimates estimates(long nowNanos) {
         boolean encodeKnown = encodeCost.hasFit();
         return new StreamEstimates(
-                Math.max(arrivals.perSecond(nowNanos), recentArrivals.perSecond(nowNanos)),
+                arrivalRate(nowNanos),
                 recordSize.value(),
                 compression.value(),
                 encodeKnown ? encodeCost.intercept() : Double.NaN,
