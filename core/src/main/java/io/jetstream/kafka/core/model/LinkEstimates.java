@@ -13,6 +13,8 @@ package io.jetstream.kafka.core.model;
  *                            of ack latencies less transmission time
  * @param smoothedRttNanos    time-decayed mean of heartbeat RTT samples
  * @param ackLatencyNanos     time-decayed mean of send-to-ack times (includes queueing)
+ * @param minAckLatencyNanos  smallest send-to-ack time in the RTT window (no queueing)
+ * @param lastAckLatencyNanos send-to-ack time of the latest acknowledgement (the freshest sign of queueing)
  * @param inFlightBytes       wire bytes sent and neither acknowledged nor failed
  * @param inFlightBatches     batches sent and neither acknowledged nor failed
  * @param bytesSent           wire bytes sent in total
@@ -28,6 +30,8 @@ public record LinkEstimates(
         double baseRttNanos,
         double smoothedRttNanos,
         double ackLatencyNanos,
+        double minAckLatencyNanos,
+        double lastAckLatencyNanos,
         long inFlightBytes,
         int inFlightBatches,
         long bytesSent,

@@ -11,8 +11,10 @@ package io.jetstream.kafka.core.model;
  * previous one ({@code ack_{i-1} - L > sent_i}), its service time at the bottleneck is exactly the
  * gap between the two acks, whatever the bottleneck is (the uplink, a relay, the destination's
  * decoder). {@code L} is bounded from above by the smallest recent ack latency; the test adds four
- * mean absolute deviations of the ack latency, so that jitter on the previous ack's way back is
- * not taken for queueing (a uniform jitter's range is four such deviations). The estimate is
+ * mean absolute deviations of the heartbeat RTT (of the ack latency when there are no heartbeats),
+ * so that jitter on the previous ack's way back is not taken for queueing (a uniform jitter's
+ * range is four such deviations). Heartbeats are preferred because ack latencies also vary with
+ * the link's own queue, and a margin that grew with the queue would hide the queue. The estimate is
  * {@code sum(bytes) / sum(gaps)} over such busy periods, time-decayed ({@link DecayingRatio});
  * bytes of acks that arrive together (gap 0) are accumulated until at least
  * {@link #MIN_SAMPLE_NANOS} of gaps are covered. Batches that found the bottleneck idle give no
@@ -42,6 +44,7 @@ public final class LinkMonitor {
     private final DecayingRatio smoothedRtt;
     private final DecayingRatio ackLatency;
     private final DecayingRatio ackLatencyDeviation;
+    private final DecayingRatio heartbeatDeviation;
     private final DecayingRate delivered;
     private boolean acked;
     private long lastAckNanos;
@@ -54,6 +57,7 @@ public final class LinkMonitor {
     private long failures;
     private int consecutiveFailures;
     private long lastProgressNanos;
+    private double lastAckLatencyNanos = Double.NaN;
 
     public LinkMonitor(EstimatorSettings settings) {
         this.warmupSamples = settings.warmupSamples();
@@ -61,6 +65,8 @@ public final class LinkMonitor {
                 settings.warmupSamples());
         this.heartbeatRtt = new WindowedMin(settings.minRttWindow(), 8);
         this.ackLatencyDeviation = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
+        this.heartbeatDeviation = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.minAckLatency = new WindowedMin(settings.minRttWindow(), 8);
         this.delivered = new DecayingRate(settings.linkTimeConstant());
@@ -94,6 +100,7 @@ public final class LinkMonitor {
         }
         ackLatency.add(latency, 1, ackedAtNanos);
         minAckLatency.add(latency, ackedAtNanos);
+        lastAckLatencyNanos = latency;
         sampleService(wireBytes, sentAtNanos, ackedAtNanos);
         acked = true;
         lastAckNanos = Math.max(lastAckNanos, ackedAtNanos);
@@ -103,7 +110,8 @@ public final class LinkMonitor {
         // the smallest ack latency bounds from above the part of a round trip spent outside the
         // bottleneck's queue; the margin covers delay variation (jitter) of the previous ack, so
         // that an ack delayed on its way back is not taken for a queue at the bottleneck
-        double deviation = ackLatencyDeviation.hasValue() ? ackLatencyDeviation.value() : 0;
+        double deviation = heartbeatDeviation.hasValue() ? heartbeatDeviation.value()
+                : ackLatencyDeviation.hasValue() ? ackLatencyDeviation.value() : 0;
         long unqueuedLatency = (long) (minAckLatency.min(ackedAtNanos) + JITTER_MARGIN_DEVIATIONS * deviation);
         boolean queuedBehindPrevious = acked && lastAckNanos > sentAtNanos + unqueuedLatency;
         if (!queuedBehindPrevious) {
@@ -133,6 +141,9 @@ public final class LinkMonitor {
             return;
         }
         heartbeatRtt.add(rttNanos, nowNanos);
+        if (smoothedRtt.hasValue()) {
+            heartbeatDeviation.add(Math.abs(rttNanos - smoothedRtt.value()), 1, nowNanos);
+        }
         smoothedRtt.add(rttNanos, 1, nowNanos);
     }
 
@@ -182,7 +193,7 @@ public final class LinkMonitor {
     public LinkEstimates estimates(long nowNanos) {
         return new LinkEstimates(bytesPerSecond(), nanosPerByte.samples(), delivered.perSecond(nowNanos),
                 baseRttNanos(nowNanos),
-                smoothedRtt.value(), ackLatency.value(), inFlightBytes, inFlightBatches, bytesSent, bytesAcked,
+                smoothedRtt.value(), ackLatency.value(), minAckLatency.min(nowNanos), lastAckLatencyNanos, inFlightBytes, inFlightBatches, bytesSent, bytesAcked,
                 failures, consecutiveFailures, lastProgressNanos);
     }
 }
