@@ -1,0 +1,237 @@
+package io.jetstream.kafka.core.model;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The "Batch Oracle": picks the batch size and in-flight window that minimise the predicted mean
+ * latency of a record while the sender keeps up with the arrival rate with headroom, from what its
+ * monitors measure. See {@code docs/model.md} for the model and the procedure.
+ *
+ * <p>Decision procedure, at most every {@code recomputeInterval} (fifty times as often while more
+ * than two batches wait at the sender):
+ * <ol>
+ *   <li>Until {@code warmup} of arrivals has been observed, the configured initial caps apply.</li>
+ *   <li>Inputs: the measured rate plus the backlog beyond one batch over {@code backlogDrainTime}
+ *       (so a backlog grows batches until it drains), record size, compression, encode cost, path
+ *       throughput and RTT, with priors for what is not measured yet. The path throughput is never
+ *       taken below what the path recently delivered.</li>
+ *   <li>Search {@code b} over a geometric grid up to the caps (records, frame bytes, and the batch
+ *       that fills within {@code maxLinger}); take the lowest predicted latency among sizes that
+ *       keep up; if none, the lowest among sizes below saturation; if none, the highest capacity.</li>
+ *   <li>If the drain rate asks for more than the path can carry, the drain is planned at the
+ *       highest capacity less headroom instead, and the search repeated.</li>
+ *   <li>Hysteresis: the caps change only if the sender would fall behind with the current ones and
+ *       the candidate carries more, or {@code minDwell} has passed since the last change and the
+ *       candidate cuts the predicted latency by at least {@code minGain}, or the candidate halves
+ *       the predicted latency (after a backlog drained, large batches must not linger).</li>
+ * </ol>
+ *
+ * <p>Invariants: {@code maxRecords <= maxBatchRecords}, {@code maxBytes <= maxBatchBytes},
+ * {@code linger <= maxLinger}, {@code maxInFlightBatches <= maxInFlightBatches},
+ * {@code maxInFlightBytes <= maxInFlightBytes} of the settings.
+ *
+ * <p>Thread-safe: every method is synchronized, so the task thread may report arrivals and ask for
+ * decisions while a network thread reports acknowledgements. Calls are cheap (the search evaluates
+ * about a hundred candidates, at most once per {@code recomputeInterval}).
+ */
+public final class AdaptiveBatchPolicy implements BatchPolicy {
+
+    /** Grid step of the batch size search. */
+    private static final double GRID_RATIO = 1.06;
+    /** When falling behind, recompute this many times more often than {@code recomputeInterval}. */
+    private static final int URGENT_RECOMPUTE_DIVISOR = 50;
+    /** A candidate predicted this much faster (fraction of the latency in force) is adopted without dwell. */
+    private static final double LARGE_GAIN_FRACTION = 0.5;
+    /** Linger as a multiple of the expected fill time, so it only cuts batches when the rate drops. */
+    private static final double LINGER_FILL_FACTOR = 1.5;
+
+    private final AdaptiveBatchSettings settings;
+    private final StreamMonitor stream;
+    private final LinkMonitor link;
+    private final LatencyModel model;
+    private BatchDecision current;
+    private long lastComputedNanos;
+    private long lastChangeNanos;
+    private long changes;
+
+    public AdaptiveBatchPolicy(AdaptiveBatchSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.stream = new StreamMonitor(settings.estimators(), settings.batchOverheadBytes());
+        this.link = new LinkMonitor(settings.estimators());
+        this.model = LatencyModel.from(settings);
+    }
+
+    @Override
+    public synchronized void onRecordsArrived(int records, long bytes, long nowNanos) {
+        stream.onRecordsArrived(records, bytes, nowNanos);
+    }
+
+    @Override
+    public synchronized void onBatchSent(int records, long uncompressedBytes, long wireBytes, long encodeNanos,
+                                         long nowNanos) {
+        stream.onBatchSent(records, uncompressedBytes, wireBytes, encodeNanos, nowNanos);
+        link.onSent(wireBytes, nowNanos);
+    }
+
+    @Override
+    public synchronized void onBatchAcked(int records, long wireBytes, long sentAtNanos, long ackedAtNanos,
+                                          long oldestRecordArrivalNanos) {
+        link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
+        stream.onBatchAcked(ackedAtNanos, oldestRecordArrivalNanos);
+    }
+
+    @Override
+    public synchronized void onBatchFailed(int records, long wireBytes, long sentAtNanos, long nowNanos) {
+        link.onFailed(wireBytes, nowNanos);
+    }
+
+    @Override
+    public synchronized void onBacklog(long records, long bytes, long nowNanos) {
+        stream.onBacklog(records, bytes);
+    }
+
+    @Override
+    public synchronized void onRttSample(long rttNanos, long nowNanos) {
+        link.onRttSample(rttNanos, nowNanos);
+    }
+
+    @Override
+    public synchronized BatchDecision decision(long nowNanos) {
+        long sinceComputed = nowNanos - lastComputedNanos;
+        long interval = settings.recomputeInterval().toNanos();
+        boolean intervalElapsed = sinceComputed >= interval;
+        // more than two batches wait: the sender is falling behind now, do not wait a whole interval
+        boolean fallingBehind = current != null && stream.backlogRecords() > 2L * current.maxRecords()
+                && sinceComputed >= interval / URGENT_RECOMPUTE_DIVISOR;
+        boolean due = current == null || intervalElapsed || fallingBehind;
+        if (due) {
+            lastComputedNanos = nowNanos;
+            BatchDecision next = decide(nowNanos);
+            if (current != null && !next.sameCaps(current)) {
+                changes++;
+                lastChangeNanos = nowNanos;
+            } else if (current == null) {
+                lastChangeNanos = nowNanos;
+            }
+            current = next;
+        }
+        return current;
+    }
+
+    private BatchDecision decide(long nowNanos) {
+        StreamEstimates measured = stream.estimates(nowNanos);
+        boolean warmingUp = measured.observedNanos() < settings.warmup().toNanos()
+                || measured.recordsPerSecond() <= 0 || Double.isNaN(measured.meanRecordBytes());
+        if (warmingUp) {
+            return settings.initial();
+        }
+        ModelInputs inputs = inputs(measured, link.estimates(nowNanos));
+        BatchSizeSearch.Result search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+        boolean drainingFasterThanPossible = inputs.effectiveRecordsPerSecond() > inputs.arrivalRecordsPerSecond()
+                && !search.best().keepsUp();
+        if (drainingFasterThanPossible) {
+            // plan the drain at what the path can carry with headroom, not faster: asking for more
+            // would only pick the largest batches, and their latency, without draining any sooner
+            double carried = Math.max(inputs.arrivalRecordsPerSecond(),
+                    search.maxCapacityRecordsPerSecond() * (1 - settings.headroom()));
+            inputs = withEffectiveRate(inputs, Math.min(inputs.effectiveRecordsPerSecond(), carried));
+            search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+        }
+        LatencyPrediction best = search.best();
+        boolean modelNotYetInForce = current == null || current.reason() == DecisionReason.WARMUP;
+        if (modelNotYetInForce) {
+            return adopt(best, inputs, nowNanos, search.evaluated());
+        }
+        LatencyPrediction inForce = model.predict(inputs, current.maxRecords());
+        boolean dwellElapsed = nowNanos - lastChangeNanos >= settings.minDwell().toNanos();
+        boolean inForceFallsBehind = !inForce.keepsUp();
+        boolean candidateCarriesMore = best.capacityRecordsPerSecond()
+                > inForce.capacityRecordsPerSecond() * (1 + settings.minGain());
+        boolean candidateClearlyFaster = best.totalNanos() < inForce.totalNanos() * (1 - settings.minGain());
+        boolean differentSize = best.batchRecords() != inForce.batchRecords();
+        boolean candidateFarFaster = best.keepsUp() && best.totalNanos() < inForce.totalNanos() * LARGE_GAIN_FRACTION;
+        boolean mustGrow = inForceFallsBehind && candidateCarriesMore;
+        boolean worthChanging = dwellElapsed && differentSize && (best.keepsUp() || inForceFallsBehind)
+                && candidateClearlyFaster;
+        boolean tooSlowToKeep = differentSize && candidateFarFaster;
+        if (mustGrow || worthChanging || tooSlowToKeep) {
+            return adopt(best, inputs, nowNanos, search.evaluated());
+        }
+        DecisionExplanation why = new DecisionExplanation(nowNanos, inputs, inForce, best, differentSize,
+                search.evaluated());
+        return new BatchDecision(current.maxRecords(), current.maxBytes(), current.linger(),
+                current.maxInFlightBatches(), current.maxInFlightBytes(), current.reason(), Optional.of(why));
+    }
+
+    private ModelInputs inputs(StreamEstimates measured, LinkEstimates path) {
+        long openBatch = current == null ? 0 : current.maxRecords();
+        long excessBacklog = Math.max(0, measured.backlogRecords() - openBatch);
+        double drainRate = excessBacklog / (settings.backlogDrainTime().toNanos() / 1e9);
+        double rate = measured.recordsPerSecond();
+        return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
+                orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
+                orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
+                Math.max(orElse(path.bytesPerSecond(), settings.priorLinkBytesPerSecond()),
+                        path.deliveredBytesPerSecond()),
+                orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
+                orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords());
+    }
+
+    private static ModelInputs withEffectiveRate(ModelInputs in, double effective) {
+        return new ModelInputs(in.arrivalRecordsPerSecond(), effective, in.meanRecordBytes(), in.compressionRatio(),
+                in.encodeFixedNanos(), in.encodeNanosPerByte(), in.linkBytesPerSecond(), in.rttNanos(),
+                in.ackLatencyNanos(), in.backlogRecords());
+    }
+
+    private static double orElse(double measured, double prior) {
+        return Double.isNaN(measured) ? prior : measured;
+    }
+
+    /** The largest batch allowed by the record cap, the frame cap and the latency (linger) cap. */
+    private int maxBatchRecords(ModelInputs in) {
+        double byFrame = settings.maxBatchBytes() / Math.max(1.0, in.meanRecordBytes());
+        double byLinger = 1 + settings.maxLinger().toNanos() / 1e9 * in.effectiveRecordsPerSecond();
+        return (int) Math.max(1, Math.min(settings.maxBatchRecords(), Math.min(byFrame, byLinger)));
+    }
+
+    private BatchDecision adopt(LatencyPrediction chosen, ModelInputs in, long nowNanos, int evaluated) {
+        int records = chosen.batchRecords();
+        double fillNanos = records / in.effectiveRecordsPerSecond() * 1e9 * LINGER_FILL_FACTOR;
+        long lingerNanos = (long) Math.min(settings.maxLinger().toNanos(),
+                Math.max(settings.minLinger().toNanos(), fillNanos));
+        // records vary in size: allow twice the mean before the byte cap closes a batch
+        long bytes = (long) Math.min(settings.maxBatchBytes(), Math.ceil(2 * records * in.meanRecordBytes()));
+        DecisionReason reason = !LatencyModel.stable(chosen) ? DecisionReason.SATURATED
+                : !chosen.keepsUp() ? DecisionReason.NO_HEADROOM
+                : in.effectiveRecordsPerSecond() > in.arrivalRecordsPerSecond() * 1.05 ? DecisionReason.DRAIN_BACKLOG
+                : DecisionReason.LATENCY_OPTIMAL;
+        DecisionExplanation why = new DecisionExplanation(nowNanos, in, chosen, chosen, false, evaluated);
+        return new BatchDecision(records, (int) Math.max(1, bytes), Duration.ofNanos(lingerNanos),
+                Math.min(chosen.window(), settings.maxInFlightBatches()), settings.maxInFlightBytes(), reason,
+                Optional.of(why));
+    }
+
+    /** The decision in force (null before the first {@link #decision} call). */
+    public synchronized BatchDecision lastDecision() {
+        return current;
+    }
+
+    /** Times the caps changed since creation; a measure of stability. */
+    public synchronized long decisionChanges() {
+        return changes;
+    }
+
+    public synchronized StreamEstimates streamEstimates(long nowNanos) {
+        return stream.estimates(nowNanos);
+    }
+
+    public synchronized LinkEstimates pathEstimates(long nowNanos) {
+        return link.estimates(nowNanos);
+    }
+
+    public AdaptiveBatchSettings settings() {
+        return settings;
+    }
+}

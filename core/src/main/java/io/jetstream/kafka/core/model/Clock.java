@@ -1,0 +1,21 @@
+package io.jetstream.kafka.core.model;
+
+/**
+ * Source of monotonic time in nanoseconds, the only notion of time in the model and the scheduler.
+ *
+ * <p>The components of {@code core.model} and {@code core.routing} take the current time as a
+ * parameter ({@code nowNanos}) instead of reading a clock, so they are deterministic; callers obtain
+ * {@code nowNanos} from a {@code Clock}: {@link #system()} in production, a simulated clock in tests.
+ * Values are comparable only with values of the same clock (like {@link System#nanoTime()}).
+ */
+@FunctionalInterface
+public interface Clock {
+
+    /** Current time in nanoseconds; never decreases between calls on one clock. */
+    long nanoTime();
+
+    /** The JVM's monotonic clock, {@link System#nanoTime()}. */
+    static Clock system() {
+        return System::nanoTime;
+    }
+}

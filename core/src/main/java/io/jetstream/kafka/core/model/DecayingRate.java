@@ -1,0 +1,80 @@
+package io.jetstream.kafka.core.model;
+
+import java.time.Duration;
+
+/**
+ * Rate per second of a counted quantity (records, bytes), averaged with exponentially decaying
+ * weights in time.
+ *
+ * <p>The estimate at time {@code t} is {@code S(t) / W(t)}, where {@code S} is the sum of the
+ * amounts added, each weighted by {@code exp(-(t - t_i)/tau)}, and {@code W} is the integral of the
+ * same weight over the time observed since the first sample, {@code tau * (1 - exp(-T/tau))}.
+ * Dividing by {@code W} instead of {@code tau} makes the estimate unbiased while less than a few
+ * {@code tau} have been observed, and makes irregular sampling harmless: the weight depends on when
+ * amounts arrived, not on how often {@link #add} is called. Without new samples the rate decays
+ * towards zero, as it should when arrivals stop.
+ *
+ * <p>Invariants: the decayed sum is never negative; time never moves backwards inside the
+ * estimator (an older {@code nowNanos} is treated as the latest one seen). Not thread-safe.
+ */
+public final class DecayingRate {
+
+    /** {@code W} is floored so the first samples cannot produce an unbounded rate. */
+    private static final double MIN_WINDOW_FRACTION = 0.05;
+
+    private final double tauNanos;
+    private boolean started;
+    private long startNanos;
+    private long lastNanos;
+    private double decayedSum;
+
+    /** @param timeConstant {@code tau}: a sample's weight falls to 1/e after this long */
+    public DecayingRate(Duration timeConstant) {
+        if (timeConstant.isNegative() || timeConstant.isZero()) {
+            throw new IllegalArgumentException("time constant must be positive, got " + timeConstant);
+        }
+        this.tauNanos = timeConstant.toNanos();
+    }
+
+    /** Adds {@code amount} (not negative) observed at {@code nowNanos}. */
+    public void add(double amount, long nowNanos) {
+        if (amount < 0 || !Double.isFinite(amount)) {
+            throw new IllegalArgumentException("amount must be finite and not negative, got " + amount);
+        }
+        if (!started) {
+            started = true;
+            startNanos = nowNanos;
+            lastNanos = nowNanos;
+        }
+        decayTo(nowNanos);
+        decayedSum += amount;
+    }
+
+    /** The rate per second at {@code nowNanos}; 0 before the first sample. */
+    public double perSecond(long nowNanos) {
+        if (!started) {
+            return 0.0;
+        }
+        long now = Math.max(nowNanos, lastNanos);
+        double sum = decayedSum * Math.exp(-(now - lastNanos) / tauNanos);
+        double observed = now - startNanos;
+        double window = Math.max(tauNanos * -Math.expm1(-observed / tauNanos), tauNanos * MIN_WINDOW_FRACTION);
+        return sum / window * 1e9;
+    }
+
+    /** Nanoseconds observed since the first sample; 0 before it. */
+    public long observedNanos(long nowNanos) {
+        return started ? Math.max(0, Math.max(nowNanos, lastNanos) - startNanos) : 0;
+    }
+
+    public boolean hasSamples() {
+        return started;
+    }
+
+    private void decayTo(long nowNanos) {
+        if (nowNanos > lastNanos) {
+            decayedSum *= Math.exp(-(nowNanos - lastNanos) / tauNanos);
+            lastNanos = nowNanos;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.jetstream.kafka.core.model;
+
+/**
+ * Measures one stream at the sender: arrival rate, record size, compression ratio and encode cost,
+ * from the events the sender reports (the "Monitor" of JetStream, stream half).
+ *
+ * <p>Which event feeds which estimator:
+ * <ul>
+ *   <li>{@link #onRecordsArrived}: arrival rate and mean record size ({@link DecayingRatio} of
+ *       bytes over records). The rate comes from a {@link DecayingRate} with the configured time
+ *       constant and a {@link RecentRate} over the last 16 arrivals; the recent one is used only
+ *       while it is above the slow one by more than Poisson noise (three standard deviations) and
+ *       by a quarter. So a step up is seen within a few arrivals (falling behind is costly), noise
+ *       and chunked arrivals do not bias the rate upwards, and a fall is followed as fast as the
+ *       slow one forgets (shrinking batches late costs little);</li>
+ *   <li>{@link #onBatchSent}: compression ratio ({@code (wire - overhead) / raw}) and the encode
+ *       cost line {@code e0 + e1 * rawBytes} ({@link LinearFit} of encode nanos on raw bytes);</li>
+ *   <li>{@link #onBatchAcked}: end-to-end time of the oldest record of the batch (for metrics);</li>
+ *   <li>{@link #onBacklog}: the sender's waiting records and bytes (latest value wins).</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: its owner ({@link AdaptiveBatchPolicy}) serialises calls.
+ */
+public final class StreamMonitor {
+
+    /** The fast rate is measured over this many recent arrivals (calls). */
+    private static final int RECENT_ARRIVALS = 16;
+    private static final double RISE_SIGMAS = 3.0;
+    private static final double RISE_RATIO = 1.25;
+
+    private final int batchOverheadBytes;
+    private final DecayingRate arrivals;
+    private final RecentRate recentArrivals;
+    private final DecayingRatio recordSize;
+    private final DecayingRatio compression;
+    private final LinearFit encodeCost;
+    private final DecayingRatio endToEnd;
+    private long backlogRecords;
+    private long backlogBytes;
+    private long batchesSent;
+
+    /** @param batchOverheadBytes wire bytes a batch adds besides its records (header, metadata) */
+    public StreamMonitor(EstimatorSettings settings, int batchOverheadBytes) {
+        this.batchOverheadBytes = Math.max(0, batchOverheadBytes);
+        this.arrivals = new DecayingRate(settings.rateTimeConstant());
+        this.recentArrivals = new RecentRate(RECENT_ARRIVALS);
+        this.recordSize = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
+        this.compression = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
+        this.encodeCost = new LinearFit(settings.sampleTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
+        this.endToEnd = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
+                settings.warmupSamples());
+    }
+
+    public void onRecordsArrived(int records, long bytes, long nowNanos) {
+        if (records <= 0) {
+            return;
+        }
+        arrivals.add(records, nowNanos);
+        recentArrivals.add(records, nowNanos);
+        recordSize.add(Math.max(0, bytes), records, nowNanos);
+    }
+
+    public void onBatchSent(int records, long uncompressedBytes, long wireBytes, long encodeNanos, long nowNanos) {
+        batchesSent++;
+        if (uncompressedBytes <= 0) {
+            return;
+        }
+        long payloadWireBytes = Math.max(1, wireBytes - batchOverheadBytes);
+        compression.add(payloadWireBytes, uncompressedBytes, nowNanos);
+        encodeCost.add(uncompressedBytes, Math.max(0, encodeNanos), nowNanos);
+    }
+
+    public void onBatchAcked(long ackedAtNanos, long oldestRecordArrivalNanos) {
+        long endToEndNanos = ackedAtNanos - oldestRecordArrivalNanos;
+        if (endToEndNanos >= 0) {
+            endToEnd.add(endToEndNanos, 1, ackedAtNanos);
+        }
+    }
+
+    public void onBacklog(long records, long bytes) {
+        backlogRecords = Math.max(0, records);
+        backlogBytes = Math.max(0, bytes);
+    }
+
+    /**
+     * The slow estimate, unless the recent one is above it by more than three Poisson standard
+     * deviations (of the records the slow rate predicts in the recent window) and by a quarter:
+     * then the recent one (the rate has stepped up).
+     */
+    private double arrivalRate(long nowNanos) {
+        double slow = arrivals.perSecond(nowNanos);
+        double recent = recentArrivals.perSecond(nowNanos);
+        double window = recentArrivals.windowSeconds(nowNanos);
+        if (Double.isNaN(recent) || !(window > 0)) {
+            return slow;
+        }
+        double expectedRecords = Math.max(slow * window, 1.0);
+        double noise = Math.sqrt(expectedRecords) / window;
+        boolean steppedUp = recent > slow + RISE_SIGMAS * noise && recent > slow * RISE_RATIO;
+        return steppedUp ? recent : slow;
+    }
+
+    public long backlogRecords() {
+        return backlogRecords;
+    }
+
+    public StreamEstimates estimates(long nowNanos) {
+        boolean encodeKnown = encodeCost.hasFit();
+        return new StreamEstimates(
+                arrivalRate(nowNanos),
+                recordSize.value(),
+                compression.value(),
+                encodeKnown ? encodeCost.intercept() : Double.NaN,
+                encodeKnown ? encodeCost.slope() : Double.NaN,
+                endToEnd.value(),
+                backlogRecords,
+                backlogBytes,
+                arrivals.observedNanos(nowNanos),
+                batchesSent);
+    }
+}

@@ -1,0 +1,134 @@
+package io.jetstream.kafka.core.routing;
+
+/**
+ * The health state machine of one route.
+ *
+ * <pre>
+ *   UP --nack/timeout--&gt; DEGRADED --(downAfterFailures consecutive)--&gt; DOWN
+ *   UP, DEGRADED --connection lost | stalled--&gt; DOWN
+ *   DEGRADED --recoveryAcks consecutive acks--&gt; UP
+ *   DOWN --after backoff, one probe batch--&gt; ack: UP | failure or probe timeout: DOWN, backoff doubled
+ *   DOWN (disconnected) --recovered--&gt; DOWN, probe due at once
+ * </pre>
+ *
+ * Invariants: at most one probe is in flight; a disconnected route is never probed; the backoff
+ * stays within {@code [initial, max]}. Not thread-safe: the scheduler serialises calls.
+ */
+final class RouteHealth {
+
+    private final int downAfterFailures;
+    private final int recoveryAcks;
+    private final long initialBackoffNanos;
+    private final long maxBackoffNanos;
+    private RouteState state = RouteState.UP;
+    private int consecutiveFailures;
+    private int consecutiveAcks;
+    private boolean disconnected;
+    private boolean probeInFlight;
+    private long backoffNanos;
+    private long probeAtNanos;
+    private long probeSentAtNanos;
+    private long transitions;
+
+    RouteHealth(int downAfterFailures, int recoveryAcks, long initialBackoffNanos, long maxBackoffNanos) {
+        this.downAfterFailures = downAfterFailures;
+        this.recoveryAcks = recoveryAcks;
+        this.initialBackoffNanos = initialBackoffNanos;
+        this.maxBackoffNanos = maxBackoffNanos;
+        this.backoffNanos = initialBackoffNanos;
+    }
+
+    void onAck() {
+        consecutiveFailures = 0;
+        consecutiveAcks++;
+        probeInFlight = false;
+        boolean probeSucceeded = state == RouteState.DOWN && !disconnected;
+        boolean recoveredFromDegraded = state == RouteState.DEGRADED && consecutiveAcks >= recoveryAcks;
+        if (probeSucceeded || recoveredFromDegraded) {
+            moveTo(RouteState.UP);
+            backoffNanos = initialBackoffNanos;
+        }
+    }
+
+    void onFailure(long nowNanos) {
+        consecutiveFailures++;
+        consecutiveAcks = 0;
+        // failures of batches sent before the route went down do not count as failed probes
+        boolean probeFailed = state == RouteState.DOWN && probeInFlight;
+        boolean tooManyFailures = consecutiveFailures >= downAfterFailures;
+        if (probeFailed || tooManyFailures) {
+            goDown(nowNanos);
+        } else if (state == RouteState.UP) {
+            moveTo(RouteState.DEGRADED);
+        }
+        probeInFlight = false;
+    }
+
+    void onConnectionLost(long nowNanos) {
+        disconnected = true;
+        probeInFlight = false;
+        goDown(nowNanos);
+    }
+
+    void onRecovered(long nowNanos) {
+        disconnected = false;
+        probeInFlight = false;
+        if (state == RouteState.DOWN) {
+            probeAtNanos = nowNanos;
+        }
+    }
+
+    void onStalled(long nowNanos) {
+        if (state != RouteState.DOWN) {
+            goDown(nowNanos);
+        }
+    }
+
+    private void goDown(long nowNanos) {
+        // the first failure from a working state backs off briefly; each failed probe doubles it
+        backoffNanos = state == RouteState.DOWN ? Math.min(maxBackoffNanos, backoffNanos * 2) : initialBackoffNanos;
+        moveTo(RouteState.DOWN);
+        probeAtNanos = nowNanos + backoffNanos;
+    }
+
+    private void moveTo(RouteState next) {
+        if (next != state) {
+            state = next;
+            transitions++;
+        }
+    }
+
+    /** Whether the route may take a batch: it is not down, or it is down and a probe is due. */
+    boolean usable(long nowNanos) {
+        return state != RouteState.DOWN || probeDue(nowNanos);
+    }
+
+    boolean probeDue(long nowNanos) {
+        return state == RouteState.DOWN && !disconnected && !probeInFlight && nowNanos >= probeAtNanos;
+    }
+
+    void onSent(long nowNanos) {
+        if (state == RouteState.DOWN) {
+            probeInFlight = true;
+            probeSentAtNanos = nowNanos;
+        }
+    }
+
+    /** Whether a probe has been in flight for longer than {@code timeoutNanos}: it counts as failed. */
+    boolean probeTimedOut(long nowNanos, long timeoutNanos) {
+        return probeInFlight && nowNanos - probeSentAtNanos > timeoutNanos;
+    }
+
+    RouteState state() {
+        return state;
+    }
+
+    int consecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    /** State changes since creation; a measure of flapping. */
+    long transitions() {
+        return transitions;
+    }
+}

@@ -1,0 +1,118 @@
+package io.jetstream.kafka.core.routing;
+
+import io.jetstream.kafka.core.model.EstimatorSettings;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Policy constants of {@link RouteScheduler}. Build with {@link #builder()}.
+ *
+ * @param priorBytesPerSecond      capacity assumed for a route until it has been measured busy;
+ *                                 optimistic, so an unmeasured route is tried (and so measured)
+ * @param priorRtt                 round-trip time assumed until measured
+ * @param queueAllowance           a route is full when its bytes in flight exceed its capacity times
+ *                                 (base RTT + this): the pipe plus this much queue
+ * @param latencyTarget            optional: a route whose expected completion exceeds it is not
+ *                                 preferred, so a costlier faster route may be used
+ * @param spendCap                 money limits, never exceeded
+ * @param spendWindow              window of {@link SpendCap#perWindow()}, one hour by default
+ * @param relayLease               relays priced per hour are paid in advance in slices this long
+ * @param downAfterFailures        consecutive failures that take a route down
+ * @param recoveryAcks             consecutive acknowledgements that bring a degraded route back up
+ * @param probeBackoff             first wait before probing a route that went down
+ * @param maxProbeBackoff          cap of that wait, which doubles with each failed probe
+ * @param stallTimeout             a route with batches in flight and no acknowledgement for this
+ *                                 long, plus the time to drain its bytes in flight, goes down
+ * @param priceTolerance           routes whose effective prices differ by less than this fraction
+ *                                 are one price tier, shared by capacity
+ * @param estimators               estimator time constants of the routes' monitors
+ */
+public record RouteSchedulerSettings(
+        double priorBytesPerSecond,
+        Duration priorRtt,
+        Duration queueAllowance,
+        Optional<Duration> latencyTarget,
+        SpendCap spendCap,
+        Duration spendWindow,
+        Duration relayLease,
+        int downAfterFailures,
+        int recoveryAcks,
+        Duration probeBackoff,
+        Duration maxProbeBackoff,
+        Duration stallTimeout,
+        double priceTolerance,
+        EstimatorSettings estimators) {
+
+    public RouteSchedulerSettings {
+        Objects.requireNonNull(latencyTarget, "latencyTarget");
+        Objects.requireNonNull(spendCap, "spendCap");
+        Objects.requireNonNull(estimators, "estimators");
+        for (Duration d : new Duration[] {priorRtt, queueAllowance, spendWindow, relayLease, probeBackoff,
+            maxProbeBackoff, stallTimeout}) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException("durations must be set and not negative, got " + d);
+            }
+        }
+        if (!(priorBytesPerSecond > 0) || downAfterFailures < 1 || recoveryAcks < 1
+                || !(priceTolerance >= 0) || spendWindow.isZero() || probeBackoff.isZero()) {
+            throw new IllegalArgumentException("priorBytesPerSecond, downAfterFailures, "
+                    + "recoveryAcks, spendWindow and probeBackoff must be positive, priceTolerance >= 0");
+        }
+        if (probeBackoff.compareTo(maxProbeBackoff) > 0) {
+            throw new IllegalArgumentException("probeBackoff " + probeBackoff + " exceeds maxProbeBackoff "
+                    + maxProbeBackoff);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static RouteSchedulerSettings defaults() {
+        return builder().build();
+    }
+
+    /** Mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private double priorBytesPerSecond = 125e6;
+        private Duration priorRtt = Duration.ofMillis(50);
+        private Duration queueAllowance = Duration.ofMillis(50);
+        private Duration latencyTarget;
+        private SpendCap spendCap = SpendCap.none();
+        private Duration spendWindow = Duration.ofHours(1);
+        private Duration relayLease = Duration.ofMinutes(1);
+        private int downAfterFailures = 3;
+        private int recoveryAcks = 3;
+        private Duration probeBackoff = Duration.ofMillis(500);
+        private Duration maxProbeBackoff = Duration.ofSeconds(30);
+        private Duration stallTimeout = Duration.ofSeconds(1);
+        private double priceTolerance = 0.05;
+        private EstimatorSettings estimators = EstimatorSettings.defaults();
+
+        private Builder() {
+        }
+
+        public Builder priorBytesPerSecond(double v) { priorBytesPerSecond = v; return this; }
+        public Builder priorRtt(Duration v) { priorRtt = v; return this; }
+        public Builder queueAllowance(Duration v) { queueAllowance = v; return this; }
+        public Builder latencyTarget(Duration v) { latencyTarget = v; return this; }
+        public Builder spendCap(SpendCap v) { spendCap = v; return this; }
+        public Builder spendWindow(Duration v) { spendWindow = v; return this; }
+        public Builder relayLease(Duration v) { relayLease = v; return this; }
+        public Builder downAfterFailures(int v) { downAfterFailures = v; return this; }
+        public Builder recoveryAcks(int v) { recoveryAcks = v; return this; }
+        public Builder probeBackoff(Duration v) { probeBackoff = v; return this; }
+        public Builder maxProbeBackoff(Duration v) { maxProbeBackoff = v; return this; }
+        public Builder stallTimeout(Duration v) { stallTimeout = v; return this; }
+        public Builder priceTolerance(double v) { priceTolerance = v; return this; }
+        public Builder estimators(EstimatorSettings v) { estimators = v; return this; }
+
+        public RouteSchedulerSettings build() {
+            return new RouteSchedulerSettings(priorBytesPerSecond, priorRtt, queueAllowance,
+                    Optional.ofNullable(latencyTarget), spendCap, spendWindow, relayLease,
+                    downAfterFailures, recoveryAcks, probeBackoff, maxProbeBackoff, stallTimeout, priceTolerance,
+                    estimators);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.jetstream.kafka.core.routing;
+
+/**
+ * One route in a {@link SchedulerSnapshot}: what metrics export per route.
+ *
+ * @param name                    route name
+ * @param state                   health
+ * @param capacityShare           the route's share of the capacity of the routes not down (its weight)
+ * @param trafficShare            the route's share of the bytes recently sent (time-decayed)
+ * @param bytesPerSecond          capacity estimate used for scheduling (measured, or the prior)
+ * @param capacityMeasured        whether {@code bytesPerSecond} was measured (the route was busy)
+ * @param deliveredBytesPerSecond bytes acknowledged per second recently
+ * @param rttNanos                base round-trip time used for scheduling (measured, or the prior)
+ * @param inFlightBytes           bytes sent and not yet acknowledged or failed
+ * @param inFlightBatches         batches sent and not yet acknowledged or failed
+ * @param bytesSent               bytes sent in total
+ * @param bytesAcked              bytes acknowledged in total
+ * @param failures                negative acknowledgements, timeouts and lost connections in total
+ * @param consecutiveFailures     failures since the last acknowledgement
+ * @param moneySpent              egress and relay money charged to this route in total
+ * @param stateTransitions        health changes since start
+ */
+public record RouteStats(
+        String name,
+        RouteState state,
+        double capacityShare,
+        double trafficShare,
+        double bytesPerSecond,
+        boolean capacityMeasured,
+        double deliveredBytesPerSecond,
+        double rttNanos,
+        long inFlightBytes,
+        int inFlightBatches,
+        long bytesSent,
+        long bytesAcked,
+        long failures,
+        int consecutiveFailures,
+        double moneySpent,
+        long stateTransitions) {
+}

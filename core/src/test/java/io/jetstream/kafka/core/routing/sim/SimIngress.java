@@ -1,0 +1,155 @@
+package io.jetstream.kafka.core.routing.sim;
+
+import io.jetstream.kafka.core.model.sim.SimLoop;
+import io.jetstream.kafka.core.routing.NackReason;
+import io.jetstream.kafka.core.routing.RouteScheduler;
+import io.jetstream.kafka.core.routing.RouteSpec;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * An ingress relay following a {@link RouteScheduler} over {@link SimRoute}s. Batches of a fixed
+ * wire size arrive either at a fixed offered rate or as a backlog (the ingress keeps a fixed number
+ * of bytes in flight: saturating load). Each batch is sent on the chosen route; its ack comes back
+ * over the route's reverse link; a batch without ack after {@code ackTimeout} is reported
+ * ({@link NackReason#TIMEOUT}) and sent again. Heartbeats measure each route's RTT every second.
+ */
+public final class SimIngress {
+
+    private record Batch(long id, long createdAt) {
+    }
+
+    private final SimLoop loop;
+    private final RouteScheduler scheduler;
+    private final List<SimRoute> routes;
+    private final int batchBytes;
+    private final long ackTimeoutNanos;
+    private final ArrayDeque<Batch> waiting = new ArrayDeque<>();
+    private final Map<Long, RouteSpec> outstanding = new HashMap<>();
+    private long nextId;
+    private boolean retryScheduled;
+    private long inFlightBytes;
+    private long backlogWindowBytes;
+    private long delivered;
+    private Consumer<SimIngress> afterChoice = s -> { };
+
+    public SimIngress(SimLoop loop, RouteScheduler scheduler, List<SimRoute> routes, int batchBytes,
+                      long ackTimeoutNanos) {
+        this.loop = loop;
+        this.scheduler = scheduler;
+        this.routes = routes;
+        this.batchBytes = batchBytes;
+        this.ackTimeoutNanos = ackTimeoutNanos;
+        loop.at(SimLoop.seconds(1), this::heartbeats);
+    }
+
+    private void heartbeats() {
+        routes.forEach(this::heartbeat);
+        loop.after(SimLoop.seconds(1), this::heartbeats);
+    }
+
+    /** Keeps {@code windowBytes} in flight from now on: a backlog that saturates the routes. */
+    public void saturate(long windowBytes) {
+        backlogWindowBytes = windowBytes;
+        fillWindow();
+    }
+
+    /** Offers {@code bytesPerSecond} in batches at even intervals from {@code fromNanos} to {@code toNanos}. */
+    public void offer(double bytesPerSecond, long fromNanos, long toNanos) {
+        long interval = (long) (batchBytes * 1e9 / bytesPerSecond);
+        for (long t = fromNanos; t < toNanos; t += interval) {
+            loop.at(t, () -> {
+                waiting.addLast(new Batch(nextId++, loop.nanoTime()));
+                dispatch();
+            });
+        }
+    }
+
+    /** Runs after every choice, e.g. to check an invariant. */
+    public void afterEachChoice(Consumer<SimIngress> check) {
+        this.afterChoice = check;
+    }
+
+    private void fillWindow() {
+        while (backlogWindowBytes > 0 && inFlightBytes + waiting.size() * (long) batchBytes < backlogWindowBytes) {
+            waiting.addLast(new Batch(nextId++, loop.nanoTime()));
+        }
+        dispatch();
+    }
+
+    private void dispatch() {
+        while (!waiting.isEmpty()) {
+            long now = loop.nanoTime();
+            Optional<RouteSpec> chosen = scheduler.choose(batchBytes, now);
+            afterChoice.accept(this);
+            if (chosen.isEmpty()) {
+                if (!retryScheduled) {
+                    retryScheduled = true;
+                    loop.after(SimLoop.millis(10), () -> {
+                        retryScheduled = false;
+                        dispatch();
+                    });
+                }
+                return;
+            }
+            send(waiting.pollFirst(), route(chosen.get()), now);
+        }
+    }
+
+    private void send(Batch batch, SimRoute route, long sentAt) {
+        inFlightBytes += batchBytes;
+        outstanding.put(batch.id(), route.spec);
+        route.forward.send(batchBytes, arrivedAt -> {
+            route.bytesDelivered += batchBytes;
+            route.backward.send(16, ackedAt -> acked(batch, route, sentAt, ackedAt));
+        });
+        loop.at(sentAt + ackTimeoutNanos, () -> {
+            if (route.spec.equals(outstanding.get(batch.id())) && outstanding.remove(batch.id()) != null) {
+                inFlightBytes -= batchBytes;
+                scheduler.onNack(route.spec, batchBytes, NackReason.TIMEOUT, loop.nanoTime());
+                waiting.addFirst(batch);
+                dispatch();
+            }
+        });
+    }
+
+    private void acked(Batch batch, SimRoute route, long sentAt, long ackedAt) {
+        if (outstanding.remove(batch.id()) == null) {
+            return; // already timed out and re-sent
+        }
+        inFlightBytes -= batchBytes;
+        delivered += batchBytes;
+        scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
+        fillWindow();
+    }
+
+    private void heartbeat(SimRoute route) {
+        if (!route.forward.isCut()) {
+            scheduler.onRttSample(route.spec, 2 * route.forward.delayNanos(), loop.nanoTime());
+        }
+    }
+
+    private SimRoute route(RouteSpec spec) {
+        return routes.stream().filter(r -> r.spec.name().equals(spec.name())).findFirst().orElseThrow();
+    }
+
+    public long deliveredBytes() {
+        return delivered;
+    }
+
+    public int waitingBatches() {
+        return waiting.size();
+    }
+
+    public RouteScheduler scheduler() {
+        return scheduler;
+    }
+
+    public SimLoop loop() {
+        return loop;
+    }
+}
