@@ -1,0 +1,164 @@
+package io.jetstream.kafka.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jetstream.kafka.core.batch.BatchEncoder;
+import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ReplicationReceiverTest {
+
+    /** Records the acknowledgements sent upstream. */
+    static final class FakeUpstream implements ReplicationReceiver.Upstream {
+        final List<AckFrame> acks = new ArrayList<>();
+
+        @Override
+        public String name() {
+            return "relay";
+        }
+
+        @Override
+        public synchronized void sendAck(AckFrame ack) {
+            acks.add(ack);
+        }
+    }
+
+    /** Topic preparation that remembers what it was asked. */
+    static final class FakeTopics implements ReplicationReceiver.Topics {
+        final List<String> ensured = new ArrayList<>();
+        final List<TopicMetadataFrame> applied = new ArrayList<>();
+
+        @Override
+        public void ensure(String originTopic, int partition) {
+            ensured.add(originTopic + "-" + partition);
+        }
+
+        @Override
+        public void apply(TopicMetadataFrame metadata) {
+            applied.add(metadata);
+        }
+    }
+
+    private final FakeUpstream upstream = new FakeUpstream();
+    private final FakeTopics topics = new FakeTopics();
+    private final Map<String, Long> stored = new HashMap<>();
+    private final Metrics metrics = new Metrics();
+    private final BatchEncoder encoder = new BatchEncoder();
+    private ReplicationReceiver receiver;
+    private long nextId = 1;
+
+    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes) {
+        receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
+                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability),
+                (topic, partition) -> stored.getOrDefault(topic + "-" + partition, -1L), topics,
+                new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())));
+        return receiver;
+    }
+
+    @AfterEach
+    void close() {
+        receiver.close();
+        metrics.close();
+    }
+
+    private BatchFrame batch(String topic, long prev, long... offsets) {
+        List<ReplicatedRecord> records = new ArrayList<>();
+        for (long offset : offsets) {
+            records.add(new ReplicatedRecord(offset, 5000 + offset, ("k" + offset).getBytes(), ("v" + offset).getBytes()));
+        }
+        RoutingHeader routing = RoutingHeader.unrouted("demo", nextId++, "node-1", "B");
+        return BatchFrame.copyOf(routing, encoder.encode(new RecordBatch(topic, 0, prev, records), CompressionCodec.LZ4),
+                System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    private List<Long> pollOffsets() throws InterruptedException {
+        return receiver.poll(Duration.ofMillis(10)).stream().map(d -> d.record().offset()).toList();
+    }
+
+    @Test
+    void deliversInOrderAndAcknowledgesWhenCommittedExactlyOnce() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 9L);
+        receiver.onFrame(upstream, batch("orders", 12, 13, 14));
+        receiver.onFrame(upstream, batch("orders", 9, 10, 11, 12));
+        assertThat(pollOffsets()).containsExactly(10L, 11L, 12L, 13L, 14L);
+        assertThat(topics.ensured).contains("orders-0");
+        assertThat(upstream.acks).isEmpty();
+        receiver.onWritten("orders", 0, 12);
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L);
+        receiver.onWritten("orders", 0, 14);
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L, 14L);
+        assertThat(upstream.acks).allMatch(AckFrame::isOk);
+    }
+
+    @Test
+    void atLeastOnceAcknowledgesOnlyAfterTheOffsetsAreFlushed() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_OFFSET_FLUSH, 1 << 20);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+        receiver.onWritten("orders", 0, 1);
+        receiver.onOffsetsFlushed();
+        assertThat(upstream.acks).as("written after the flush began: not covered yet").isEmpty();
+        receiver.onOffsetsFlushed();
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(1L);
+    }
+
+    @Test
+    void resentBatchIsDroppedAsDuplicateAndAcknowledged() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+        receiver.onWritten("orders", 0, 1);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).hasSize(2);
+    }
+
+    @Test
+    void refusesTopicsOutsideTheAllowListAndReplicasOfThisSite() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, batch("secrets", -1, 0));
+        receiver.onFrame(upstream, batch("B.orders", -1, 0));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).extracting(AckFrame::reason)
+                .containsExactly(AckReason.NOT_AUTHORIZED, AckReason.NOT_AUTHORIZED);
+        assertThat(topics.ensured).isEmpty();
+    }
+
+    @Test
+    void fullBufferRefusesWithARetriableOverload() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 300);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        receiver.onFrame(upstream, batch("orders", 1, 2, 3));
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OVERLOADED);
+        assertThat(AckReason.OVERLOADED.retriable()).isTrue();
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void topicMetadataIsAppliedAndAcknowledged() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, new TopicMetadataFrame(RoutingHeader.unrouted("demo", 99, "node-1", "B"), "orders", 6,
+                Map.of("retention.ms", "1000")));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(topics.applied).extracting(TopicMetadataFrame::partitionCount).containsExactly(6);
+        assertThat(upstream.acks).extracting(AckFrame::batchId).containsExactly(99L);
+    }
+}

@@ -1,0 +1,216 @@
+package io.jetstream.kafka.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.model.BatchDecision;
+import io.jetstream.kafka.core.model.DecisionReason;
+import io.jetstream.kafka.core.model.FixedBatchPolicy;
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ReplicationSenderTest {
+
+    /** A relay that records the batch frames it is given. */
+    static final class FakeRelay implements ReplicationSender.Relay {
+        final String name;
+        boolean ready = true;
+        final List<BatchFrame> sent = new ArrayList<>();
+
+        FakeRelay(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public boolean isReady() {
+            return ready;
+        }
+
+        @Override
+        public boolean send(Frame frame) {
+            if (!ready) {
+                ReferenceCountUtil.release(frame);
+                return false;
+            }
+            if (frame instanceof BatchFrame batch) {
+                sent.add(batch);
+            } else {
+                ReferenceCountUtil.release(frame);
+            }
+            return true;
+        }
+
+        void releaseAll() {
+            sent.forEach(ReferenceCountUtil::release);
+        }
+    }
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final FakeRelay r1 = new FakeRelay("r1");
+    private final FakeRelay r2 = new FakeRelay("r2");
+    private final Metrics kafkaMetrics = new Metrics();
+    private final TopicPartition p0 = new TopicPartition("orders", 0);
+    private ReplicationSender sender;
+
+    private ReplicationSender sender(int maxRecords, long maxBufferedBytes) {
+        BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes), List.of(r1, r2),
+                new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
+                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+        sender.assign(List.of(p0));
+        return sender;
+    }
+
+    @AfterEach
+    void release() {
+        if (sender != null) {
+            sender.close();
+        }
+        r1.releaseAll();
+        r2.releaseAll();
+        kafkaMetrics.close();
+    }
+
+    private static ReplicatedRecord record(long offset) {
+        return new ReplicatedRecord(offset, 1000 + offset, ("k" + offset).getBytes(), new byte[64]);
+    }
+
+    private List<BatchFrame> allSent() {
+        List<BatchFrame> all = new ArrayList<>(r1.sent);
+        all.addAll(r2.sent);
+        all.sort((a, b) -> Long.compare(a.header().batchId(), b.header().batchId()));
+        return all;
+    }
+
+    private static AckFrame ok(BatchFrame frame) {
+        return AckFrame.ok(frame.header());
+    }
+
+    @Test
+    void commitsOnlyWhatTheDestinationAcknowledged() {
+        sender(2, 1 << 30);
+        for (long offset = 0; offset < 6; offset++) {
+            sender.append(p0, record(offset));
+        }
+        List<BatchFrame> sent = allSent();
+        assertThat(sent).hasSize(3);
+        assertThat(sent).extracting(f -> f.header().prevOffset()).containsExactly(-1L, 1L, 3L);
+        assertThat(sent.get(0).header().routing().isRouted()).isFalse();
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+
+        sender.onFrame(r1, ok(sent.get(1)));
+        assertThat(sender.committableOffsets(List.of(p0))).as("batch 0 is not acknowledged").isEmpty();
+        sender.onFrame(r1, ok(sent.get(0)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 4L);
+        sender.onFrame(r1, ok(sent.get(2)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 6L);
+        assertThat(sender.inFlightBatches()).isZero();
+    }
+
+    @Test
+    void spreadsBatchesOverReadyRelays() {
+        sender(1, 1 << 30);
+        for (long offset = 0; offset < 4; offset++) {
+            sender.append(p0, record(offset));
+        }
+        assertThat(r1.sent).hasSize(2);
+        assertThat(r2.sent).hasSize(2);
+    }
+
+    @Test
+    void lingerClosesAPartialBatch() {
+        sender(100, 1 << 30);
+        sender.append(p0, record(0));
+        sender.tick();
+        assertThat(allSent()).isEmpty();
+        now.addAndGet(Duration.ofMillis(25).toNanos());
+        sender.tick();
+        assertThat(allSent()).hasSize(1);
+    }
+
+    @Test
+    void retriableNackIsResentOnAnotherRelayAfterTheBackoff() {
+        sender(1, 1 << 30);
+        sender.append(p0, record(0));
+        BatchFrame first = r1.sent.get(0);
+        sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.NO_SUBSCRIBER, "nobody"));
+        sender.tick();
+        assertThat(allSent()).hasSize(1);
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        sender.tick();
+        assertThat(r2.sent).hasSize(1);
+        assertThat(r2.sent.get(0).header().batchId()).isEqualTo(first.header().batchId());
+        sender.onFrame(r2, ok(r2.sent.get(0)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 1L);
+    }
+
+    @Test
+    void lostRelayConnectionResendsAtOnceAndTimeoutsResendLater() {
+        sender(1, 1 << 30);
+        sender.append(p0, record(0));
+        r1.ready = false;
+        sender.onRelayLost(r1);
+        sender.tick();
+        assertThat(r2.sent).hasSize(1);
+        // no ack within the timeout: sent again
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        r1.ready = true;
+        sender.tick();
+        assertThat(allSent()).hasSize(3);
+    }
+
+    @Test
+    void nonRetriableNackFailsTheTask() {
+        sender(1, 1 << 30);
+        sender.append(p0, record(0));
+        sender.onFrame(r1, AckFrame.nack(r1.sent.get(0).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
+        assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED");
+        assertThatThrownBy(() -> sender.append(p0, record(1))).hasMessageContaining("refused");
+    }
+
+    @Test
+    void memoryBoundTurnsIntoPauseAndResume() {
+        sender(1, 1000);
+        for (long offset = 0; offset < 20; offset++) {
+            sender.append(p0, record(offset));
+        }
+        assertThat(sender.shouldPause()).isTrue();
+        allSent().forEach(frame -> sender.onFrame(r1, ok(frame)));
+        assertThat(sender.canResume()).isTrue();
+        assertThat(sender.bufferedBytes()).isZero();
+    }
+
+    @Test
+    void revokedPartitionsForgetTheirBatchesAndLateAcks() {
+        sender(1, 1 << 30);
+        sender.append(p0, record(0));
+        BatchFrame frame = r1.sent.get(0);
+        sender.revoke(List.of(p0));
+        assertThat(sender.inFlightBatches()).isZero();
+        sender.onFrame(r1, ok(frame));
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+    }
+}
