@@ -23,6 +23,7 @@ public final class JetstreamCli {
 
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
+        commands.put("demo", new DemoCommand());
         commands.put("sites", new SitesCommand());
         return commands;
     }

@@ -116,7 +116,7 @@ public final class RelayMain {
      * The data-path handlers. Until the wire protocol lands, this build refuses data connections
      * (counted, logged once) while health and metrics work.
      */
-    private static DataPipelineFactory dataPath() {
+    public static DataPipelineFactory dataPath() {
         return new RefusingDataPipelineFactory();
     }
 

@@ -63,6 +63,11 @@ public final class RelayNode implements AutoCloseable {
         server = null;
     }
 
+    /** The running relay's metrics, or null while stopped (a restart starts fresh counters). */
+    public synchronized RelayMetrics metrics() {
+        return metrics;
+    }
+
     public synchronized boolean isRunning() {
         return server != null;
     }
