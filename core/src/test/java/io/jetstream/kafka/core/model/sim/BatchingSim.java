@@ -68,7 +68,8 @@ public final class BatchingSim {
             loop.at(tick, () -> arrive(tick));
         }
         if (path.heartbeatIntervalNanos() > 0) {
-            for (long t = path.heartbeatIntervalNanos(); t < end; t += path.heartbeatIntervalNanos()) {
+            // the first heartbeat is the connection handshake, before any batch
+            for (long t = 0; t < end; t += path.heartbeatIntervalNanos()) {
                 loop.at(t, this::heartbeat);
             }
         }

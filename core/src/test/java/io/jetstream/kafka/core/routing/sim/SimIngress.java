@@ -32,6 +32,7 @@ public final class SimIngress {
     private final Map<Long, RouteSpec> outstanding = new HashMap<>();
     private long nextId;
     private boolean retryScheduled;
+    private final java.util.Random random = new java.util.Random(17);
     private long inFlightBytes;
     private long backlogWindowBytes;
     private long delivered;
@@ -44,7 +45,7 @@ public final class SimIngress {
         this.routes = routes;
         this.batchBytes = batchBytes;
         this.ackTimeoutNanos = ackTimeoutNanos;
-        loop.at(SimLoop.seconds(1), this::heartbeats);
+        loop.at(0, this::heartbeats); // the first heartbeat is the connection handshake
     }
 
     private void heartbeats() {
@@ -129,7 +130,8 @@ public final class SimIngress {
 
     private void heartbeat(SimRoute route) {
         if (!route.forward.isCut()) {
-            scheduler.onRttSample(route.spec, 2 * route.forward.delayNanos(), loop.nanoTime());
+            long jitter = (long) (random.nextDouble() * 2 * route.jitterNanos);
+            scheduler.onRttSample(route.spec, 2 * route.forward.delayNanos() + jitter, loop.nanoTime());
         }
     }
 
