@@ -84,15 +84,6 @@ public final class BatchingSim {
                 lastSeen == null ? 0 : lastSeen.maxRecords());
     }
 
-    /** Mean latency of the records that arrived in each second, in milliseconds (NaN: none). */
-    public double[] perSecondMeanMillis(int seconds) {
-        double[] means = new double[seconds];
-        for (int i = 0; i < seconds; i++) {
-            means[i] = secondCounts[i] == 0 ? Double.NaN : secondSums[i] / secondCounts[i];
-        }
-        return means;
-    }
-
     /** Mean over each second of arrivals of the mean latency of that second's records. */
     private double timeWeightedMeanMillis() {
         double sum = 0;

@@ -68,7 +68,6 @@ class RoutingSimulationTest {
     }
 
     private double throughput(double from, double to) {
-        long before = routes.stream().mapToLong(SimRoute::bytesDelivered).sum();
         loop.runUntil(SimLoop.seconds(from));
         long atFrom = routes.stream().mapToLong(SimRoute::bytesDelivered).sum();
         loop.runUntil(SimLoop.seconds(to));

@@ -35,7 +35,6 @@ public final class SimIngress {
     private final java.util.Random random = new java.util.Random(17);
     private long inFlightBytes;
     private long backlogWindowBytes;
-    private long delivered;
     private Consumer<SimIngress> afterChoice = s -> { };
 
     public SimIngress(SimLoop loop, RouteScheduler scheduler, List<SimRoute> routes, int batchBytes,
@@ -123,7 +122,6 @@ public final class SimIngress {
             return; // already timed out and re-sent
         }
         inFlightBytes -= batchBytes;
-        delivered += batchBytes;
         scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
         fillWindow();
     }
@@ -137,14 +135,6 @@ public final class SimIngress {
 
     private SimRoute route(RouteSpec spec) {
         return routes.stream().filter(r -> r.spec.name().equals(spec.name())).findFirst().orElseThrow();
-    }
-
-    public long deliveredBytes() {
-        return delivered;
-    }
-
-    public int waitingBatches() {
-        return waiting.size();
     }
 
     public RouteScheduler scheduler() {
