@@ -21,6 +21,8 @@ public final class DecayingRate {
 
     /** {@code W} is floored so the first samples cannot produce an unbounded rate. */
     private static final double MIN_WINDOW_FRACTION = 0.05;
+    /** A restarted estimate behaves as if this many time constants had been observed. */
+    private static final double RESTART_HISTORY_TIME_CONSTANTS = 5;
 
     private final double tauNanos;
     private boolean started;
@@ -60,6 +62,19 @@ public final class DecayingRate {
         double observed = now - startNanos;
         double window = Math.max(tauNanos * -Math.expm1(-observed / tauNanos), tauNanos * MIN_WINDOW_FRACTION);
         return sum / window * 1e9;
+    }
+
+    /**
+     * Forgets the past and continues as if {@code perSecond} had been observed for many time
+     * constants up to {@code nowNanos}: used when a step change is detected elsewhere, so the
+     * estimate does not lag behind it for a time constant.
+     */
+    public void restart(double perSecond, long nowNanos) {
+        started = true;
+        startNanos = nowNanos - (long) (RESTART_HISTORY_TIME_CONSTANTS * tauNanos);
+        lastNanos = nowNanos;
+        double window = tauNanos * -Math.expm1(-RESTART_HISTORY_TIME_CONSTANTS);
+        decayedSum = Math.max(0, perSecond) * window / 1e9;
     }
 
     /** Nanoseconds observed since the first sample; 0 before it. */

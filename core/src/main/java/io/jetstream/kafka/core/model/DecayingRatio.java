@@ -72,6 +72,14 @@ public final class DecayingRatio {
         samples++;
     }
 
+    /** Forgets every sample, as if new. */
+    public void reset() {
+        numerator = 0;
+        denominator = 0;
+        samples = 0;
+        started = false;
+    }
+
     /** The current ratio, or {@link Double#NaN} before the first usable sample. */
     public double value() {
         return denominator > 0 ? numerator / denominator : Double.NaN;

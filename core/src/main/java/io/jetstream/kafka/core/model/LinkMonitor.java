@@ -10,18 +10,21 @@ package io.jetstream.kafka.core.model;
  * at {@code ack_i = max(sent_i, ack_{i-1} - L) + service_i + L}. When a batch was queued behind the
  * previous one ({@code ack_{i-1} - L > sent_i}), its service time at the bottleneck is exactly the
  * gap between the two acks, whatever the bottleneck is (the uplink, a relay, the destination's
- * decoder). {@code L} is bounded from above by the smallest recent ack latency; the test adds four
- * mean absolute deviations of the heartbeat RTT (of the ack latency when there are no heartbeats),
- * so that jitter on the previous ack's way back is not taken for queueing (a uniform jitter's
- * range is four such deviations). Heartbeats are preferred because ack latencies also vary with
- * the link's own queue, and a margin that grew with the queue would hide the queue. The estimate is
+ * decoder). {@code L} is taken as the base RTT: the minimum heartbeat RTT, or without heartbeats
+ * the minimum ack latency (an upper bound: it also holds a transmission, so short overlaps are
+ * missed, never invented). With heartbeats the test adds four mean absolute deviations of their
+ * RTT, so that path jitter on the previous ack's way back is not taken for queueing (a uniform
+ * jitter's range is four such deviations). Ack latencies are not used for that margin: they vary
+ * with the link's own queue, and a margin that grew with the queue would hide it. The estimate is
  * {@code sum(bytes) / sum(gaps)} over such busy periods, time-decayed ({@link DecayingRatio});
  * bytes of acks that arrive together (gap 0) are accumulated until at least
  * {@link #MIN_SAMPLE_NANOS} of gaps are covered. Batches that found the bottleneck idle give no
  * sample: their ack latency mixes transmission with processing at the far end, and the sender's
  * own pace says nothing of capacity. So the throughput is unknown ({@code NaN}) until the link has
  * been busy; the owner then uses a prior, and a link whose capacity matters soon becomes busy and
- * measured (as in BBR, capacity is learnt at the bottleneck).
+ * measured (as in BBR, capacity is learnt at the bottleneck). A throughput not re-measured for
+ * three link time constants is forgotten: capacity seen long ago (or measured wrongly) must not
+ * hold decisions back for ever.
  *
  * <p><b>Round-trip time.</b> The base RTT is the minimum of recent heartbeat RTTs
  * ({@link #onRttSample}); without heartbeats in the window, the minimum ack latency (an upper
@@ -34,7 +37,9 @@ public final class LinkMonitor {
 
     /** A busy-period sample is emitted once it covers this much service time. */
     static final long MIN_SAMPLE_NANOS = 1_000_000L;
-    /** A batch counts as queued only if it waited this many mean absolute deviations of the ack latency. */
+    /** A throughput not re-measured for this many link time constants is forgotten (reported unknown). */
+    static final int EXPIRY_TIME_CONSTANTS = 3;
+    /** Queueing must exceed this many mean absolute deviations of the heartbeat RTT (a uniform jitter's range). */
     static final double JITTER_MARGIN_DEVIATIONS = 4.0;
 
     private final int warmupSamples;
@@ -43,7 +48,6 @@ public final class LinkMonitor {
     private final WindowedMin minAckLatency;
     private final DecayingRatio smoothedRtt;
     private final DecayingRatio ackLatency;
-    private final DecayingRatio ackLatencyDeviation;
     private final DecayingRatio heartbeatDeviation;
     private final DecayingRate delivered;
     private boolean acked;
@@ -58,16 +62,16 @@ public final class LinkMonitor {
     private int consecutiveFailures;
     private long lastProgressNanos;
     private double lastAckLatencyNanos = Double.NaN;
+    private long lastThroughputSampleNanos;
+    private final long throughputExpiryNanos;
 
     public LinkMonitor(EstimatorSettings settings) {
         this.warmupSamples = settings.warmupSamples();
+        this.throughputExpiryNanos = settings.linkTimeConstant().toNanos() * EXPIRY_TIME_CONSTANTS;
         this.nanosPerByte = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
         this.heartbeatRtt = new WindowedMin(settings.minRttWindow(), 8);
-        this.ackLatencyDeviation = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
-                settings.warmupSamples());
-        this.heartbeatDeviation = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
-                settings.warmupSamples());
+        this.heartbeatDeviation = new DecayingRatio(settings.linkTimeConstant(), Double.POSITIVE_INFINITY, 1);
         this.minAckLatency = new WindowedMin(settings.minRttWindow(), 8);
         this.delivered = new DecayingRate(settings.linkTimeConstant());
         this.smoothedRtt = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
@@ -95,9 +99,6 @@ public final class LinkMonitor {
         if (latency < 0 || wireBytes <= 0) {
             return;
         }
-        if (ackLatency.hasValue()) {
-            ackLatencyDeviation.add(Math.abs(latency - ackLatency.value()), 1, ackedAtNanos);
-        }
         ackLatency.add(latency, 1, ackedAtNanos);
         minAckLatency.add(latency, ackedAtNanos);
         lastAckLatencyNanos = latency;
@@ -107,13 +108,17 @@ public final class LinkMonitor {
     }
 
     private void sampleService(long wireBytes, long sentAtNanos, long ackedAtNanos) {
-        // the smallest ack latency bounds from above the part of a round trip spent outside the
-        // bottleneck's queue; the margin covers delay variation (jitter) of the previous ack, so
-        // that an ack delayed on its way back is not taken for a queue at the bottleneck
-        double deviation = heartbeatDeviation.hasValue() ? heartbeatDeviation.value()
-                : ackLatencyDeviation.hasValue() ? ackLatencyDeviation.value() : 0;
-        long unqueuedLatency = (long) (minAckLatency.min(ackedAtNanos) + JITTER_MARGIN_DEVIATIONS * deviation);
-        boolean queuedBehindPrevious = acked && lastAckNanos > sentAtNanos + unqueuedLatency;
+        // the base RTT bounds from above the part of a round trip spent outside the bottleneck's
+        // queue; the margin covers path jitter, so an ack late on its way back is not taken for a
+        // queue at the bottleneck
+        double unqueuedLatency = baseRttNanos(ackedAtNanos);
+        boolean heartbeatsSeen = smoothedRtt.hasValue();
+        boolean jitterKnown = heartbeatDeviation.samples() >= warmupSamples;
+        if (heartbeatsSeen && !jitterKnown) {
+            return; // the path's jitter is not known yet: no sample rather than a wrong one
+        }
+        double margin = jitterKnown ? JITTER_MARGIN_DEVIATIONS * heartbeatDeviation.value() : 0;
+        boolean queuedBehindPrevious = acked && lastAckNanos > sentAtNanos + unqueuedLatency + margin;
         if (!queuedBehindPrevious) {
             // the bottleneck was idle when this batch reached it: its ack latency mixes transmission
             // with processing at the far end, and the sender's own pace says nothing of capacity
@@ -129,7 +134,12 @@ public final class LinkMonitor {
 
     private void flushBusyPeriod(long nowNanos) {
         if (busyBytes > 0 && busyServiceNanos > 0) {
+            boolean expired = nowNanos - lastThroughputSampleNanos > throughputExpiryNanos;
+            if (expired) {
+                nanosPerByte.reset();
+            }
             nanosPerByte.add(busyServiceNanos, busyBytes, nowNanos);
+            lastThroughputSampleNanos = nowNanos;
         }
         busyBytes = 0;
         busyServiceNanos = 0;
@@ -172,8 +182,9 @@ public final class LinkMonitor {
         inFlightBatches = Math.max(0, inFlightBatches - 1);
     }
 
-    private double bytesPerSecond() {
-        boolean trusted = nanosPerByte.samples() >= warmupSamples && nanosPerByte.value() > 0;
+    private double bytesPerSecond(long nowNanos) {
+        boolean fresh = nowNanos - lastThroughputSampleNanos <= throughputExpiryNanos;
+        boolean trusted = fresh && nanosPerByte.samples() >= warmupSamples && nanosPerByte.value() > 0;
         return trusted ? 1e9 / nanosPerByte.value() : Double.NaN;
     }
 
@@ -191,7 +202,7 @@ public final class LinkMonitor {
     }
 
     public LinkEstimates estimates(long nowNanos) {
-        return new LinkEstimates(bytesPerSecond(), nanosPerByte.samples(), delivered.perSecond(nowNanos),
+        return new LinkEstimates(bytesPerSecond(nowNanos), nanosPerByte.samples(), delivered.perSecond(nowNanos),
                 baseRttNanos(nowNanos),
                 smoothedRtt.value(), ackLatency.value(), minAckLatency.min(nowNanos), lastAckLatencyNanos, inFlightBytes, inFlightBatches, bytesSent, bytesAcked,
                 failures, consecutiveFailures, lastProgressNanos);

@@ -8,11 +8,12 @@ package io.jetstream.kafka.core.model;
  * <ul>
  *   <li>{@link #onRecordsArrived}: arrival rate and mean record size ({@link DecayingRatio} of
  *       bytes over records). The rate comes from a {@link DecayingRate} with the configured time
- *       constant and a {@link RecentRate} over the last 16 arrivals; the recent one is used only
- *       while it is above the slow one by more than Poisson noise (three standard deviations) and
- *       by a quarter. So a step up is seen within a few arrivals (falling behind is costly), noise
- *       and chunked arrivals do not bias the rate upwards, and a fall is followed as fast as the
- *       slow one forgets (shrinking batches late costs little);</li>
+ *       constant and a {@link RecentRate} over the last 16 arrivals. When the recent one is above
+ *       the slow one by more than Poisson noise (four standard deviations) and by half, the rate
+ *       has stepped up: the slow one restarts from the recent one. So a step up is seen within a
+ *       few arrivals (falling behind is costly), noise and chunked arrivals do not bias the rate
+ *       upwards, and a fall is followed as fast as the slow one forgets (shrinking batches late
+ *       costs little);</li>
  *   <li>{@link #onBatchSent}: compression ratio ({@code (wire - overhead) / raw}) and the encode
  *       cost line {@code e0 + e1 * rawBytes} ({@link LinearFit} of encode nanos on raw bytes);</li>
  *   <li>{@link #onBatchAcked}: end-to-end time of the oldest record of the batch (for metrics);</li>
@@ -25,8 +26,8 @@ public final class StreamMonitor {
 
     /** The fast rate is measured over this many recent arrivals (calls). */
     private static final int RECENT_ARRIVALS = 16;
-    private static final double RISE_SIGMAS = 3.0;
-    private static final double RISE_RATIO = 1.25;
+    private static final double RISE_SIGMAS = 4.0;
+    private static final double RISE_RATIO = 1.5;
 
     private final int batchOverheadBytes;
     private final DecayingRate arrivals;
@@ -86,9 +87,10 @@ public final class StreamMonitor {
     }
 
     /**
-     * The slow estimate, unless the recent one is above it by more than three Poisson standard
-     * deviations (of the records the slow rate predicts in the recent window) and by a quarter:
-     * then the recent one (the rate has stepped up).
+     * The slow estimate, unless the recent one is above it by more than four Poisson standard
+     * deviations (of the records the slow rate predicts in the recent window) and by half: then
+     * the rate has stepped up, and the slow estimate restarts from the recent one so that it does
+     * not lag behind the step for a time constant.
      */
     private double arrivalRate(long nowNanos) {
         double slow = arrivals.perSecond(nowNanos);
@@ -100,7 +102,11 @@ public final class StreamMonitor {
         double expectedRecords = Math.max(slow * window, 1.0);
         double noise = Math.sqrt(expectedRecords) / window;
         boolean steppedUp = recent > slow + RISE_SIGMAS * noise && recent > slow * RISE_RATIO;
-        return steppedUp ? recent : slow;
+        if (steppedUp) {
+            arrivals.restart(recent, nowNanos);
+            return recent;
+        }
+        return slow;
     }
 
     public long backlogRecords() {

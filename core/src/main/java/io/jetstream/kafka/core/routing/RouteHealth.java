@@ -54,8 +54,9 @@ final class RouteHealth {
         consecutiveFailures++;
         consecutiveAcks = 0;
         // failures of batches sent before the route went down do not count as failed probes
-        boolean probeFailed = state == RouteState.DOWN && probeInFlight;
-        boolean tooManyFailures = consecutiveFailures >= downAfterFailures;
+        boolean down = state == RouteState.DOWN;
+        boolean probeFailed = down && probeInFlight;
+        boolean tooManyFailures = !down && consecutiveFailures >= downAfterFailures;
         if (probeFailed || tooManyFailures) {
             goDown(nowNanos);
         } else if (state == RouteState.UP) {

@@ -68,7 +68,8 @@ public final class BatchingSim {
             loop.at(tick, () -> arrive(tick));
         }
         if (path.heartbeatIntervalNanos() > 0) {
-            for (long t = path.heartbeatIntervalNanos(); t < end; t += path.heartbeatIntervalNanos()) {
+            // the first heartbeat is the connection handshake, before any batch
+            for (long t = 0; t < end; t += path.heartbeatIntervalNanos()) {
                 loop.at(t, this::heartbeat);
             }
         }
@@ -81,15 +82,6 @@ public final class BatchingSim {
                 latencies.meanMillis(), latencies.percentileMillis(50), latencies.percentileMillis(99),
                 latencies.fractionWithinMillis(latencyTargetMillis), timeWeightedMeanMillis(), batches, changes,
                 lastSeen == null ? 0 : lastSeen.maxRecords());
-    }
-
-    /** Mean latency of the records that arrived in each second, in milliseconds (NaN: none). */
-    public double[] perSecondMeanMillis(int seconds) {
-        double[] means = new double[seconds];
-        for (int i = 0; i < seconds; i++) {
-            means[i] = secondCounts[i] == 0 ? Double.NaN : secondSums[i] / secondCounts[i];
-        }
-        return means;
     }
 
     /** Mean over each second of arrivals of the mean latency of that second's records. */

@@ -48,24 +48,6 @@ public record PathParams(
                 heartbeatIntervalNanos);
     }
 
-    public PathParams withJitter(long nanos) {
-        return new PathParams(linkBytesPerSecond, oneWayDelayNanos, nanos, serviceNoise, recordBytes, compressionRatio,
-                overheadBytes, encodeFixedNanos, encodeNanosPerByte, decodeFactor, encodeOutlierChance,
-                heartbeatIntervalNanos);
-    }
-
-    public PathParams withOneWayDelay(long nanos) {
-        return new PathParams(linkBytesPerSecond, nanos, jitterNanos, serviceNoise, recordBytes, compressionRatio,
-                overheadBytes, encodeFixedNanos, encodeNanosPerByte, decodeFactor, encodeOutlierChance,
-                heartbeatIntervalNanos);
-    }
-
-    public PathParams withEncodeOutliers(double chance) {
-        return new PathParams(linkBytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, recordBytes,
-                compressionRatio, overheadBytes, encodeFixedNanos, encodeNanosPerByte, decodeFactor, chance,
-                heartbeatIntervalNanos);
-    }
-
     public long wireBytes(int records) {
         return overheadBytes + (long) Math.ceil(compressionRatio * recordBytes * (long) records);
     }

@@ -68,7 +68,6 @@ class RoutingSimulationTest {
     }
 
     private double throughput(double from, double to) {
-        long before = routes.stream().mapToLong(SimRoute::bytesDelivered).sum();
         loop.runUntil(SimLoop.seconds(from));
         long atFrom = routes.stream().mapToLong(SimRoute::bytesDelivered).sum();
         loop.runUntil(SimLoop.seconds(to));
@@ -143,7 +142,6 @@ class RoutingSimulationTest {
         in.offer(1.5 * UPLINK, 0, SimLoop.seconds(60));
 
         double[] shares = shares(10, 60);
-        in.scheduler().snapshot(loop.nanoTime()).routes().forEach(r -> System.out.println("  " + r));
         double cheapRate = shares[0] * 1.5 * UPLINK;
         System.out.printf("  cheap route at %.1f%% of capacity%n", 100 * cheapRate / UPLINK);
         assertThat(cheapRate).as("cheap route saturated first").isGreaterThanOrEqualTo(0.95 * UPLINK);
@@ -181,13 +179,12 @@ class RoutingSimulationTest {
         in.saturate(WINDOW);
         for (int window = 0; window < 10; window++) {
             double[] shares = shares(10 + 5 * window, 15 + 5 * window);
-            in.scheduler().snapshot(loop.nanoTime()).routes().forEach(r -> System.out.println("  " + r));
             for (double share : shares) {
                 assertThat(share).isCloseTo(1.0 / 3, within(0.1 / 3));
             }
         }
-        SchedulerSnapshot snapshot = new RouteScheduler(List.of(), RouteSchedulerSettings.defaults()).snapshot(0);
-        assertThat(snapshot.routes()).isEmpty();
+        SchedulerSnapshot snapshot = in.scheduler().snapshot(loop.nanoTime());
+        assertThat(snapshot.routes()).allSatisfy(r -> assertThat(r.stateTransitions()).as(r.name()).isZero());
     }
 
     /**

@@ -32,9 +32,9 @@ public final class SimIngress {
     private final Map<Long, RouteSpec> outstanding = new HashMap<>();
     private long nextId;
     private boolean retryScheduled;
+    private final java.util.Random random = new java.util.Random(17);
     private long inFlightBytes;
     private long backlogWindowBytes;
-    private long delivered;
     private Consumer<SimIngress> afterChoice = s -> { };
 
     public SimIngress(SimLoop loop, RouteScheduler scheduler, List<SimRoute> routes, int batchBytes,
@@ -44,7 +44,7 @@ public final class SimIngress {
         this.routes = routes;
         this.batchBytes = batchBytes;
         this.ackTimeoutNanos = ackTimeoutNanos;
-        loop.at(SimLoop.seconds(1), this::heartbeats);
+        loop.at(0, this::heartbeats); // the first heartbeat is the connection handshake
     }
 
     private void heartbeats() {
@@ -122,27 +122,19 @@ public final class SimIngress {
             return; // already timed out and re-sent
         }
         inFlightBytes -= batchBytes;
-        delivered += batchBytes;
         scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
         fillWindow();
     }
 
     private void heartbeat(SimRoute route) {
         if (!route.forward.isCut()) {
-            scheduler.onRttSample(route.spec, 2 * route.forward.delayNanos(), loop.nanoTime());
+            long jitter = (long) (random.nextDouble() * 2 * route.jitterNanos);
+            scheduler.onRttSample(route.spec, 2 * route.forward.delayNanos() + jitter, loop.nanoTime());
         }
     }
 
     private SimRoute route(RouteSpec spec) {
         return routes.stream().filter(r -> r.spec.name().equals(spec.name())).findFirst().orElseThrow();
-    }
-
-    public long deliveredBytes() {
-        return delivered;
-    }
-
-    public int waitingBatches() {
-        return waiting.size();
     }
 
     public RouteScheduler scheduler() {

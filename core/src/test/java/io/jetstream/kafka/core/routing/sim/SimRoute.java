@@ -10,6 +10,7 @@ public final class SimRoute {
     final RouteSpec spec;
     final SimLink forward;
     final SimLink backward;
+    long jitterNanos;
     long bytesDelivered;
     long bytesDeliveredAtMark;
 
@@ -21,9 +22,11 @@ public final class SimRoute {
 
     public static SimRoute of(SimLoop loop, RouteSpec spec, double bytesPerSecond, long oneWayDelayNanos,
                               long jitterNanos, double serviceNoise, long seed) {
-        return new SimRoute(spec,
+        SimRoute route = new SimRoute(spec,
                 new SimLink(loop, bytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, seed),
                 new SimLink(loop, 0, oneWayDelayNanos, jitterNanos, 0, seed + 1000));
+        route.jitterNanos = jitterNanos;
+        return route;
     }
 
     public RouteSpec spec() {

@@ -1,0 +1,99 @@
+package io.jetstream.kafka.core.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The caps contract, the fixed policy and the adaptive policy's decision rules. */
+class BatchPolicyTest {
+
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void aBatchClosesWhenFullOrOldEnoughAndIsAdmittedWithinTheWindow() {
+        BatchDecision d = BatchDecision.of(100, 10_000, Duration.ofMillis(5), 4, 1_000_000, DecisionReason.FIXED);
+        assertThat(d.closes(99, 9_999, 0, 4 * MS)).isFalse();
+        assertThat(d.closes(100, 10, 0, 0)).as("records").isTrue();
+        assertThat(d.closes(1, 10_000, 0, 0)).as("bytes").isTrue();
+        assertThat(d.closes(1, 10, 0, 5 * MS)).as("linger").isTrue();
+        assertThat(d.closes(0, 0, 0, 10 * MS)).as("nothing to close").isFalse();
+        assertThat(d.admits(3, 0, 1_000)).isTrue();
+        assertThat(d.admits(4, 0, 1_000)).as("window full").isFalse();
+        assertThat(d.admits(1, 999_999, 1_000)).as("byte budget").isFalse();
+        assertThat(d.admits(0, 0, 5_000_000)).as("a big batch alone never deadlocks").isTrue();
+        assertThatThrownBy(() -> BatchDecision.of(0, 1, Duration.ZERO, 1, 1, DecisionReason.FIXED))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void fixedPolicyIgnoresReports() {
+        FixedBatchPolicy fixed = new FixedBatchPolicy(
+                BatchDecision.of(500, 1 << 20, Duration.ofMillis(5), 16, 8 << 20, DecisionReason.WARMUP));
+        fixed.onRecordsArrived(1_000_000, 1 << 30, 0);
+        fixed.onBacklog(1_000_000, 1 << 30, 0);
+        assertThat(fixed.decision(0).maxRecords()).isEqualTo(500);
+        assertThat(fixed.decision(0).reason()).isEqualTo(DecisionReason.FIXED);
+    }
+
+    private static AdaptiveBatchPolicy policy(AdaptiveBatchSettings settings, double recordsPerMs, long untilMs) {
+        AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
+        for (long t = 0; t <= untilMs * MS; t += MS) {
+            policy.onRecordsArrived((int) recordsPerMs, (long) recordsPerMs * 1_024, t);
+        }
+        return policy;
+    }
+
+    @Test
+    void warmUpUsesTheInitialCapsThenTheModelExplainsItself() {
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.defaults();
+        AdaptiveBatchPolicy policy = policy(settings, 5, 100);
+        assertThat(policy.decision(100 * MS)).isEqualTo(settings.initial());
+        for (long t = 101 * MS; t <= 1_000 * MS; t += MS) {
+            policy.onRecordsArrived(5, 5_120, t);
+        }
+        BatchDecision d = policy.decision(1_000 * MS);
+        assertThat(d.reason()).isEqualTo(DecisionReason.LATENCY_OPTIMAL);
+        DecisionExplanation why = d.explanation().orElseThrow();
+        assertThat(why.inputs().arrivalRecordsPerSecond()).isBetween(4_500.0, 5_500.0);
+        assertThat(why.inForce().batchRecords()).isEqualTo(d.maxRecords());
+        assertThat(why.candidatesEvaluated()).isGreaterThan(10);
+        assertThat(policy.decisionChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void capsStayWithinTheSettingsWhateverTheInputs() {
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().maxBatchRecords(300).maxBatchBytes(64 << 10)
+                .maxLinger(Duration.ofMillis(20)).maxInFlightBatches(8).maxInFlightBytes(1 << 20).build();
+        AdaptiveBatchPolicy policy = policy(settings, 200, 1_000); // 200,000 records/s: far beyond the caps
+        policy.onBacklog(1_000_000, 1L << 30, 1_000 * MS);
+        BatchDecision d = policy.decision(1_000 * MS);
+        assertThat(d.maxRecords()).isLessThanOrEqualTo(300);
+        assertThat(d.maxBytes()).isLessThanOrEqualTo(64 << 10);
+        assertThat(d.linger()).isLessThanOrEqualTo(Duration.ofMillis(20));
+        assertThat(d.maxInFlightBatches()).isLessThanOrEqualTo(8);
+        assertThat(d.maxInFlightBytes()).isLessThanOrEqualTo(1 << 20);
+    }
+
+    @Test
+    void aBacklogGrowsBatchesAtOnceAndTheyShrinkOnlyAfterTheDwell() {
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().priorLinkBytesPerSecond(4.7e6)
+                .encoderThreads(1).build();
+        AdaptiveBatchPolicy policy = policy(settings, 2, 1_000);
+        for (long t = 0; t <= 1_000 * MS; t += 100 * MS) {
+            policy.onBatchSent(2, 2_048, 1_200, 150_000 + 6_000, t);
+        }
+        int calm = policy.decision(1_000 * MS).maxRecords();
+        policy.onBacklog(5_000, 5_000 * 1_024, 1_001 * MS);
+        BatchDecision draining = policy.decision(1_003 * MS);
+        assertThat(draining.maxRecords()).as("urgent recompute grows the batch").isGreaterThan(calm);
+        assertThat(draining.reason()).isIn(DecisionReason.DRAIN_BACKLOG, DecisionReason.NO_HEADROOM,
+                DecisionReason.SATURATED);
+        policy.onBacklog(0, 0, 1_002 * MS);
+        assertThat(policy.decision(1_150 * MS).maxRecords()).as("dwell holds the caps")
+                .isEqualTo(draining.maxRecords());
+        assertThat(policy.decision(2_500 * MS).maxRecords()).as("after the dwell they shrink back")
+                .isLessThan(draining.maxRecords());
+    }
+}

@@ -1,0 +1,91 @@
+package io.jetstream.kafka.core.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Single decisions of the scheduler; the simulations cover behaviour over time. */
+class RouteSchedulerTest {
+
+    private static final long MS = 1_000_000L;
+    private final RouteSpec cheap = new RouteSpec("cheap", List.of("b1"), 0.02, 0);
+    private final RouteSpec costly = new RouteSpec("costly", List.of("c1", "b1"), 0.09, 0.5);
+
+    @Test
+    void cheapestRouteFirstWhileItHasRoom() {
+        RouteScheduler scheduler = new RouteScheduler(List.of(costly, cheap), RouteSchedulerSettings.defaults());
+        for (int i = 0; i < 10; i++) {
+            assertThat(scheduler.choose(65_536, i * MS)).contains(cheap);
+        }
+        SchedulerSnapshot snapshot = scheduler.snapshot(10 * MS);
+        assertThat(snapshot.route("cheap").orElseThrow().inFlightBatches()).isEqualTo(10);
+        assertThat(snapshot.route("costly").orElseThrow().bytesSent()).isZero();
+        assertThat(snapshot.spentTotal()).isEqualTo(snapshot.route("cheap").orElseThrow().moneySpent());
+    }
+
+    @Test
+    void aLatencyTargetBuysTheFasterCostlierRoute() {
+        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, costly),
+                RouteSchedulerSettings.builder().latencyTarget(Duration.ofMillis(40)).build());
+        scheduler.onRttSample(cheap, 150 * MS, 0); // 75 ms one way: misses 40 ms
+        scheduler.onRttSample(costly, 40 * MS, 0);
+        assertThat(scheduler.choose(10_000, MS)).contains(costly);
+        SchedulerSnapshot snapshot = scheduler.snapshot(MS);
+        assertThat(snapshot.route("costly").orElseThrow().moneySpent()).as("egress and a one-minute relay lease")
+                .isEqualTo(10_000 / 1e9 * 0.09 + 0.5 / 60);
+        scheduler.choose(10_000, 2 * MS);
+        assertThat(scheduler.snapshot(2 * MS).route("costly").orElseThrow().moneySpent())
+                .as("the lease is paid once per minute").isEqualTo(20_000 / 1e9 * 0.09 + 0.5 / 60);
+    }
+
+    @Test
+    void theSpendCapStopsAllSendingWhenReached() {
+        RouteScheduler scheduler = new RouteScheduler(List.of(cheap),
+                RouteSchedulerSettings.builder().spendCap(SpendCap.total(2.5e-7)).build());
+        assertThat(scheduler.choose(10_000, 0)).contains(cheap); // 2e-7
+        assertThat(scheduler.choose(10_000, MS)).isEmpty();
+        assertThat(scheduler.snapshot(MS).spentTotal()).isLessThanOrEqualTo(2.5e-7);
+    }
+
+    @Test
+    void downAndDegradedRoutesAreAvoided() {
+        RouteSpec a = RouteSpec.free("a", "b1");
+        RouteSpec b = RouteSpec.free("b", "a2", "b1");
+        RouteScheduler scheduler = new RouteScheduler(List.of(a, b), RouteSchedulerSettings.defaults());
+        scheduler.onFailure(a, 0);
+        for (int i = 0; i < 5; i++) {
+            assertThat(scheduler.choose(1_000, MS)).contains(b);
+        }
+        scheduler.onRecovered(a, 2 * MS);
+        assertThat(scheduler.choose(1_000, 2 * MS)).as("probe of the recovered route").contains(a);
+        scheduler.onAcked(a, 1_000, 2 * MS, 3 * MS);
+        assertThat(scheduler.snapshot(3 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
+        scheduler.onNack(b, 1_000, NackReason.REJECTED, 4 * MS);
+        assertThat(scheduler.snapshot(4 * MS).route("b").orElseThrow().state()).isEqualTo(RouteState.DEGRADED);
+        assertThat(scheduler.choose(1_000, 5 * MS)).as("healthy before degraded").contains(a);
+    }
+
+    @Test
+    void aSilentRouteWithBatchesInFlightGoesDown() {
+        RouteSpec a = RouteSpec.free("a", "b1");
+        RouteScheduler scheduler = new RouteScheduler(List.of(a),
+                RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
+        scheduler.choose(1_000, 0);
+        assertThat(scheduler.snapshot(900 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
+        assertThat(scheduler.snapshot(1_100 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.DOWN);
+        assertThat(scheduler.choose(1_000, 1_200 * MS)).as("no route until the probe is due").isEmpty();
+    }
+
+    @Test
+    void unknownAndDuplicateRoutesAreRejected() {
+        RouteScheduler scheduler = new RouteScheduler(List.of(cheap), RouteSchedulerSettings.defaults());
+        assertThatThrownBy(() -> scheduler.onAcked(costly, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown route costly");
+        assertThatThrownBy(() -> new RouteScheduler(List.of(cheap, cheap), RouteSchedulerSettings.defaults()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicate");
+        assertThat(new RouteScheduler(List.of(), RouteSchedulerSettings.defaults()).choose(1, 0)).isEmpty();
+    }
+}
