@@ -292,6 +292,11 @@ final class ReplicationSender implements AutoCloseable {
         window.retryAt(entry, now + settings.retryBackoff().toNanos());
     }
 
+    /** A heartbeat round trip to a relay, for the batching model. */
+    synchronized void onRttSample(long rttNanos) {
+        policy.onRttSample(rttNanos, nanoTime.getAsLong());
+    }
+
     /** A relay connection was lost: what went through it is re-sent at once on another relay. */
     synchronized void onRelayLost(Relay relay) {
         long now = nanoTime.getAsLong();

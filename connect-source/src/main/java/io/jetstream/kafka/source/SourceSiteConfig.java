@@ -4,6 +4,12 @@ import io.jetstream.kafka.core.config.ClusterAliasValidator;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
+import io.jetstream.kafka.core.model.AdaptiveBatchSettings;
+import io.jetstream.kafka.core.model.BatchDecision;
+import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.model.DecisionReason;
+import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +30,7 @@ public final class SourceSiteConfig extends AbstractConfig {
     public static final String SOURCE_ALIAS = "source.cluster.alias";
     public static final String TARGET_ALIAS = "target.cluster.alias";
     public static final String SOURCE_BOOTSTRAP = "source.cluster.bootstrap.servers";
+    public static final String BATCH_POLICY = "batch.policy";
     public static final String BATCH_MAX_BYTES = "batch.max.bytes";
     public static final String BATCH_MAX_RECORDS = "batch.max.records";
     public static final String BATCH_LINGER_MS = "batch.linger.ms";
@@ -32,6 +39,9 @@ public final class SourceSiteConfig extends AbstractConfig {
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
     public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
+
+    /** Most batches a task keeps unacknowledged, whatever the policy. */
+    static final int MAX_WINDOW_BATCHES = 1024;
 
     /** Hard cap of an encoded batch: below the relays' default maximum frame size (16 MiB). */
     public static final int BATCH_MAX_BYTES_LIMIT = 8 * 1024 * 1024;
@@ -63,21 +73,28 @@ public final class SourceSiteConfig extends AbstractConfig {
                         Importance.HIGH, "Bootstrap servers of the source cluster, used to read topic metadata "
                                 + "(partition count and configs) that the destination needs to create topics.",
                         CLUSTERS, 3, Width.LONG, "Source bootstrap servers")
+                .define(BATCH_POLICY, Type.STRING, "adaptive", ConfigDef.ValidString.in("adaptive", "fixed"),
+                        Importance.MEDIUM, "'adaptive': the batch size, linger and in-flight window are chosen "
+                                + "continuously from the measured event rate, event size, encode cost, throughput and "
+                                + "round-trip time to minimise event latency while keeping up (docs/model.md); the "
+                                + "three batch keys below are its upper bounds. 'fixed': batches close at exactly "
+                                + "those caps.",
+                        BATCHING, 1, Width.SHORT, "Batch policy")
                 .define(BATCH_MAX_BYTES, Type.INT, 1024 * 1024,
                         ConfigDef.Range.between(1024, BATCH_MAX_BYTES_LIMIT), Importance.MEDIUM,
                         "Upper bound of a batch's uncompressed size; a batch closes when it reaches it.",
-                        BATCHING, 1, Width.SHORT, "Batch max bytes")
+                        BATCHING, 2, Width.SHORT, "Batch max bytes")
                 .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.MEDIUM, "Upper bound of the records in a batch.",
-                        BATCHING, 2, Width.SHORT, "Batch max records")
+                        BATCHING, 3, Width.SHORT, "Batch max records")
                 .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
-                                + "is sent anyway.",
-                        BATCHING, 3, Width.SHORT, "Batch linger (ms)")
+                                + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks).",
+                        BATCHING, 4, Width.SHORT, "Batch linger (ms)")
                 .define(COMPRESSION, Type.STRING, "lz4",
                         ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
                         "Codec that compresses each batch before it crosses the WAN.",
-                        BATCHING, 4, Width.SHORT, "Compression")
+                        BATCHING, 5, Width.SHORT, "Compression")
                 .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task: bytes sent and not yet acknowledged by the destination. When reached, the "
@@ -121,6 +138,27 @@ public final class SourceSiteConfig extends AbstractConfig {
 
     public List<String> sourceBootstrapServers() {
         return getList(SOURCE_BOOTSTRAP);
+    }
+
+    public boolean adaptiveBatching() {
+        return "adaptive".equals(getString(BATCH_POLICY));
+    }
+
+    /** The batching policy this config asks for; both honour the configured caps. */
+    public BatchPolicy batchPolicy() {
+        BatchDecision caps = BatchDecision.of(batchMaxRecords(), batchMaxBytes(), batchLinger(), MAX_WINDOW_BATCHES,
+                maxInFlightBytes(), DecisionReason.FIXED);
+        if (!adaptiveBatching()) {
+            return new FixedBatchPolicy(caps);
+        }
+        return new AdaptiveBatchPolicy(AdaptiveBatchSettings.builder()
+                .maxBatchRecords(batchMaxRecords())
+                .maxBatchBytes(batchMaxBytes())
+                .maxLinger(batchLinger())
+                .maxInFlightBatches(MAX_WINDOW_BATCHES)
+                .maxInFlightBytes(maxInFlightBytes())
+                .initial(caps)
+                .build());
     }
 
     public int batchMaxBytes() {

@@ -6,8 +6,6 @@ import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
-import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.transport.ClientTls;
@@ -88,8 +86,7 @@ public final class SourceSiteTask extends SinkTask {
                 : null;
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("jetstream-source-" + nodeId, true),
                 NioIoHandler.newFactory());
-        BatchPolicy policy = new FixedBatchPolicy(BatchDecision.of(config.batchMaxRecords(), config.batchMaxBytes(),
-                config.batchLinger(), Integer.MAX_VALUE, config.maxInFlightBytes(), DecisionReason.FIXED));
+        BatchPolicy policy = config.batchPolicy();
         List<ReplicationSender.Relay> relays = new ArrayList<>();
         ReplicationSender[] senderRef = new ReplicationSender[1];
         for (var address : relaySettings.relays()) {
@@ -124,6 +121,16 @@ public final class SourceSiteTask extends SinkTask {
         metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
         metrics.gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);
         metrics.gauge("paused", "1 while partitions are paused for backpressure.", () -> paused ? 1 : 0);
+        metrics.gauge("batch-max-records", "Records at which the batching policy closes a batch now.",
+                () -> policy.decision(System.nanoTime()).maxRecords());
+        metrics.gauge("batch-max-bytes", "Bytes at which the batching policy closes a batch now.",
+                () -> policy.decision(System.nanoTime()).maxBytes());
+        metrics.gauge("batch-linger-ms", "Linger the batching policy uses now.",
+                () -> policy.decision(System.nanoTime()).linger().toMillis());
+        metrics.gauge("window-batches", "In-flight window (batches) the batching policy allows now.",
+                () -> policy.decision(System.nanoTime()).maxInFlightBatches());
+        metrics.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
+                () -> predictedLatencyMillis(policy));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 String.join(",", config.sourceBootstrapServers()),
                 AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-metadata"));
@@ -135,8 +142,24 @@ public final class SourceSiteTask extends SinkTask {
                 relaySettings);
     }
 
+    private static double predictedLatencyMillis(BatchPolicy policy) {
+        BatchDecision decision = policy.decision(System.nanoTime());
+        return decision.explanation().map(e -> e.inForce().totalNanos() / 1e6).orElse(Double.NaN);
+    }
+
+    private long lastRttSample;
+
     private void tick() {
         try {
+            long now = System.nanoTime();
+            if (now - lastRttSample > 1_000_000_000L) {
+                lastRttSample = now;
+                for (PeerClient client : clients) {
+                    if (client.isReady() && !client.rtt().isZero()) {
+                        sender.onRttSample(client.rtt().toNanos());
+                    }
+                }
+            }
             sender.tick();
         } catch (RuntimeException e) {
             log.error("Sender timer failed", e);
