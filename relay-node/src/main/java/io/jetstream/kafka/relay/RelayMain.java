@@ -8,9 +8,9 @@ import java.util.Iterator;
 
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RelayConfigException;
+import io.jetstream.kafka.relay.datapath.ProtocolDataPipelineFactory;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.DataPipelineFactory;
-import io.jetstream.kafka.relay.server.RefusingDataPipelineFactory;
 import io.jetstream.kafka.relay.server.RelayServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +55,11 @@ public final class RelayMain {
         }
     }
 
-    /** Runs the relay until it stops; returns the process exit code. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Runs the relay until it stops; returns the process exit code. Also the entry point of
+     * {@code ./jetstream relay} (the launcher's {@code RelayCommand}).
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);
@@ -112,12 +115,9 @@ public final class RelayMain {
         return EXIT_OK;
     }
 
-    /**
-     * The data-path handlers. Until the wire protocol lands, this build refuses data connections
-     * (counted, logged once) while health and metrics work.
-     */
+    /** The data-path handlers: the JetStream protocol with round-robin routing at the ingress. */
     public static DataPipelineFactory dataPath() {
-        return new RefusingDataPipelineFactory();
+        return new ProtocolDataPipelineFactory();
     }
 
     /** Log4j's own hook is disabled (see the bundled config) so that the drain is logged; stop it last. */

@@ -138,10 +138,13 @@ final class RelayConfigDef {
 
     private static void defineTimeouts(ConfigDef def) {
         new ConfigGroup(def, GROUP_TIMEOUTS)
-                .add(key(HEARTBEAT_INTERVAL_MS, Type.LONG).defaultValue(5_000L).validator(Range.between(100, 600_000))
+                .add(key(HEARTBEAT_INTERVAL_MS, Type.LONG).defaultValue(1_000L).validator(Range.between(100, 600_000))
                         .importance(Importance.LOW).displayName("Heartbeat interval (ms)")
-                        .doc("A heartbeat is sent on a connection that has written nothing for this long;"
-                                + " heartbeats also measure round-trip time. Must be below idle.timeout.ms."))
+                        .doc("Every connection gets a PING this often, busy or not: it measures the round-trip"
+                                + " time and tells peers the relay is alive even while the relay holds back reading"
+                                + " from them. Peers take a relay silent for three of their own heartbeat intervals"
+                                + " for dead, so keep this at or below the connectors' relay.heartbeat.interval.ms"
+                                + " (default 1000). Must be below idle.timeout.ms."))
                 .add(key(IDLE_TIMEOUT_MS, Type.LONG).defaultValue(30_000L).validator(Range.between(1_000, 3_600_000))
                         .importance(Importance.MEDIUM).displayName("Idle timeout (ms)")
                         .doc("A connection on which nothing was read for this long is closed as dead."))

@@ -18,14 +18,27 @@ public enum ErrorKind {
     AUTHENTICATION_FAILED,
     /** A handshake or batch for a stream not listed in {@code streams}. */
     UNKNOWN_STREAM,
+    /** A well-formed frame not allowed now: anything before HELLO, a frame the peer's role may not send. */
+    UNEXPECTED_FRAME,
+    /** An authenticated peer sending or subscribing to a stream other than the one it authenticated for. */
+    NOT_AUTHORIZED,
+    /** A batch whose payload fails its CRC32C at the ingress, or that cannot be routed as sent; nacked, not forwarded. */
+    MALFORMED_BATCH,
     /** A batch for a destination this relay has no route to. */
     UNKNOWN_DESTINATION,
-    /** A batch refused because {@code buffer.max.bytes} or the per-connection limit was reached. */
+    /**
+     * Reading from a connection paused because {@code buffer.max.bytes} or the per-connection limit
+     * was reached (backpressure: the batch waits, nothing is dropped).
+     */
     BUFFER_FULL,
     /** A connection closed after {@code idle.timeout.ms} without input. */
     IDLE_TIMEOUT,
     /** A forwarded batch not acknowledged within {@code ack.timeout.ms}. */
     ACK_TIMEOUT,
+    /** An ACK for no batch this relay holds (late after a timeout, or bogus); dropped. */
+    UNKNOWN_ACK,
+    /** An ACK or NACK that could not be relayed because the upstream connection had closed. */
+    ACK_UNDELIVERABLE,
     /** A TLS handshake that failed (untrusted or missing certificate, protocol mismatch). */
     TLS_HANDSHAKE,
     /** A connection to a next-hop relay that could not be opened. */

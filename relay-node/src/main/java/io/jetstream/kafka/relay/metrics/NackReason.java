@@ -4,17 +4,21 @@ import java.util.Locale;
 
 /** Why a batch was negatively acknowledged: the {@code reason} label of {@code jetstream_relay_nacks_total}. */
 public enum NackReason {
-    /** No buffer space: the sender should slow down or use another route. */
+    /** A relay or subscriber downstream was overloaded: the sender should slow down or use another route. */
     BUFFER_FULL,
-    /** Every route to the destination is down. */
+    /** Every route to the destination is down, or the next hop on the batch's path is. */
     NO_ROUTE,
+    /** No route is configured for the batch's destination. */
+    UNKNOWN_DESTINATION,
+    /** At the egress, no subscriber owns the batch's partition. */
+    NO_SUBSCRIBER,
     /** The next hop did not acknowledge within {@code ack.timeout.ms}. */
     ACK_TIMEOUT,
-    /** The next hop closed the connection with the batch unacknowledged. */
+    /** The connection to the next hop (or subscriber) closed with the batch unacknowledged. */
     CONNECTION_LOST,
     /** The relay is shutting down and takes no new batches. */
     DRAINING,
-    /** The destination refused the batch (it reported a write error). */
+    /** The destination refused the batch (write failed, topic not allowed). */
     DESTINATION_ERROR,
     /** The batch itself was invalid. */
     INVALID_BATCH;

@@ -1,10 +1,12 @@
 package io.jetstream.kafka.relay.server;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.netty.channel.EventLoopGroup;
 
 /**
  * What {@link RelayServer} hands the data-path handlers: one instance per server, shared by all
@@ -17,14 +19,26 @@ public final class DataPipelineContext {
     private final BufferBudget relayBuffer;
     private final PeerConnector peerConnector;
     private final RelayHealth health;
+    private final EventLoopGroup eventLoops;
 
+    /** A context without event loops of its own (handler tests on an {@code EmbeddedChannel}). */
     public DataPipelineContext(RelayConfig config, RelayMetrics metrics, BufferBudget relayBuffer,
                                PeerConnector peerConnector, RelayHealth health) {
+        this(config, metrics, relayBuffer, peerConnector, health, null);
+    }
+
+    /**
+     * @param eventLoops the relay's worker loops, for connections and timers the data path opens
+     *                   before any channel asks (null when there are none, as in handler tests)
+     */
+    public DataPipelineContext(RelayConfig config, RelayMetrics metrics, BufferBudget relayBuffer,
+                               PeerConnector peerConnector, RelayHealth health, EventLoopGroup eventLoops) {
         this.config = Objects.requireNonNull(config, "config");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.relayBuffer = Objects.requireNonNull(relayBuffer, "relayBuffer");
         this.peerConnector = Objects.requireNonNull(peerConnector, "peerConnector");
         this.health = Objects.requireNonNull(health, "health");
+        this.eventLoops = eventLoops;
     }
 
     /** Streams and their tokens, routes per destination, frame and buffer limits, timeouts. */
@@ -50,5 +64,10 @@ public final class DataPipelineContext {
     /** Serving state; {@code health().status() == DRAINING} means take no new batches. */
     public RelayHealth health() {
         return health;
+    }
+
+    /** The relay's worker event loops, when it runs on real ones. */
+    public Optional<EventLoopGroup> eventLoops() {
+        return Optional.ofNullable(eventLoops);
     }
 }

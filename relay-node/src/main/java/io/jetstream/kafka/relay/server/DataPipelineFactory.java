@@ -46,6 +46,22 @@ public interface DataPipelineFactory {
      */
     void initChannel(Channel channel, DataPipelineContext context) throws Exception;
 
+    /**
+     * Called once by {@link RelayServer#start()} before the listeners bind, with the context every
+     * channel will get: a data path opens its long-lived resources here (connections to configured
+     * next hops, timers). An exception aborts the start.
+     */
+    default void start(DataPipelineContext context) {
+    }
+
+    /**
+     * Called once when the server stops, after the drain and before connections are closed (also
+     * after a failed start, possibly without {@link #start}): release what {@link #start} opened.
+     * Must not block for long and must not throw.
+     */
+    default void close() {
+    }
+
     /** A short description for the start-up log, e.g. {@code "JetStream protocol v1"}. */
     default String description() {
         return getClass().getSimpleName();

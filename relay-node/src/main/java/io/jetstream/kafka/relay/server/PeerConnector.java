@@ -4,16 +4,20 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.transport.PeerClient;
+import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -23,9 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens connections from this relay to next-hop relays, with the same transport as accepted
- * connections (see {@link TransportPipeline}) plus client-side TLS that verifies the next hop's
- * host name and presents this relay's certificate.
+ * Opens connections from this relay to next-hop relays.
+ *
+ * <p>The data path uses {@link #newClient}: a {@link PeerClient} (role RELAY) with this relay's
+ * timeouts, frame limit, water marks and client TLS, which handshakes, heartbeats and reconnects
+ * by itself. {@link #connect} opens a raw channel with the same transport as accepted connections
+ * (see {@link TransportPipeline}) for callers that bring their own handlers. Both verify the next
+ * hop's host name and present this relay's certificate.
  *
  * <p>Connect on the event loop of the inbound channel whose batches will travel over the new
  * connection (as Netty's proxy example does): both channels then live on one thread and hand
@@ -90,6 +98,32 @@ public final class PeerConnector {
             }
         });
         return future;
+    }
+
+    /**
+     * A client for one next hop and one stream, not started. It announces this relay's id and
+     * the stream's token; reconnects with {@code reconnect.backoff.ms} to
+     * {@code reconnect.backoff.max.ms}; heartbeats every {@code heartbeat.interval.ms}.
+     *
+     * @param hop      the next relay's data address (resolved at each connection attempt)
+     * @param streamId the stream the connection carries
+     * @param token    the stream's secret
+     * @param group    the loops to run on (the client keeps to one of them)
+     * @param listener the data path's callbacks
+     */
+    public PeerClient newClient(HopAddress hop, String streamId, String token, EventLoopGroup group,
+                                PeerClient.Listener listener) {
+        WriteBufferWaterMark marks = waterMark(config.bufferMaxBytesPerConnection());
+        PeerClientConfig clientConfig = PeerClientConfig.builder(hop.toUnresolvedAddress(), PeerRole.RELAY,
+                        config.relayId(), streamId, token)
+                .sslContext(clientSsl.orElse(null))
+                .connectTimeout(config.connectTimeout())
+                .heartbeatInterval(config.heartbeatInterval())
+                .reconnectBackoff(config.reconnectBackoff(), config.reconnectBackoffMax())
+                .maxFrameBytes(config.frameMaxBytes())
+                .writeWaterMarks(marks.low(), marks.high())
+                .build();
+        return new PeerClient(clientConfig, group, listener);
     }
 
     /** High mark as configured, low mark half of it: writability flips back once half has drained. */

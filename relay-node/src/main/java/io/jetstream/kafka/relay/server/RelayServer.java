@@ -122,7 +122,9 @@ public final class RelayServer implements AutoCloseable {
                 TransportPipeline outbound = new TransportPipeline(config,
                         new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
                 PeerConnector peerConnector = new PeerConnector(config, clientSsl, metrics, dataChannels, outbound);
-                DataPipelineContext context = new DataPipelineContext(config, metrics, relayBuffer, peerConnector, health);
+                DataPipelineContext context = new DataPipelineContext(config, metrics, relayBuffer, peerConnector, health,
+                        loops.workers());
+                dataPipeline.start(context);
 
                 accepting = true;
                 dataListener = bind(dataBootstrap(serverSsl, inbound, context), config.listenerAddress(), "data");
@@ -271,9 +273,14 @@ public final class RelayServer implements AutoCloseable {
         return true;
     }
 
-    /** Closes connections, then listeners, then event loops; each step bounded, failures logged. */
+    /** Closes the data path, connections, then listeners, then event loops; each step bounded, failures logged. */
     private void closeChannelsAndLoops() {
         long timeoutMs = CLOSE_TIMEOUT.toMillis();
+        try {
+            dataPipeline.close();
+        } catch (RuntimeException e) {
+            log.warn("Closing the data path of relay {} failed", config.relayId(), e);
+        }
         for (ChannelGroup group : new ChannelGroup[] {dataChannels, adminChannels}) {
             if (group != null && !group.close().awaitUninterruptibly(timeoutMs)) {
                 log.warn("Closing {} connections took over {} ms", group.name(), timeoutMs);

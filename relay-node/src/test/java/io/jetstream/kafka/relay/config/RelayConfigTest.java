@@ -63,7 +63,7 @@ class RelayConfigTest {
         assertThat(config.bufferMaxBytesPerConnection()).isEqualTo(16L << 20);
         assertThat(config.bufferMaxBytes()).isEqualTo(256L << 20);
         assertThat(config.frameMaxBytes()).isEqualTo(16 << 20);
-        assertThat(config.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.heartbeatInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(config.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.reconnectBackoffPolicy().initialInterval()).isEqualTo(100);
         assertThat(config.streams()).isEmpty();

@@ -1,0 +1,75 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.nio.charset.StandardCharsets;
+
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+
+/** What the data path needs to know about the two routed frame types (BATCH and TOPIC_METADATA). */
+final class Frames {
+
+    /** Fixed bytes of a BATCH frame around its strings: prefix, type, hop, id, counts, offsets, codec, sizes, CRC. */
+    private static final int BATCH_FIXED_BYTES = 4 + 1 + 1 + 8 + 1 + 4 + 8 + 8 + 8 + 4 + 8 + 1 + 4 + 4;
+    /** Budget charged for a TOPIC_METADATA frame beyond its strings (it carries no payload). */
+    private static final int METADATA_FIXED_BYTES = 64;
+    private static final int MAX_MESSAGE_CHARS = 1024;
+
+    private Frames() {
+    }
+
+    static boolean isRouted(Frame frame) {
+        return frame instanceof BatchFrame || frame instanceof TopicMetadataFrame;
+    }
+
+    static RoutingHeader routing(Frame frame) {
+        if (frame instanceof BatchFrame batch) {
+            return batch.header().routing();
+        }
+        return ((TopicMetadataFrame) frame).routing();
+    }
+
+    /** The same frame under new routing; a batch's payload reference moves to the result. */
+    static Frame withRouting(Frame frame, RoutingHeader routing) {
+        if (frame instanceof BatchFrame batch) {
+            return batch.withRouting(routing);
+        }
+        return ((TopicMetadataFrame) frame).withRouting(routing);
+    }
+
+    /**
+     * The frame's size on the wire if it carried {@code routing}, close enough for budgets and
+     * limits (strings counted as UTF-16 units, exact for the ASCII of ids and host names).
+     */
+    static long wireBytes(Frame frame, RoutingHeader routing) {
+        long routingBytes = 6 + routing.streamId().length() + routing.originNodeId().length()
+                + routing.destination().length();
+        for (String hop : routing.path()) {
+            routingBytes += 2 + hop.length();
+        }
+        if (frame instanceof BatchFrame batch) {
+            BatchHeader header = batch.header();
+            return BATCH_FIXED_BYTES + routingBytes + 2 + header.topic().length() + batch.payload().readableBytes();
+        }
+        TopicMetadataFrame metadata = (TopicMetadataFrame) frame;
+        long configBytes = 0;
+        for (var entry : metadata.configs().entrySet()) {
+            configBytes += 4 + entry.getKey().length() + entry.getValue().length();
+        }
+        return METADATA_FIXED_BYTES + routingBytes + metadata.topic().length() + configBytes;
+    }
+
+    static long wireBytes(Frame frame) {
+        return wireBytes(frame, routing(frame));
+    }
+
+    /** Cuts a message for an ACK or ERROR frame (the wire allows 65,535 UTF-8 bytes). */
+    static String truncate(String message) {
+        if (message.length() <= MAX_MESSAGE_CHARS && message.getBytes(StandardCharsets.UTF_8).length <= 65_535) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS);
+    }
+}

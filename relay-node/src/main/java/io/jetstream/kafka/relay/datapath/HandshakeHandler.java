@@ -1,0 +1,142 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.Optional;
+
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.HelloFrame;
+import io.jetstream.kafka.core.protocol.HelloOkFrame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.ProtocolVersion;
+import io.jetstream.kafka.relay.config.StreamSpec;
+import io.jetstream.kafka.relay.metrics.ConnectionRole;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.server.ConnectionRoles;
+import io.jetstream.kafka.relay.server.DrainStartedEvent;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first frame of an accepted connection must be a HELLO that passes, in order:
+ * <ol>
+ *   <li>version (checked by the frame decoder before any other field: {@code ERROR(UNSUPPORTED_VERSION)}
+ *       naming the supported versions, counted {@code unsupported_version});</li>
+ *   <li>stream listed in {@code streams} ({@code ERROR(UNKNOWN_STREAM)}, counted {@code unknown_stream});</li>
+ *   <li>token equal to the stream's, compared in constant time ({@code ERROR(AUTHENTICATION_FAILED)},
+ *       counted {@code authentication_failed});</li>
+ *   <li>relay not draining ({@code ERROR(SHUTTING_DOWN)}: the peer goes to another relay).</li>
+ * </ol>
+ * Then it answers HELLO_OK (this relay's id and {@code frame.max.bytes}), records the peer's role,
+ * and replaces itself with the heartbeat handler and the role's handler ({@link UpstreamHandler}
+ * for SENDER and RELAY, {@link SubscriberHandler} for SUBSCRIBER). Anything before HELLO is
+ * {@code ERROR(UNEXPECTED_FRAME)}, counted {@code unexpected_frame}, and the connection closes: an
+ * unauthenticated peer can make the relay do nothing else. A peer that sends nothing is closed by
+ * the idle timeout.
+ */
+final class HandshakeHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(HandshakeHandler.class);
+
+    private final DataPath path;
+    private final TrafficCounter traffic;
+    private boolean rejected;
+
+    HandshakeHandler(DataPath path, TrafficCounter traffic) {
+        this.path = path;
+        this.traffic = traffic;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        ctx.read();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (rejected) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (!(msg instanceof HelloFrame hello)) {
+            String what = msg instanceof io.jetstream.kafka.core.protocol.Frame f ? f.type().toString()
+                    : msg.getClass().getSimpleName();
+            ReferenceCountUtil.release(msg);
+            reject(ctx, ErrorKind.UNEXPECTED_FRAME, ErrorCode.UNEXPECTED_FRAME, "expected HELLO first, got " + what);
+            return;
+        }
+        if (!ProtocolVersion.isSupported(hello.version())) {
+            reject(ctx, ErrorKind.UNSUPPORTED_VERSION, ErrorCode.UNSUPPORTED_VERSION, "protocol version "
+                    + hello.version() + " is not supported (supported: " + ProtocolVersion.supportedRange() + ")");
+            return;
+        }
+        Optional<StreamSpec> stream = path.config().stream(hello.streamId());
+        if (stream.isEmpty()) {
+            reject(ctx, ErrorKind.UNKNOWN_STREAM, ErrorCode.UNKNOWN_STREAM,
+                    "stream '" + hello.streamId() + "' is not served by relay " + path.config().relayId());
+            return;
+        }
+        if (!stream.get().tokenMatches(hello.authToken())) {
+            reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED,
+                    "wrong token for stream '" + hello.streamId() + "'");
+            return;
+        }
+        if (path.draining()) {
+            // Not an error of the peer's: no count, just the reason, so it goes to another relay.
+            rejected = true;
+            ctx.writeAndFlush(ErrorFrame.of(ErrorCode.SHUTTING_DOWN, "relay " + path.config().relayId()
+                    + " is shutting down")).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        accept(ctx, hello, stream.get());
+    }
+
+    private void accept(ChannelHandlerContext ctx, HelloFrame hello, StreamSpec stream) {
+        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), path.metrics().peer(hello.nodeId()));
+        traffic.bind(session.metrics());
+        ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), path.metrics());
+        ctx.writeAndFlush(HelloOkFrame.of(path.config().relayId(), path.config().frameMaxBytes()));
+        log.debug("Accepted {} on {}", session, ctx.channel());
+
+        ChannelPipeline pipeline = ctx.pipeline();
+        pipeline.addAfter(ctx.name(), "heartbeat",
+                new HeartbeatHandler(session, path.config().heartbeatInterval().toNanos()));
+        pipeline.addAfter("heartbeat", "role", hello.role() == PeerRole.SUBSCRIBER
+                ? new SubscriberHandler(path, session) : new UpstreamHandler(path, session, stream));
+        pipeline.remove(this);
+    }
+
+    private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {
+        rejected = true;
+        Rejections.reject(ctx, path.metrics(), kind, code, message);
+    }
+
+    private static ConnectionRole connectionRole(PeerRole role) {
+        return switch (role) {
+            case SENDER -> ConnectionRole.SOURCE_TASK;
+            case RELAY -> ConnectionRole.RELAY_IN;
+            case SUBSCRIBER -> ConnectionRole.SINK_TASK;
+        };
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (!rejected) {
+            ctx.read();
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof DrainStartedEvent) {
+            path.startDrain();
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+}

@@ -1,0 +1,78 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.concurrent.TimeUnit;
+
+import io.jetstream.kafka.core.protocol.PingFrame;
+import io.jetstream.kafka.core.protocol.PongFrame;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+
+/**
+ * Heartbeats of an authenticated connection: answers every PING with a PONG, sends a PING every
+ * {@code heartbeat.interval.ms} (busy or not, so that round-trip times are measured under load and
+ * the peer always hears from this relay, even while the relay has stopped reading it), and records
+ * each round trip as the peer's {@code jetstream_relay_peer_rtt_ms}. Writer-idle events are
+ * consumed here (the periodic PING covers them); a connection silent for {@code idle.timeout.ms}
+ * is closed further down the pipeline.
+ */
+final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
+
+    private final Session session;
+    private final long intervalNanos;
+    private ScheduledFuture<?> pinger;
+    private long nonce;
+
+    HeartbeatHandler(Session session, long intervalNanos) {
+        this.session = session;
+        this.intervalNanos = intervalNanos;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        pinger = ctx.executor().scheduleAtFixedRate(
+                () -> ctx.writeAndFlush(new PingFrame(nonce++, System.nanoTime())),
+                intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        stop();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stop();
+        super.channelInactive(ctx);
+    }
+
+    private void stop() {
+        if (pinger != null) {
+            pinger.cancel(false);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof PingFrame ping) {
+            ctx.writeAndFlush(ping.pong());
+        } else if (msg instanceof PongFrame pong) {
+            long rttNanos = pong.rttNanos(System.nanoTime());
+            if (rttNanos > 0) {
+                session.metrics().rttMillis().set(rttNanos / 1e6);
+            }
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.WRITER_IDLE) {
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+}

@@ -1,0 +1,111 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.AckStatus;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.relay.config.RouteSpec;
+import io.jetstream.kafka.relay.metrics.RouteMetrics;
+import io.netty.util.Timeout;
+
+/**
+ * One frame this relay forwarded (or delivered) and holds no ACK for yet: where the ACK must go
+ * (the upstream connection), where the frame went (one downstream, or every subscriber for topic
+ * metadata), which route the ingress chose, how many budget bytes it holds and when it left.
+ *
+ * <p>It completes exactly once ({@link #markDone()} is a compare-and-set): with the downstream's
+ * ACK, or with a NACK this relay makes (timeout, downstream lost, shutdown). Completion returns its
+ * bytes to the budgets. Topic metadata sent to several subscribers completes with the first ACK;
+ * the entry then stays until every copy is answered or it expires, so that later ACKs are dropped
+ * silently instead of being counted as unknown.
+ */
+final class PendingEntry {
+
+    final PendingKey key;
+    final UpstreamHandler upstream;
+    final List<Downstream> sentTo;
+    final long epoch;
+    final RouteSpec route;
+    final RouteMetrics routeMetrics;
+    final long bytes;
+    final long sentAtNanos;
+    final String streamId;
+    final String topic;
+    final int partition;
+    final long lastOffset;
+    final boolean metadata;
+
+    private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicInteger unansweredCopies;
+    volatile Timeout timeout;
+
+    PendingEntry(Frame frame, UpstreamHandler upstream, List<Downstream> sentTo, long epoch, RouteSpec route,
+                 RouteMetrics routeMetrics, long bytes, long sentAtNanos) {
+        RoutingHeader routing = Frames.routing(frame);
+        this.key = new PendingKey(routing.originNodeId(), routing.id());
+        this.upstream = upstream;
+        this.sentTo = List.copyOf(sentTo);
+        this.epoch = epoch;
+        this.route = route;
+        this.routeMetrics = routeMetrics;
+        this.bytes = bytes;
+        this.sentAtNanos = sentAtNanos;
+        this.streamId = routing.streamId();
+        if (frame instanceof BatchFrame batch) {
+            BatchHeader header = batch.header();
+            this.topic = header.topic();
+            this.partition = header.partition();
+            this.lastOffset = header.lastOffset();
+            this.metadata = false;
+        } else {
+            this.topic = ((TopicMetadataFrame) frame).topic();
+            this.partition = -1;
+            this.lastOffset = -1;
+            this.metadata = true;
+        }
+        this.unansweredCopies = new AtomicInteger(this.sentTo.size());
+    }
+
+    boolean wentTo(Downstream downstream) {
+        for (Downstream d : sentTo) {
+            if (d == downstream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True for the one caller that completes the entry. */
+    boolean markDone() {
+        return done.compareAndSet(false, true);
+    }
+
+    boolean isDone() {
+        return done.get();
+    }
+
+    /** Counts one copy answered (ACK, or its downstream lost); returns how many remain. */
+    int answerCopy() {
+        return unansweredCopies.decrementAndGet();
+    }
+
+    /** A NACK from this relay for the frame, in the ACK frame's format. */
+    AckFrame nack(AckReason reason, String message) {
+        return new AckFrame(streamId, key.originNodeId(), key.id(), AckStatus.NACK, reason, topic, partition,
+                lastOffset, Frames.truncate(message));
+    }
+
+    @Override
+    public String toString() {
+        return (metadata ? "metadata " : "batch ") + key.originNodeId() + "/" + key.id() + " (" + topic + "-" + partition
+                + ") to " + sentTo.stream().map(Downstream::peerId).toList();
+    }
+}

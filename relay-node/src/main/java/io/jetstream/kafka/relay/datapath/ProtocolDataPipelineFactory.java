@@ -1,0 +1,102 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+import io.jetstream.kafka.core.protocol.ProtocolVersion;
+import io.jetstream.kafka.core.wire.ProtocolException;
+import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.server.DataPipelineContext;
+import io.jetstream.kafka.relay.server.DataPipelineFactory;
+import io.jetstream.kafka.transport.FrameDecoderHandler;
+import io.jetstream.kafka.transport.FrameEncoderHandler;
+import io.jetstream.kafka.transport.TransportErrorListener;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+
+/**
+ * The relay's data path: the JetStream protocol (see {@code docs/protocol.md}) on every accepted
+ * data connection.
+ *
+ * <pre>
+ *  (transport) -> traffic -> frame-decoder -> frame-encoder -> handshake -> (unhandled)
+ * </pre>
+ * After HELLO the handshake handler replaces itself with {@code heartbeat} and the role's handler.
+ * State shared by all connections lives in one {@link DataPath}, created by {@link #start}.
+ */
+public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
+
+    private final Function<RelayConfig, RouteChooser> chooserFactory;
+    private volatile DataPath path;
+    private volatile FrameEncoderHandler encoder;
+
+    /** With the default {@link RoundRobinRouteChooser}. */
+    public ProtocolDataPipelineFactory() {
+        this(config -> new RoundRobinRouteChooser(config, System::nanoTime, DataPath.ROUTE_FAILURE_PENALTY));
+    }
+
+    /** @param chooserFactory builds the route chooser from the relay's configuration */
+    public ProtocolDataPipelineFactory(Function<RelayConfig, RouteChooser> chooserFactory) {
+        this.chooserFactory = Objects.requireNonNull(chooserFactory, "chooserFactory");
+    }
+
+    @Override
+    public synchronized void start(DataPipelineContext context) {
+        if (path != null) {
+            throw new IllegalStateException("the data path is started once");
+        }
+        DataPath created = new DataPath(context, chooserFactory.apply(context.config()));
+        encoder = new FrameEncoderHandler(context.config().frameMaxBytes());
+        path = created;
+        created.start();
+    }
+
+    @Override
+    public void initChannel(Channel channel, DataPipelineContext context) {
+        DataPath current = path;
+        if (current == null) {
+            // Handler tests build channels without a server: start on first use.
+            synchronized (this) {
+                if (path == null) {
+                    start(context);
+                }
+                current = path;
+            }
+        }
+        RelayMetrics metrics = context.metrics();
+        TrafficCounter traffic = new TrafficCounter();
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("traffic", traffic);
+        pipeline.addLast("frame-decoder",
+                new FrameDecoderHandler(context.config().frameMaxBytes(), errorCounter(metrics), true));
+        pipeline.addLast("frame-encoder", encoder);
+        pipeline.addLast("handshake", new HandshakeHandler(current, traffic));
+    }
+
+    private static TransportErrorListener errorCounter(RelayMetrics metrics) {
+        return (channel, error) -> metrics.errors(kindOf(error)).inc();
+    }
+
+    static ErrorKind kindOf(ProtocolException error) {
+        return switch (error.kind()) {
+            case FRAME_TOO_LARGE -> ErrorKind.FRAME_TOO_LARGE;
+            case UNSUPPORTED_VERSION -> ErrorKind.UNSUPPORTED_VERSION;
+            default -> ErrorKind.MALFORMED_FRAME;
+        };
+    }
+
+    @Override
+    public void close() {
+        DataPath current = path;
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    @Override
+    public String description() {
+        return "JetStream protocol v" + ProtocolVersion.CURRENT;
+    }
+}

@@ -1,0 +1,45 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.relay.config.RouteSpec;
+
+/**
+ * Picks the route of each batch at the ingress, and learns from what happens to it. The default is
+ * {@link RoundRobinRouteChooser}; a scheduler that weighs routes by measured capacity, latency and
+ * price (core's route scheduler) plugs in here.
+ *
+ * <p>Called from every event loop at once: implementations must be thread-safe and must not block.
+ * For one batch the ingress asks again (with the routes already tried excluded) when the chosen
+ * route's first hop turns out to be down, at most once per route.
+ */
+public interface RouteChooser {
+
+    /**
+     * @param destination the batch's destination (it has at least one route)
+     * @param batchBytes  the batch's size on the wire
+     * @param usable      whether a route can take the batch now: its first hop is connected (or
+     *                    still making its first attempt) and it was not already tried for this batch
+     * @return the route, or empty when none is usable
+     */
+    Optional<RouteSpec> choose(String destination, long batchBytes, Predicate<RouteSpec> usable);
+
+    /** The batch left on {@code route}. */
+    default void onSent(RouteSpec route, long batchBytes) {
+    }
+
+    /** The destination acknowledged a batch sent on {@code route}, {@code rtt} after it left. */
+    default void onAck(RouteSpec route, long batchBytes, Duration rtt) {
+    }
+
+    /** A batch sent on {@code route} came back negatively acknowledged (including this relay's own timeout). */
+    default void onNack(RouteSpec route, AckReason reason) {
+    }
+
+    /** The first hop of {@code route} could not take a batch (connection down). */
+    default void onFailure(RouteSpec route) {
+    }
+}

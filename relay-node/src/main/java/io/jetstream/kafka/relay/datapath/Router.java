@@ -1,0 +1,250 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.relay.config.HopAddress;
+import io.jetstream.kafka.relay.config.RouteSpec;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.metrics.RouteMetrics;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Decides where each routed frame (BATCH, TOPIC_METADATA) goes, on the event loop of the upstream
+ * it came from:
+ * <ul>
+ *   <li><b>ingress</b> (the frame has no path yet): the {@link RouteChooser} picks a route of the
+ *       frame's destination among those whose first hop is usable; the path becomes
+ *       {@code [this relay's id, hop 1, ..., egress]}; a route without hops makes this relay the
+ *       egress. A first hop found down is reported to the chooser and the next route is tried.
+ *       No route configured: NACK {@code UNKNOWN_DESTINATION}; none usable: NACK
+ *       {@code NEXT_HOP_UNREACHABLE};</li>
+ *   <li><b>intermediate</b> (routed, not at the last hop): forwards to {@code path[hop + 1]} with the
+ *       hop index advanced; that hop down: NACK {@code NEXT_HOP_UNREACHABLE};</li>
+ *   <li><b>egress</b> (at the last hop): a batch goes to the subscriber whose share owns its
+ *       partition (none: NACK {@code NO_SUBSCRIBER}); topic metadata goes to every subscriber of
+ *       the stream.</li>
+ * </ul>
+ * A frame handed downstream is registered in the pending table first, so its ACK finds the way
+ * back. Forwarding re-encodes only the header around the same payload buffer (no copy).
+ */
+final class Router {
+
+    /** What became of a frame. */
+    enum Outcome {
+        /** Handed downstream (or failed through its pending entry): the entry owns its budget. */
+        FORWARDED,
+        /** Answered with a NACK here and released: the caller returns its budget. */
+        ANSWERED,
+        /** Its next hop is still making its first connection: keep the frame and try again when woken. */
+        WAIT
+    }
+
+    private final DataPath path;
+    private final String relayId;
+    private final ConcurrentHashMap<RouteSpec, List<String>> pathsByRoute = new ConcurrentHashMap<>();
+
+    Router(DataPath path) {
+        this.path = path;
+        this.relayId = path.config().relayId();
+    }
+
+    Outcome route(Frame frame, long bytes, UpstreamHandler upstream) {
+        RoutingHeader routing = Frames.routing(frame);
+        if (!routing.isRouted()) {
+            return ingress(frame, routing, bytes, upstream);
+        }
+        if (upstream.session().role() == PeerRole.SENDER) {
+            path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
+            return answer(frame, upstream, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH,
+                    "senders send frames without a path; the ingress relay chooses it");
+        }
+        RouteMetrics routeMetrics = path.routeLabels().forPath(routing);
+        routeMetrics.batchesIn().inc();
+        routeMetrics.bytesIn().add(bytes);
+        if (routing.isAtEgress()) {
+            return deliver(frame, bytes, upstream, null, null);
+        }
+        NextHopLink link;
+        try {
+            link = path.nextHops().link(routing.nextHop(), upstream.stream(), upstream.eventLoop());
+        } catch (IllegalArgumentException e) {
+            return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
+                    "next hop '" + routing.nextHop() + "' on the path is not host:port");
+        }
+        return forward(frame, routing.advance(), link, bytes, upstream, null, routeMetrics);
+    }
+
+    private Outcome ingress(Frame frame, RoutingHeader routing, long bytes, UpstreamHandler upstream) {
+        String destination = routing.destination();
+        if (path.config().routes(destination).isEmpty()) {
+            path.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).inc();
+            return answer(frame, upstream, AckReason.UNKNOWN_DESTINATION, NackReason.UNKNOWN_DESTINATION,
+                    "relay " + relayId + " has no route to destination '" + destination + "'");
+        }
+        Set<RouteSpec> tried = new HashSet<>(4);
+        while (true) {
+            Optional<RouteSpec> choice = path.chooser().choose(destination, bytes,
+                    route -> !tried.contains(route) && usable(route, upstream));
+            if (choice.isEmpty()) {
+                break;
+            }
+            RouteSpec route = choice.get();
+            tried.add(route);
+            RoutingHeader routed = routing.withPath(pathOf(route));
+            if (Frames.wireBytes(frame, routed) > path.config().frameMaxBytes()) {
+                path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
+                return answer(frame, upstream, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH,
+                        "the frame exceeds frame.max.bytes (" + path.config().frameMaxBytes()
+                                + ") once its path is added; send smaller batches");
+            }
+            RouteMetrics routeMetrics = path.metrics().route(destination, route.name());
+            if (route.local()) {
+                return deliver(Frames.withRouting(frame, routed), bytes, upstream, route, routeMetrics);
+            }
+            NextHopLink link = path.nextHops().link(route.hops().get(0).toString(), upstream.stream(),
+                    upstream.eventLoop());
+            if (link == null) {
+                break;
+            }
+            if (awaitFirstConnection(link, upstream)) {
+                return Outcome.WAIT;
+            }
+            if (link.state() == NextHopLink.State.READY) {
+                return forward(frame, routed.advance(), link, bytes, upstream, route, routeMetrics);
+            }
+            path.chooser().onFailure(route);
+        }
+        return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
+                "no route to destination '" + destination + "' is up at relay " + relayId);
+    }
+
+    private boolean usable(RouteSpec route, UpstreamHandler upstream) {
+        if (route.local()) {
+            return true;
+        }
+        NextHopLink link = path.nextHops().link(route.hops().get(0).toString(), upstream.stream(),
+                upstream.eventLoop());
+        return link != null && link.usable();
+    }
+
+    private List<String> pathOf(RouteSpec route) {
+        return pathsByRoute.computeIfAbsent(route, r -> {
+            List<String> hops = new ArrayList<>(r.hops().size() + 1);
+            hops.add(relayId);
+            for (HopAddress hop : r.hops()) {
+                hops.add(hop.toString());
+            }
+            return List.copyOf(hops);
+        });
+    }
+
+    /** True when the link is still making its first attempt: the upstream then waits for it. */
+    private static boolean awaitFirstConnection(NextHopLink link, UpstreamHandler upstream) {
+        if (link.state() != NextHopLink.State.CONNECTING) {
+            return false;
+        }
+        link.awaitChange(upstream);
+        // Re-check after registering: the attempt may have ended in between.
+        return link.state() == NextHopLink.State.CONNECTING;
+    }
+
+    private Outcome forward(Frame frame, RoutingHeader next, NextHopLink link, long bytes, UpstreamHandler upstream,
+                            RouteSpec route, RouteMetrics routeMetrics) {
+        if (link == null) {
+            return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
+                    "relay " + relayId + " is shutting down");
+        }
+        if (awaitFirstConnection(link, upstream)) {
+            return Outcome.WAIT;
+        }
+        if (link.state() != NextHopLink.State.READY) {
+            if (route != null) {
+                path.chooser().onFailure(route);
+            }
+            return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
+                    "next hop " + link.peerId() + " is unreachable from relay " + relayId);
+        }
+        Frame out = Frames.withRouting(frame, next);
+        return handOver(out, List.of(link), bytes, upstream, route, routeMetrics);
+    }
+
+    private Outcome deliver(Frame frame, long bytes, UpstreamHandler upstream, RouteSpec route,
+                            RouteMetrics routeMetrics) {
+        String stream = upstream.stream().id();
+        if (frame instanceof BatchFrame batch) {
+            SubscriberLink owner = path.subscribers().owner(stream, batch.header().topic(), batch.header().partition());
+            if (owner == null) {
+                return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
+                        "no subscriber of stream " + stream + " at relay " + relayId + " owns "
+                                + batch.header().topic() + "-" + batch.header().partition());
+            }
+            return handOver(frame, List.of(owner), bytes, upstream, route, routeMetrics);
+        }
+        List<SubscriberLink> all = path.subscribers().all(stream);
+        if (all.isEmpty()) {
+            return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
+                    "no subscriber of stream " + stream + " at relay " + relayId);
+        }
+        return handOver(frame, List.copyOf(all), bytes, upstream, route, routeMetrics);
+    }
+
+    /**
+     * Registers the frame as pending, then writes it to each downstream. A downstream that cannot
+     * take it, or whose connection changed meanwhile (the loss scan may have run before the
+     * registration), fails that copy at once: the upstream gets a NACK, never silence.
+     */
+    private Outcome handOver(Frame frame, List<? extends Downstream> downstreams, long bytes, UpstreamHandler upstream,
+                             RouteSpec route, RouteMetrics routeMetrics) {
+        long[] epochs = new long[downstreams.size()];
+        for (int i = 0; i < epochs.length; i++) {
+            epochs[i] = downstreams.get(i).epoch();
+        }
+        // Every downstream of one frame is a subscriber (epoch 0 while open) or the single next hop.
+        PendingEntry entry = new PendingEntry(frame, upstream, List.copyOf(downstreams), epochs[0], route,
+                routeMetrics, bytes, System.nanoTime());
+        path.register(entry);
+        for (int i = 0; i < epochs.length; i++) {
+            Downstream downstream = downstreams.get(i);
+            Frame copy = i == epochs.length - 1 ? frame : ReferenceCountUtil.retain(frame);
+            if (!downstream.send(copy) || downstream.epoch() != epochs[i]) {
+                path.copyLost(entry, downstream.peerId() + " went away while the frame was handed over");
+                continue;
+            }
+            downstream.metrics().batchesOut().inc();
+            upstream.feeding(downstream);
+        }
+        boolean ontoARoute = route != null || downstreams.get(0) instanceof NextHopLink;
+        if (routeMetrics != null && ontoARoute) {
+            routeMetrics.batchesOut().inc();
+            routeMetrics.bytesOut().add(bytes);
+        }
+        if (route != null) {
+            path.chooser().onSent(route, bytes);
+        }
+        return Outcome.FORWARDED;
+    }
+
+    /** NACKs a frame that is not pending (nothing downstream has it) and releases it. */
+    Outcome answer(Frame frame, UpstreamHandler upstream, AckReason reason, NackReason label, String message) {
+        String text = Frames.truncate(message);
+        AckFrame nack = frame instanceof BatchFrame batch ? AckFrame.nack(batch.header(), reason, text)
+                : AckFrame.nack((TopicMetadataFrame) frame, reason, text);
+        ReferenceCountUtil.release(frame);
+        upstream.sendAck(nack);
+        path.metrics().nacks(label).inc();
+        return Outcome.ANSWERED;
+    }
+}

@@ -1,0 +1,117 @@
+package io.jetstream.kafka.relay.datapath;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.server.DrainStartedEvent;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sink-site task subscribed at this relay (its egress): one SUBSCRIBE for the connection's
+ * stream registers its share ({@code SUBSCRIBE_OK}); from then on batches of the partitions it owns
+ * are written to it and its ACKs travel back upstream. The connection is always read (it carries
+ * only small ACKs and heartbeats, and every ACK frees buffer space); what is written to it is
+ * bounded by the relay's budgets, and upstreams stop reading while it is not writable. When it
+ * closes, every batch pending on it is nacked {@code NEXT_HOP_UNREACHABLE} upstream at once.
+ */
+final class SubscriberHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(SubscriberHandler.class);
+
+    private final DataPath path;
+    private final Session session;
+    private SubscriberLink link;
+    private boolean rejected;
+
+    SubscriberHandler(DataPath path, Session session) {
+        this.path = path;
+        this.session = session;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (rejected) {
+            ReferenceCountUtil.release(msg);
+        } else if (msg instanceof AckFrame ack) {
+            if (link == null) {
+                path.metrics().errors(ErrorKind.UNKNOWN_ACK).inc();
+            } else {
+                path.onAck(ack, link);
+            }
+        } else if (msg instanceof SubscribeFrame subscribe) {
+            subscribe(ctx, subscribe);
+        } else if (msg instanceof ErrorFrame error) {
+            log.info("{} sent ERROR {}: {}; closing", session, error.code(), error.message());
+            ctx.close();
+        } else {
+            String what = msg instanceof Frame f ? f.type().toString() : msg.getClass().getSimpleName();
+            ReferenceCountUtil.release(msg);
+            reject(ctx, ErrorKind.UNEXPECTED_FRAME, ErrorCode.UNEXPECTED_FRAME,
+                    what + " frames are not accepted from a SUBSCRIBER");
+        }
+    }
+
+    private void subscribe(ChannelHandlerContext ctx, SubscribeFrame subscribe) {
+        if (link != null) {
+            reject(ctx, ErrorKind.UNEXPECTED_FRAME, ErrorCode.UNEXPECTED_FRAME, "this connection already subscribed");
+            return;
+        }
+        if (!subscribe.streamId().equals(session.streamId())) {
+            reject(ctx, ErrorKind.NOT_AUTHORIZED, ErrorCode.NOT_AUTHORIZED, "subscription to stream '"
+                    + subscribe.streamId() + "' on a connection authenticated for '" + session.streamId() + "'");
+            return;
+        }
+        link = new SubscriberLink(ctx.channel(), session, subscribe);
+        SubscriberLink replaced = path.subscribers().register(session.streamId(), link);
+        ctx.writeAndFlush(SubscribeOkFrame.of(subscribe));
+        log.info("{} subscribed to share {}/{}{}", session, subscribe.shareIndex(), subscribe.shareCount(),
+                replaced == null ? "" : " (replacing " + replaced + ")");
+    }
+
+    private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {
+        rejected = true;
+        Rejections.reject(ctx, path.metrics(), kind, code, message);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!rejected) {
+            ctx.read();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (link != null) {
+            link.writabilityChanged();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof DrainStartedEvent) {
+            path.startDrain();
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (link != null) {
+            link.close();
+            path.subscribers().remove(session.streamId(), link);
+            path.failThrough(link, Long.MAX_VALUE, "subscriber " + session.peerId() + " disconnected");
+        }
+        super.channelInactive(ctx);
+    }
+}

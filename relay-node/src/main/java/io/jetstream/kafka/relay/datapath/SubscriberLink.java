@@ -1,0 +1,98 @@
+package io.jetstream.kafka.relay.datapath;
+
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.relay.metrics.PeerMetrics;
+import io.netty.channel.Channel;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * A subscribed sink-site task, as a {@link Downstream} of the egress: batches of the partitions
+ * its share owns are written to its connection. Lives as long as that connection.
+ */
+final class SubscriberLink implements Downstream {
+
+    private final Channel channel;
+    private final Session session;
+    private final SubscribeFrame subscription;
+    private final Waiters waiters = new Waiters();
+    private volatile boolean closed;
+
+    SubscriberLink(Channel channel, Session session, SubscribeFrame subscription) {
+        this.channel = channel;
+        this.session = session;
+        this.subscription = subscription;
+    }
+
+    SubscribeFrame subscription() {
+        return subscription;
+    }
+
+    boolean owns(String topic, int partition) {
+        return Shares.owns(subscription.shareIndex(), subscription.shareCount(), topic, partition);
+    }
+
+    boolean sameShare(SubscriberLink other) {
+        return subscription.shareIndex() == other.subscription.shareIndex()
+                && subscription.shareCount() == other.subscription.shareCount();
+    }
+
+    @Override
+    public String peerId() {
+        return session.peerId();
+    }
+
+    @Override
+    public String streamId() {
+        return session.streamId();
+    }
+
+    @Override
+    public PeerMetrics metrics() {
+        return session.metrics();
+    }
+
+    @Override
+    public long epoch() {
+        return closed ? 1 : 0;
+    }
+
+    @Override
+    public boolean send(Frame frame) {
+        if (closed || !channel.isActive()) {
+            ReferenceCountUtil.release(frame);
+            return false;
+        }
+        channel.writeAndFlush(frame, channel.voidPromise());
+        return true;
+    }
+
+    @Override
+    public boolean holdsBack() {
+        return !closed && channel.isActive() && !channel.isWritable();
+    }
+
+    @Override
+    public void awaitWritable(UpstreamHandler upstream) {
+        waiters.add(upstream);
+    }
+
+    void writabilityChanged() {
+        if (channel.isWritable()) {
+            waiters.wakeAll();
+        }
+    }
+
+    /** The connection closed: nothing more is sent; waiters re-check (and find it gone). */
+    void close() {
+        closed = true;
+        waiters.wakeAll();
+    }
+
+    @Override
+    public String toString() {
+        return "subscriber " + session.peerId() + " share " + subscription.shareIndex() + "/"
+                + subscription.shareCount();
+    }
+}

@@ -1,0 +1,335 @@
+package io.jetstream.kafka.relay.datapath;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.wire.ProtocolException;
+import io.jetstream.kafka.relay.config.StreamSpec;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.server.BufferBudget;
+import io.jetstream.kafka.relay.server.DrainStartedEvent;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A connection that sends this relay batches: a source-site task (SENDER, this relay is its
+ * ingress) or an upstream relay (RELAY). ACKs and NACKs for its frames are written back here.
+ *
+ * <h2>Backpressure</h2>
+ * {@code AUTO_READ} is off. Each frame first reserves its bytes in the connection's budget
+ * ({@code buffer.max.bytes.per.connection}) and the relay's ({@code buffer.max.bytes}); the bytes
+ * stay reserved until the frame is acknowledged or failed downstream. A frame that finds no room,
+ * or whose next hop is still connecting, is parked (in order) and the connection is not read again
+ * until it is taken; this handler then waits to be {@linkplain #wake() woken} by a completion, a
+ * downstream turning writable or a next hop connecting. The next read is issued only when both
+ * budgets have room and the downstream fed last is writable. So the bytes a relay holds stay within
+ * its budgets, plus at most the frames of one socket read and one partly received frame per
+ * connection: a slow destination slows the sender, it cannot exhaust the relay's memory.
+ *
+ * <h2>Checks</h2>
+ * Frames must belong to the stream the peer authenticated for ({@code ERROR(NOT_AUTHORIZED)} and
+ * close otherwise). A batch this relay is the ingress of has its payload CRC32C verified first
+ * (mismatch: {@code NACK MALFORMED_BATCH}, counted {@code malformed_batch}, connection kept). A
+ * peer may not send frames its role does not send ({@code ERROR(UNEXPECTED_FRAME)} and close).
+ *
+ * <p>Per-connection state lives on the channel's event loop; {@link #wake}, {@link #entryDone}
+ * and {@link #sendAck} may be called from any thread.
+ */
+final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(UpstreamHandler.class);
+
+    /** A frame read but not yet taken. */
+    private static final class Parked {
+        final Frame frame;
+        final long bytes;
+        boolean reserved;
+        boolean stallCounted;
+
+        Parked(Frame frame, long bytes) {
+            this.frame = frame;
+            this.bytes = bytes;
+        }
+    }
+
+    private final DataPath path;
+    private final Session session;
+    private final StreamSpec stream;
+    private final BufferBudget connectionBudget;
+    private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+    private final AtomicBoolean wakeScheduled = new AtomicBoolean();
+    private ChannelHandlerContext ctx;
+    /** The downstream the last frame went to: reading resumes only once it stops holding back. */
+    private Downstream feeding;
+    /** Whether reading is held back on purpose (so the idle timeout does not apply). */
+    private boolean holding;
+    private boolean rejected;
+
+    UpstreamHandler(DataPath path, Session session, StreamSpec stream) {
+        this.path = path;
+        this.session = session;
+        this.stream = stream;
+        this.connectionBudget = BufferBudget.unmetered(path.config().bufferMaxBytesPerConnection());
+    }
+
+    Session session() {
+        return session;
+    }
+
+    StreamSpec stream() {
+        return stream;
+    }
+
+    EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object msg) {
+        if (rejected) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof Frame frame && Frames.isRouted(frame)) {
+            onRoutedFrame(frame);
+        } else if (msg instanceof AckFrame && session.role() == PeerRole.RELAY) {
+            // No frame of ours travels towards an upstream relay, so no ACK can match.
+            path.metrics().errors(ErrorKind.UNKNOWN_ACK).inc();
+        } else if (msg instanceof ErrorFrame error) {
+            log.info("{} sent ERROR {}: {}; closing", session, error.code(), error.message());
+            context.close();
+        } else {
+            String what = msg instanceof Frame f ? f.type().toString() : msg.getClass().getSimpleName();
+            ReferenceCountUtil.release(msg);
+            reject(ErrorKind.UNEXPECTED_FRAME, ErrorCode.UNEXPECTED_FRAME,
+                    what + " frames are not accepted from a " + session.role());
+        }
+    }
+
+    private void onRoutedFrame(Frame frame) {
+        RoutingHeader routing = Frames.routing(frame);
+        if (!routing.streamId().equals(session.streamId())) {
+            ReferenceCountUtil.release(frame);
+            reject(ErrorKind.NOT_AUTHORIZED, ErrorCode.NOT_AUTHORIZED, "frame of stream '" + routing.streamId()
+                    + "' on a connection authenticated for stream '" + session.streamId() + "'");
+            return;
+        }
+        if (frame instanceof BatchFrame batch && !routing.isRouted()) {
+            try {
+                // This relay is the batch's ingress: corrupt senders are refused before anything is spent on them.
+                batch.verifyChecksum();
+            } catch (ProtocolException e) {
+                path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
+                path.router().answer(batch, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
+                return;
+            }
+            session.metrics().batchesIn().inc();
+        } else if (frame instanceof BatchFrame) {
+            session.metrics().batchesIn().inc();
+        }
+        long bytes = Math.min(Frames.wireBytes(frame), connectionBudget.maxBytes());
+        Parked next = new Parked(frame, bytes);
+        if (parked.isEmpty() && admit(next)) {
+            return;
+        }
+        parked.add(next);
+    }
+
+    /** Tries to take a frame; false when it must wait (it keeps its reservation, if any). */
+    private boolean admit(Parked p) {
+        if (path.draining()) {
+            if (p.reserved) {
+                unreserve(p.bytes);
+            }
+            path.router().answer(p.frame, this, AckReason.OVERLOADED, NackReason.DRAINING,
+                    "relay " + path.config().relayId() + " is draining; send to another relay");
+            return true;
+        }
+        if (!p.reserved) {
+            if (!reserve(p.bytes)) {
+                if (!p.stallCounted) {
+                    p.stallCounted = true;
+                    path.metrics().errors(ErrorKind.BUFFER_FULL).inc();
+                }
+                return false;
+            }
+            p.reserved = true;
+        }
+        switch (path.router().route(p.frame, p.bytes, this)) {
+            case FORWARDED:
+                return true;
+            case ANSWERED:
+                unreserve(p.bytes);
+                return true;
+            case WAIT:
+            default:
+                return false;
+        }
+    }
+
+    private boolean reserve(long bytes) {
+        if (!connectionBudget.tryReserve(bytes)) {
+            return false; // our own completions wake us
+        }
+        if (path.relayBuffer().tryReserve(bytes)) {
+            return true;
+        }
+        connectionBudget.release(bytes);
+        path.awaitBudget(this);
+        // Re-check after registering, so a release in between is not missed.
+        if (!path.relayBuffer().tryReserve(bytes)) {
+            return false;
+        }
+        // Only this event loop reserves from the connection budget, and releases only add room.
+        connectionBudget.tryReserve(bytes);
+        return true;
+    }
+
+    private void unreserve(long bytes) {
+        connectionBudget.release(bytes);
+        path.relayBuffer().release(bytes);
+        path.budgetReleased();
+    }
+
+    private void drainParked() {
+        while (!parked.isEmpty() && admit(parked.peek())) {
+            parked.poll();
+        }
+    }
+
+    /** Reads more only when both budgets have room and the last downstream is writable. */
+    private void maybeRead() {
+        holding = true;
+        if (rejected || !ctx.channel().isActive() || !parked.isEmpty()) {
+            return;
+        }
+        if (connectionBudget.reservedBytes() >= connectionBudget.maxBytes()) {
+            return;
+        }
+        BufferBudget relay = path.relayBuffer();
+        if (relay.reservedBytes() >= relay.maxBytes()) {
+            path.awaitBudget(this);
+            if (relay.reservedBytes() >= relay.maxBytes()) {
+                return;
+            }
+        }
+        Downstream downstream = feeding;
+        if (downstream != null && downstream.holdsBack()) {
+            downstream.awaitWritable(this);
+            if (downstream.holdsBack()) {
+                return;
+            }
+        }
+        holding = false;
+        ctx.read();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext context) {
+        maybeRead();
+        context.fireChannelReadComplete();
+    }
+
+    /** Something this connection may be waiting for changed; re-checks on the event loop. Any thread. */
+    void wake() {
+        if (!wakeScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ctx.executor().execute(() -> {
+                wakeScheduled.set(false);
+                if (ctx.channel().isActive()) {
+                    drainParked();
+                    maybeRead();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            wakeScheduled.set(false); // shutting down
+        }
+    }
+
+    /** The frame went to {@code downstream}: reading waits for it whenever it is not writable. */
+    void feeding(Downstream downstream) {
+        this.feeding = downstream;
+    }
+
+    /** A pending frame of this connection completed: its bytes return to the connection budget. Any thread. */
+    void entryDone(long bytes) {
+        connectionBudget.release(bytes);
+        wake();
+    }
+
+    /** Writes an ACK or NACK back to this peer. Any thread. */
+    void sendAck(AckFrame ack) {
+        Channel channel = ctx.channel();
+        if (!channel.isActive()) {
+            path.metrics().errors(ErrorKind.ACK_UNDELIVERABLE).inc();
+            return;
+        }
+        channel.writeAndFlush(ack);
+    }
+
+    private void reject(ErrorKind kind, ErrorCode code, String message) {
+        rejected = true;
+        Rejections.reject(ctx, path.metrics(), kind, code, message);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && holding) {
+            return; // not read on purpose: silence is expected, not a dead peer
+        }
+        if (evt instanceof DrainStartedEvent) {
+            path.startDrain();
+            drainParked(); // parked frames are nacked OVERLOADED now, not at the deadline
+            maybeRead();
+        }
+        super.userEventTriggered(context, evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) throws Exception {
+        boolean released = false;
+        for (Parked p : parked) {
+            if (p.reserved) {
+                connectionBudget.release(p.bytes);
+                path.relayBuffer().release(p.bytes);
+                released = true;
+            }
+            ReferenceCountUtil.release(p.frame);
+        }
+        parked.clear();
+        path.forgetWaiter(this);
+        if (released) {
+            path.budgetReleased();
+        }
+        super.channelInactive(context);
+    }
+
+    @Override
+    public String toString() {
+        return "upstream " + session;
+    }
+}

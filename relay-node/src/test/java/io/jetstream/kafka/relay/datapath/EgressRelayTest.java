@@ -1,0 +1,191 @@
+package io.jetstream.kafka.relay.datapath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.relay.metrics.ConnectionRole;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.testing.LeakChecks;
+import io.jetstream.kafka.relay.testing.Poll;
+import io.jetstream.kafka.relay.testing.TestRelay;
+import io.jetstream.kafka.relay.testing.TestSender;
+import io.jetstream.kafka.relay.testing.TestSubscriber;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** One relay that is ingress and egress at once, with real connector stand-ins over loopback. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EgressRelayTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static EventLoopGroup clients;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private TestRelay relay;
+
+    @BeforeAll
+    static void startClients() {
+        clients = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    }
+
+    @AfterAll
+    static void stopClients() {
+        clients.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        LeakChecks.assertNoLeaks();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+        if (relay != null) {
+            relay.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T closeable) {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private TestSender sender(String id) {
+        TestSender sender = keep(new TestSender(id, relay.data(), clients));
+        Poll.until(id + " ready", WAIT, sender::isReady);
+        return sender;
+    }
+
+    private TestSubscriber subscriber(String id, int share, int shares) {
+        TestSubscriber subscriber = keep(new TestSubscriber(id, relay.data(), share, shares, clients));
+        Poll.until(id + " ready", WAIT, subscriber::isReady);
+        return subscriber;
+    }
+
+    @Test
+    void deliversEachPartitionToTheShareOwningItInOrderAndAcksEveryBatch() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber share0 = subscriber("sink-0", 0, 2);
+        TestSubscriber share1 = subscriber("sink-1", 1, 2);
+        TestSender sender = sender("source-0");
+
+        for (int i = 0; i < 400; i++) {
+            assertThat(sender.send("orders", i % 8, 5, 100)).isNotNegative();
+        }
+        Poll.until("400 acks", WAIT, () -> sender.outcomes.size() == 400);
+
+        assertThat(sender.oks()).isEqualTo(400);
+        assertThat(share0.batches.get() + share1.batches.get()).isEqualTo(400);
+        assertThat(share0.received.keySet()).allSatisfy(p -> assertThat(ownerOf(p, 2)).isZero());
+        assertThat(share1.received.keySet()).allSatisfy(p -> assertThat(ownerOf(p, 2)).isEqualTo(1));
+        assertThat(share0.orderViolations()).isEmpty();
+        assertThat(share1.orderViolations()).isEmpty();
+        BatchHeader delivered = share0.received.values().iterator().next().get(0);
+        assertThat(delivered.routing().path()).containsExactly("relay-b1");
+        assertThat(delivered.routing().isAtEgress()).isTrue();
+        Poll.until("budget back to zero", WAIT, () -> relay.bufferedBytes() == 0);
+        assertThat(relay.metrics().acks().value()).isEqualTo(400);
+        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).value()).isEqualTo(1);
+        assertThat(relay.metrics().connections(ConnectionRole.SINK_TASK).value()).isEqualTo(2);
+        assertThat(relay.metrics().peer("source-0").batchesIn().value()).isEqualTo(400);
+        assertThat(relay.metrics().peer("source-0").bytesIn().value()).isGreaterThan(400 * 500);
+        assertThat(relay.metrics().route(TestRelay.DESTINATION, "direct").batchesOut().value()).isEqualTo(400);
+        assertThat(sender.extraAnswers).isEmpty();
+    }
+
+    private static int ownerOf(String topicPartition, int shares) {
+        int dash = topicPartition.lastIndexOf('-');
+        return Shares.owner(topicPartition.substring(0, dash), Integer.parseInt(topicPartition.substring(dash + 1)),
+                shares);
+    }
+
+    @Test
+    void partitionsNobodyOwnsAreNackedNoSubscriberAtOnce() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber share0 = subscriber("sink-0", 0, 2);
+        TestSender sender = sender("source-0");
+
+        for (int partition = 0; partition < 8; partition++) {
+            sender.send("orders", partition, 1, 10);
+        }
+        Poll.until("8 answers", WAIT, () -> sender.outcomes.size() == 8);
+
+        long owned = share0.batches.get();
+        assertThat(sender.oks()).isEqualTo(owned);
+        assertThat(sender.nacks(AckReason.NO_SUBSCRIBER)).isEqualTo(8 - owned).isPositive();
+        assertThat(relay.metrics().nacks(NackReason.NO_SUBSCRIBER).value()).isEqualTo(8 - owned);
+    }
+
+    @Test
+    void unknownDestinationIsNacked() throws Exception {
+        relay = TestRelay.start(TestRelay.config("relay-x"));
+        TestSender sender = sender("source-0");
+
+        sender.send("orders", 0, 1, 10);
+        Poll.until("an answer", WAIT, () -> sender.outcomes.size() == 1);
+
+        assertThat(sender.nacks(AckReason.UNKNOWN_DESTINATION)).isEqualTo(1);
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).value()).isEqualTo(1);
+    }
+
+    @Test
+    void topicMetadataReachesEverySubscriberAndTheFirstAckIsRelayed() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber share0 = subscriber("sink-0", 0, 2);
+        TestSubscriber share1 = subscriber("sink-1", 1, 2);
+        TestSender sender = sender("source-0");
+
+        TopicMetadataFrame metadata = new TopicMetadataFrame(RoutingHeader.unrouted(TestRelay.STREAM, 99, "source-0",
+                TestRelay.DESTINATION), "orders", 8, Map.of("cleanup.policy", "delete"));
+        assertThat(sender.client().send(metadata)).isTrue();
+        sender.sent.add(99L);
+
+        Poll.until("both copies delivered", WAIT, () -> share0.metadata.size() == 1 && share1.metadata.size() == 1);
+        Poll.until("the ack", WAIT, () -> sender.outcomes.containsKey(99L));
+        assertThat(sender.outcomes.get(99L).isOk()).isTrue();
+        Poll.until("every copy answered", WAIT, () -> relay.bufferedBytes() == 0);
+        assertThat(sender.extraAnswers).as("the second ACK is dropped").isEmpty();
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).as("silently").isZero();
+    }
+
+    @Test
+    void drainingRelayNacksNewBatchesOverloadedAndWaitsForThoseInFlight() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber subscriber = subscriber("sink-0", 0, 1);
+        subscriber.autoAck = false;
+        TestSender sender = sender("source-0");
+        long inFlight = sender.send("orders", 0, 1, 10);
+        Poll.until("delivered, not acked", WAIT, () -> subscriber.batches.get() == 1);
+
+        CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(
+                () -> relay.server().shutdownGracefully(Duration.ofSeconds(10)));
+        Poll.until("draining", WAIT, () -> relay.server().health().status().name().equals("DRAINING"));
+        long refused = sender.send("orders", 0, 1, 10);
+        Poll.until("the new batch answered", WAIT, () -> sender.outcomes.containsKey(refused));
+        assertThat(sender.outcomes.get(refused).reason()).isEqualTo(AckReason.OVERLOADED);
+        assertThat(relay.metrics().nacks(NackReason.DRAINING).value()).isEqualTo(1);
+        assertThat(drained).as("still waiting for the batch in flight").isNotDone();
+
+        assertThat(subscriber.ackHeld()).isEqualTo(1);
+
+        assertThat(drained.get(10, TimeUnit.SECONDS)).as("drained").isTrue();
+        assertThat(sender.outcomes.get(inFlight).isOk()).isTrue();
+    }
+}

@@ -1,0 +1,377 @@
+package io.jetstream.kafka.relay.datapath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.HelloFrame;
+import io.jetstream.kafka.core.protocol.HelloOkFrame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.PingFrame;
+import io.jetstream.kafka.core.protocol.PongFrame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
+import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.metrics.ConnectionRole;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.server.EmbeddedRelay;
+import io.jetstream.kafka.relay.testing.LeakChecks;
+import io.jetstream.kafka.relay.testing.TestBatches;
+import io.jetstream.kafka.relay.testing.TestRelay;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The data-path handlers without sockets: each "connection" is an {@link EmbeddedChannel} with the
+ * relay's real pipeline, all sharing one relay. Runs under the PARANOID leak detector, and checks
+ * reference counts of the frames it feeds in.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RelayHandlersTest {
+
+    private static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
+
+    private final FrameCodec codec = new FrameCodec();
+    private final TestBatches batches = new TestBatches();
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+    private EmbeddedRelay relay;
+
+    @AfterEach
+    void close() {
+        for (EmbeddedChannel channel : channels) {
+            channel.finishAndReleaseAll();
+        }
+        if (relay != null) {
+            relay.close();
+        }
+    }
+
+    @AfterAll
+    static void noLeaks() {
+        LeakChecks.assertNoLeaks();
+    }
+
+    private EmbeddedRelay relay(Map<String, Object> props) {
+        props.put("ack.timeout.ms", 3_600_000);
+        props.put("idle.timeout.ms", 3_600_000);
+        relay = new EmbeddedRelay(new RelayConfig(props), new ProtocolDataPipelineFactory());
+        return relay;
+    }
+
+    private EmbeddedChannel connect() {
+        EmbeddedChannel channel = relay.connection();
+        channels.add(channel);
+        return channel;
+    }
+
+    private void write(EmbeddedChannel channel, Frame frame) {
+        ByteBuf bytes = codec.encode(frame, ALLOC);
+        io.netty.util.ReferenceCountUtil.release(frame);
+        channel.writeInbound(bytes);
+        channel.runPendingTasks();
+    }
+
+    /** Every frame written to the peer so far, decoded (PINGs skipped). */
+    private List<Frame> written(EmbeddedChannel channel) {
+        channel.runPendingTasks();
+        List<Frame> frames = new ArrayList<>();
+        for (Object out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
+            ByteBuf buf = (ByteBuf) out;
+            while (buf.isReadable()) {
+                Frame frame = codec.decode(buf);
+                if (frame instanceof PingFrame) {
+                    continue;
+                }
+                frames.add(frame);
+            }
+            buf.release();
+        }
+        return frames;
+    }
+
+    private EmbeddedChannel hello(PeerRole role, String nodeId) {
+        EmbeddedChannel channel = connect();
+        write(channel, HelloFrame.of(role, nodeId, TestRelay.STREAM, TestRelay.TOKEN));
+        assertThat(written(channel)).containsExactly(HelloOkFrame.of(relay.config().relayId(),
+                relay.config().frameMaxBytes()));
+        return channel;
+    }
+
+    private EmbeddedChannel subscriber(String nodeId, int share, int shares) {
+        EmbeddedChannel channel = hello(PeerRole.SUBSCRIBER, nodeId);
+        SubscribeFrame subscribe = new SubscribeFrame(TestRelay.STREAM, nodeId, share, shares);
+        write(channel, subscribe);
+        assertThat(written(channel)).containsExactly(SubscribeOkFrame.of(subscribe));
+        return channel;
+    }
+
+    private BatchFrame batch(long id, int partition) {
+        return batches.batch(TestRelay.STREAM, id, "source-0", TestRelay.DESTINATION, "orders", partition, id * 10, 3, 50,
+                ALLOC);
+    }
+
+    private static int partitionOwnedBy(int share, int shares) {
+        for (int p = 0; ; p++) {
+            if (Shares.owner("orders", p, shares) == share) {
+                return p;
+            }
+        }
+    }
+
+    @Test
+    void helloIsAnsweredAndTheRoleRecorded() {
+        relay(TestRelay.egress("relay-b1"));
+
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+
+        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).value()).isEqualTo(1);
+        assertThat(relay.metrics().connections(ConnectionRole.PENDING).value()).isZero();
+        assertThat(sender.pipeline().names()).containsSubsequence("traffic", "frame-decoder", "frame-encoder",
+                "heartbeat", "role", "unhandled").doesNotContain("handshake");
+        write(sender, new PingFrame(7, 8));
+        assertThat(written(sender)).containsExactly(new PongFrame(7, 8));
+    }
+
+    @Test
+    void anythingBeforeHelloIsRefusedCountedAndReleased() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel channel = connect();
+        BatchFrame early = batch(1, 0);
+        ByteBuf payload = early.payload();
+
+        write(channel, early);
+
+        assertThat(written(channel)).singleElement().isInstanceOfSatisfying(ErrorFrame.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.UNEXPECTED_FRAME));
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(payload.refCnt()).isZero();
+        assertThat(relay.metrics().errors(ErrorKind.UNEXPECTED_FRAME).value()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownStreamAndWrongTokenAreRefusedAndCounted() {
+        relay(TestRelay.egress("relay-b1"));
+
+        EmbeddedChannel unknown = connect();
+        write(unknown, HelloFrame.of(PeerRole.SENDER, "n", "other-stream", TestRelay.TOKEN));
+        EmbeddedChannel wrongToken = connect();
+        write(wrongToken, HelloFrame.of(PeerRole.SENDER, "n", TestRelay.STREAM, "not-the-token-at-all"));
+
+        assertThat(written(unknown)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                .isEqualTo(ErrorCode.UNKNOWN_STREAM);
+        assertThat(written(wrongToken)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                .isEqualTo(ErrorCode.AUTHENTICATION_FAILED);
+        assertThat(unknown.isOpen()).isFalse();
+        assertThat(wrongToken.isOpen()).isFalse();
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_STREAM).value()).isEqualTo(1);
+        assertThat(relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value()).isEqualTo(1);
+    }
+
+    @Test
+    void unsupportedVersionIsRefusedBeforeAnyOtherFieldIsRead() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel channel = connect();
+        // length, HELLO, version 7, then bytes that are not a valid HELLO body at all
+        ByteBuf hello = Unpooled.buffer().writeInt(6).writeByte(1).writeShort(7).writeByte(0xFF).writeShort(0xFFFF);
+
+        channel.writeInbound(hello);
+
+        ErrorFrame error = (ErrorFrame) written(channel).get(0);
+        assertThat(error.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
+        assertThat(error.message()).contains("supported: 1");
+        assertThat(relay.metrics().errors(ErrorKind.UNSUPPORTED_VERSION).value()).isEqualTo(1);
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void lengthPrefixAboveTheLimitClosesAtOnce() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel channel = connect();
+
+        channel.writeInbound(Unpooled.buffer(4).writeInt(relay.config().frameMaxBytes() + 1));
+
+        assertThat(written(channel)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                .isEqualTo(ErrorCode.FRAME_TOO_LARGE);
+        assertThat(relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).value()).isEqualTo(1);
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void ingressAndEgressDeliversToTheOwnerWithItsPathAndRelaysTheAck() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+
+        write(sender, batch(1, 3));
+
+        BatchFrame delivered = (BatchFrame) written(subscriber).get(0);
+        RoutingHeader routing = delivered.header().routing();
+        assertThat(routing.path()).containsExactly("relay-b1");
+        assertThat(routing.hopIndex()).isZero();
+        assertThat(relay.budget().batches()).isEqualTo(1);
+        AckFrame ack = AckFrame.ok(delivered.header());
+        delivered.release();
+
+        write(subscriber, ack);
+
+        assertThat(written(sender)).containsExactly(ack);
+        assertThat(relay.budget().reservedBytes()).isZero();
+        assertThat(relay.metrics().acks().value()).isEqualTo(1);
+    }
+
+    @Test
+    void corruptPayloadIsNackedAtTheIngressAndTheConnectionStays() {
+        relay(TestRelay.egress("relay-b1"));
+        subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        BatchFrame corrupt = batch(1, 0);
+        int index = corrupt.payload().readerIndex() + 5;
+        corrupt.payload().setByte(index, corrupt.payload().getByte(index) ^ 0x5A);
+
+        write(sender, corrupt);
+
+        AckFrame nack = (AckFrame) written(sender).get(0);
+        assertThat(nack.reason()).isEqualTo(AckReason.MALFORMED_BATCH);
+        assertThat(nack.message()).contains("BAD_CRC");
+        assertThat(sender.isOpen()).isTrue();
+        assertThat(relay.metrics().errors(ErrorKind.MALFORMED_BATCH).value()).isEqualTo(1);
+        assertThat(relay.metrics().nacks(NackReason.INVALID_BATCH).value()).isEqualTo(1);
+        assertThat(relay.budget().reservedBytes()).isZero();
+    }
+
+    @Test
+    void aFrameOfAnotherStreamIsNotAuthorized() {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("streams", TestRelay.STREAM + ",other");
+        props.put("streams.other.token", "other-token-0123456789");
+        relay(props);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        BatchFrame foreign = batches.batch("other", 1, "source-0", TestRelay.DESTINATION, "t", 0, -1, 1, 1, ALLOC);
+        ByteBuf payload = foreign.payload();
+
+        write(sender, foreign);
+
+        assertThat(written(sender)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                .isEqualTo(ErrorCode.NOT_AUTHORIZED);
+        assertThat(sender.isOpen()).isFalse();
+        assertThat(payload.refCnt()).isZero();
+        assertThat(relay.metrics().errors(ErrorKind.NOT_AUTHORIZED).value()).isEqualTo(1);
+    }
+
+    @Test
+    void aSenderMayNotChooseThePath() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        BatchFrame routed = batch(1, 0);
+        routed = routed.withRouting(routed.header().routing().withPath(List.of("evil:1", "relay-b1")));
+
+        write(sender, routed);
+
+        assertThat(((AckFrame) written(sender).get(0)).reason()).isEqualTo(AckReason.MALFORMED_BATCH);
+        assertThat(relay.budget().reservedBytes()).isZero();
+    }
+
+    @Test
+    void subscriberLostNacksItsPendingBatchesAtOnce() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        write(sender, batch(1, 0));
+        write(sender, batch(2, 1));
+        assertThat(relay.budget().batches()).isEqualTo(2);
+
+        subscriber.finishAndReleaseAll();
+
+        List<Frame> answers = written(sender);
+        assertThat(answers).hasSize(2).allSatisfy(f -> assertThat(((AckFrame) f).reason())
+                .isEqualTo(AckReason.NEXT_HOP_UNREACHABLE));
+        assertThat(relay.budget().reservedBytes()).isZero();
+        assertThat(relay.metrics().nacks(NackReason.CONNECTION_LOST).value()).isEqualTo(2);
+    }
+
+    @Test
+    void connectionBudgetParksFramesUntilAcksFreeRoomAndKeepsTheirOrder() {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("buffer.max.bytes.per.connection", 65_536);
+        props.put("frame.max.bytes", 65_536);
+        relay(props);
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+
+        for (long id = 1; id <= 10; id++) {
+            write(sender, batches.batch(TestRelay.STREAM, id, "source-0", TestRelay.DESTINATION, "orders", 0,
+                    (id - 1) * 10 - 1, 10, 1_500, ALLOC));
+        }
+
+        List<BatchFrame> delivered = new ArrayList<>(batchesIn(written(subscriber)));
+        assertThat(delivered).as("only what fits in the connection budget").hasSizeBetween(3, 4);
+        assertThat(relay.budget().reservedBytes()).isLessThanOrEqualTo(65_536);
+        assertThat(relay.metrics().errors(ErrorKind.BUFFER_FULL).value()).isPositive();
+
+        for (int acked = 0; acked < 10; acked++) {
+            assertThat(delivered).as("progress after %d acks", acked).hasSizeGreaterThan(acked);
+            BatchFrame next = delivered.get(acked);
+            write(subscriber, AckFrame.ok(next.header()));
+            next.release();
+            sender.runPendingTasks(); // the upstream is woken on its own event loop
+            delivered.addAll(batchesIn(written(subscriber)));
+            assertThat(relay.budget().reservedBytes()).isLessThanOrEqualTo(65_536);
+        }
+
+        assertThat(delivered).extracting(b -> b.header().batchId()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L,
+                9L, 10L);
+        assertThat(written(sender)).hasSize(10).allSatisfy(f -> assertThat(((AckFrame) f).isOk()).isTrue());
+        assertThat(relay.budget().reservedBytes()).isZero();
+    }
+
+    private static List<BatchFrame> batchesIn(List<Frame> frames) {
+        return frames.stream().map(BatchFrame.class::cast).toList();
+    }
+
+    @Test
+    void subscriberSendingBatchesIsRefused() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        BatchFrame wrongWay = batch(1, 0);
+        ByteBuf payload = wrongWay.payload();
+
+        write(subscriber, wrongWay);
+
+        assertThat(written(subscriber)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                .isEqualTo(ErrorCode.UNEXPECTED_FRAME);
+        assertThat(payload.refCnt()).isZero();
+        assertThat(subscriber.isOpen()).isFalse();
+    }
+
+    @Test
+    void ackForNothingPendingIsDroppedAndCounted() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        BatchFrame neverSent = batch(42, partitionOwnedBy(0, 1));
+
+        write(subscriber, AckFrame.ok(neverSent.header()));
+        neverSent.release();
+
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).isEqualTo(1);
+        assertThat(subscriber.isOpen()).isTrue();
+    }
+}

@@ -1,0 +1,39 @@
+package io.jetstream.kafka.relay.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
+
+/** Makes Netty report pending leaks now, and fails when there are any. */
+public final class LeakChecks {
+
+    private LeakChecks() {
+    }
+
+    /**
+     * Collects garbage and allocates tracked buffers: the PARANOID detector polls its reference
+     * queue on every allocation, so buffers that became unreachable unreleased are reported.
+     */
+    public static void flushLeakReports() {
+        for (int round = 0; round < 3; round++) {
+            System.gc();
+            for (int i = 0; i < 8; i++) {
+                ByteBuf pooled = PooledByteBufAllocator.DEFAULT.directBuffer(16);
+                pooled.release();
+                ByteBuf heap = UnpooledByteBufAllocator.DEFAULT.heapBuffer(16);
+                heap.release();
+            }
+        }
+    }
+
+    public static void assertNoLeaks() {
+        assertThat(ResourceLeakDetector.getLevel())
+                .as("tests run with -Dio.netty.leakDetection.level=paranoid (see the module's pom.xml)")
+                .isEqualTo(ResourceLeakDetector.Level.PARANOID);
+        flushLeakReports();
+        assertThat(FailingLeakDetector.reports()).as("Netty leak reports").isEmpty();
+    }
+}
