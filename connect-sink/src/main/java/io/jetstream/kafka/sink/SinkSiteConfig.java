@@ -28,9 +28,9 @@ public final class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_NAMING = "topic.naming.policy";
     public static final String TOPIC_SEPARATOR = "topic.naming.separator";
     public static final String TOPICS_ALLOW = "topics.allow";
-    public static final String TOPIC_CREATE = "topic.creation.enabled";
-    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
-    public static final String TOPIC_CONFIGS_SYNC = "topic.configs.sync";
+    public static final String TOPIC_CREATE = "create.topics.enabled";
+    public static final String TOPIC_REPLICATION_FACTOR = "create.topics.replication.factor";
+    public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String POLL_MAX_RECORDS = "poll.max.records";
     public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";

@@ -65,8 +65,8 @@ class SinkSiteConfigTest {
         assertThatThrownBy(() -> new SinkSiteConfig(badRegex)).hasMessageContaining("topics.allow");
 
         Map<String, String> badFactor = valid();
-        badFactor.put("topic.replication.factor", "0");
-        assertThatThrownBy(() -> new SinkSiteConfig(badFactor)).hasMessageContaining("topic.replication.factor");
+        badFactor.put("create.topics.replication.factor", "0");
+        assertThatThrownBy(() -> new SinkSiteConfig(badFactor)).hasMessageContaining("create.topics.replication.factor");
 
         Map<String, String> noBootstrap = valid();
         noBootstrap.put("target.cluster.bootstrap.servers", "");

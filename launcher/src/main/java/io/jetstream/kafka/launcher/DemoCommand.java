@@ -52,14 +52,20 @@ final class DemoCommand implements JetstreamCli.Command {
                 .linkRate(options.linkRate())
                 .oneWayDelay(options.oneWayDelay())
                 .exactlyOnce(true)
+                .withoutConnectors()
                 .start()) {
+            // Topics first, so the source connector's topics.regex finds them at once.
+            for (DemoTopic topic : TOPICS) {
+                env.siteA().createTopic(topic.name(), topic.partitions());
+            }
+            env.deploySink(java.util.Map.of());
+            env.deploySource(java.util.Map.of());
             env.awaitConnectorsRunning(Duration.ofSeconds(120));
             out.printf("Up in %.1f s. Connect A %s, Connect B %s; connectors deployed from config/*.json%n",
                     (System.nanoTime() - startNanos) / 1e9, env.siteA().requireWorker().restUrl(),
                     env.siteB().requireWorker().restUrl());
             List<Workload> workloads = new ArrayList<>();
             for (DemoTopic topic : TOPICS) {
-                env.siteA().createTopic(topic.name(), topic.partitions());
                 int events = (int) Math.round(options.events() * topic.share());
                 workloads.add(new Workload(WorkloadSpec.builder(topic.name(), topic.partitions())
                         .records(events)

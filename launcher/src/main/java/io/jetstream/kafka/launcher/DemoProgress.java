@@ -68,7 +68,8 @@ final class DemoProgress {
                 for (long n = delivered + 1; n <= deliveredNow; n += Math.max(1, (deliveredNow - delivered) / 50)) {
                     latencies.add(now - producedAt(n));
                 }
-                delivered = Math.max(delivered, deliveredNow);
+                // End offsets also count transaction markers: never show more than was produced.
+                delivered = Math.min(total, Math.max(delivered, deliveredNow));
                 if (now >= nextPrint || delivered >= total) {
                     long wire = wireBytes();
                     double seconds = (now - lastPrintNanos) / 1e9;
