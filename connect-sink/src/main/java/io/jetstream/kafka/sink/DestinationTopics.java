@@ -122,10 +122,9 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
                 if (!(e.getCause() instanceof InvalidPartitionsException)) {
                     throw e;
                 }
-                Integer now = describe(topic);
-                if (now == null || now < wanted) {
-                    throw e;
-                }
+                // Another task grew it first ("already has N partitions"); metadata may lag, so
+                // the describe is not trusted here. A write to a missing partition fails loudly.
+                log.debug("Topic {} was grown concurrently: {}", topic, e.getCause().getMessage());
             }
             current = wanted;
         }

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -126,8 +127,17 @@ public final class SinkSiteTask extends SourceTask {
         return number.longValue();
     }
 
+    /**
+     * The Connect source partition of an origin partition. A sorted map: Connect finds stored
+     * offsets by the serialized key, so the key order must be the same in every JVM (Map.of's
+     * iteration order is not).
+     */
     private Map<String, Object> sourcePartition(String originTopic, int partition) {
-        return Map.of(CLUSTER, sourceAlias, TOPIC, originTopic, PARTITION, partition);
+        Map<String, Object> key = new TreeMap<>();
+        key.put(CLUSTER, sourceAlias);
+        key.put(TOPIC, originTopic);
+        key.put(PARTITION, partition);
+        return key;
     }
 
     @Override

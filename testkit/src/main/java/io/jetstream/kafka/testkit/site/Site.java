@@ -110,15 +110,36 @@ public final class Site implements AutoCloseable {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
     }
 
-    /** Creates a topic (replication factor 1), ignoring one that already exists. */
+    /**
+     * Creates a topic (replication factor 1), ignoring one that already exists, and waits until
+     * every partition has a leader (producing into a topic whose metadata is still propagating
+     * makes idempotent producers retry out of sequence).
+     */
     public void createTopic(String topic, int partitions, Map<String, String> configs)
             throws InterruptedException, ExecutionException {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all().get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw e;
+            try {
+                admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
             }
+            awaitLeaders(admin, topic, partitions);
+        }
+    }
+
+    private static void awaitLeaders(Admin admin, String topic, int partitions) throws InterruptedException {
+        try {
+            io.jetstream.kafka.testkit.Poll.until("leaders of all partitions of " + topic, java.time.Duration.ofSeconds(30),
+                    () -> {
+                        var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+                        return description.partitions().size() >= partitions
+                                && description.partitions().stream().allMatch(p -> p.leader() != null
+                                && !p.leader().isEmpty());
+                    });
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(e.getMessage(), e);
         }
     }
 
@@ -130,6 +151,7 @@ public final class Site implements AutoCloseable {
     public void addPartitions(String topic, int partitions) throws InterruptedException, ExecutionException {
         try (Admin admin = admin()) {
             admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all().get();
+            awaitLeaders(admin, topic, partitions);
         }
     }
 
