@@ -55,6 +55,9 @@ public final class RelayConfig extends AbstractConfig {
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String IDLE_TIMEOUT_MS = "idle.timeout.ms";
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
+    public static final String ROUTING_POLICY = "routing.policy";
+    public static final String ROUTING_SPEND_CAP_PER_HOUR = "routing.spend.cap.per.hour";
+    public static final String ROUTING_LATENCY_TARGET_MS = "routing.latency.target.ms";
     public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
     public static final String RECONNECT_BACKOFF_MS = "reconnect.backoff.ms";
     public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
@@ -219,6 +222,21 @@ public final class RelayConfig extends AbstractConfig {
 
     public Duration idleTimeout() {
         return millis(IDLE_TIMEOUT_MS);
+    }
+
+    /** Whether the ingress uses the capacity- and cost-aware route scheduler (else round robin). */
+    public boolean adaptiveRouting() {
+        return "adaptive".equals(getString(ROUTING_POLICY));
+    }
+
+    /** Money per hour the route scheduler may spend; 0 = no cap. */
+    public double spendCapPerHour() {
+        return getDouble(ROUTING_SPEND_CAP_PER_HOUR);
+    }
+
+    /** Latency target of the route scheduler, or zero for its default. */
+    public Duration routingLatencyTarget() {
+        return millis(ROUTING_LATENCY_TARGET_MS);
     }
 
     public Duration ackTimeout() {

@@ -80,6 +80,26 @@ final class RelayConfigDef {
                         .doc("Destination sites this relay routes batches to when it is their ingress. Each"
                                 + " needs destinations.<destination>.routes. In YAML the list may be left out:"
                                 + " the names under a nested destinations: map are used."));
+        new ConfigGroup(def, GROUP_ROUTING)
+                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("adaptive")
+                        .validator(ConfigDef.ValidString.in("adaptive", "round-robin"))
+                        .importance(Importance.MEDIUM).displayName("Routing policy")
+                        .doc("How the ingress splits batches over a destination's routes. 'adaptive': in proportion"
+                                + " to each route's measured capacity (earliest expected completion), cheaper routes"
+                                + " first, costlier ones only when the cheaper cannot carry the load, within"
+                                + " routing.spend.cap.per.hour (docs/model.md). 'round-robin': in turn, skipping"
+                                + " routes that just failed."))
+                .add(key(RelayConfig.ROUTING_SPEND_CAP_PER_HOUR, Type.DOUBLE).defaultValue(0.0)
+                        .validator(Range.atLeast(0.0))
+                        .importance(Importance.MEDIUM).displayName("Spend cap per hour")
+                        .doc("Most money the adaptive policy may spend on route traffic and relays per hour, in"
+                                + " the currency of the routes' prices; 0 means no cap. When a batch would exceed it,"
+                                + " only routes that cost nothing more remain."))
+                .add(key(RelayConfig.ROUTING_LATENCY_TARGET_MS, Type.LONG).defaultValue(0L)
+                        .validator(Range.between(0, 600_000))
+                        .importance(Importance.LOW).displayName("Latency target (ms)")
+                        .doc("With the adaptive policy, a costlier route is also used when the cheaper ones would"
+                                + " complete a batch later than this; 0 leaves the scheduler's default."));
         defineBuffers(def);
         defineTimeouts(def);
         return def;

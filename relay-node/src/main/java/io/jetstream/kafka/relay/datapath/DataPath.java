@@ -255,7 +255,7 @@ final class DataPath {
             if (ack.isOk()) {
                 chooser.onAck(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
             } else {
-                chooser.onNack(entry.route, ack.reason());
+                chooser.onNack(entry.route, entry.bytes, ack.reason());
             }
         }
         budgetWaiters.wakeAll();

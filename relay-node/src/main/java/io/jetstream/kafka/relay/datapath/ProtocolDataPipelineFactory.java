@@ -32,9 +32,9 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
     private volatile DataPath path;
     private volatile FrameEncoderHandler encoder;
 
-    /** With the default {@link RoundRobinRouteChooser}. */
+    /** With the route chooser the configuration asks for ({@code routing.policy}). */
     public ProtocolDataPipelineFactory() {
-        this(config -> new RoundRobinRouteChooser(config, System::nanoTime, DataPath.ROUTE_FAILURE_PENALTY));
+        this(SchedulingRouteChooser::forConfig);
     }
 
     /** @param chooserFactory builds the route chooser from the relay's configuration */

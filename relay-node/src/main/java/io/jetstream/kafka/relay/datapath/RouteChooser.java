@@ -39,6 +39,11 @@ public interface RouteChooser {
     default void onNack(RouteSpec route, AckReason reason) {
     }
 
+    /** As {@link #onNack(RouteSpec, AckReason)}, with the batch's size on the wire. */
+    default void onNack(RouteSpec route, long batchBytes, AckReason reason) {
+        onNack(route, reason);
+    }
+
     /** The first hop of {@code route} could not take a batch (connection down). */
     default void onFailure(RouteSpec route) {
     }
