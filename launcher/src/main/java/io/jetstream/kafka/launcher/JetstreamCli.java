@@ -24,6 +24,7 @@ public final class JetstreamCli {
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
         commands.put("sites", new SitesCommand());
+        commands.put("relay", new RelayCommand());
         return commands;
     }
 

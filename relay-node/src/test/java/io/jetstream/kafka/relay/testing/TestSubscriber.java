@@ -40,7 +40,7 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
     public TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount, EventLoopGroup group) {
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SUBSCRIBER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
-                .heartbeatInterval(Duration.ofMillis(200))
+                .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .subscription(new SubscribeFrame(TestRelay.STREAM, nodeId, shareIndex, shareCount))
                 .build();
