@@ -3,10 +3,13 @@ package io.jetstream.kafka.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,15 +25,19 @@ import io.jetstream.kafka.relay.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
+import io.jetstream.kafka.relay.testing.TestPki;
 import io.jetstream.kafka.relay.testing.TestSubscriber;
+import io.jetstream.kafka.transport.ClientTls;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.ssl.SslContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three relays in a chain over real loopback sockets, as configured for a deployment:
@@ -143,6 +150,45 @@ class RelayChainIT {
         assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
         assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).value()).isEqualTo(2);
         assertThat(c1.metrics().scrape()).contains("route=\"relay-a1>" + c1.hop() + ">" + b1.hop() + "\"");
+    }
+
+    @Test
+    void relaysAndTasksTalkMutualTlsAlongTheChain(@TempDir Path dir) throws Exception {
+        TestPki pki = new TestPki(dir);
+        Map<String, Object> b1Tls = tls(pki, "relay-b1");
+        b1 = keep(TestRelay.start(withAll(TestRelay.egress("relay-b1"), b1Tls)));
+        String b1Hop = "localhost:" + b1.data().getPort();
+        a1 = keep(TestRelay.start(withAll(TestRelay.route(TestRelay.config("relay-a1"), "direct", List.of(b1Hop)),
+                tls(pki, "relay-a1"))));
+        TestPki.PemPair task = pki.relay("task", "task.test");
+        SslContext clientTls = ClientTls.sslContext(Optional.of(pki.caFile()), Optional.of(task.cert()),
+                Optional.of(task.key()));
+        InetSocketAddress a1Address = InetSocketAddress.createUnresolved("localhost", a1.data().getPort());
+        InetSocketAddress b1Address = InetSocketAddress.createUnresolved("localhost", b1.data().getPort());
+        TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients, clientTls));
+        TestSender sender = keep(new TestSender("source-task-0", a1Address, clients, clientTls));
+        Poll.until("clients ready over TLS", WAIT, () -> subscriber.isReady() && sender.isReady());
+
+        for (int i = 0; i < 50; i++) {
+            sender.send(TOPIC, i % 3, 5, 100);
+        }
+        Poll.until("50 acks", WAIT, () -> sender.oks() == 50);
+
+        assertThat(subscriber.orderViolations()).isEmpty();
+        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).value()).as("a1 -> b1 over mutual TLS")
+                .isEqualTo(1);
+    }
+
+    private static Map<String, Object> tls(TestPki pki, String relayId) throws Exception {
+        TestPki.PemPair pair = pki.relay(relayId, "localhost");
+        return Map.of("tls.enabled", true, "tls.cert.file", pair.cert().toString(), "tls.key.file",
+                pair.key().toString(), "tls.ca.file", pki.caFile().toString(), "tls.client.auth", "required",
+                "listener.host", "localhost");
+    }
+
+    private static Map<String, Object> withAll(Map<String, Object> props, Map<String, Object> extra) {
+        props.putAll(extra);
+        return props;
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -43,9 +44,15 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
     public final List<String> disconnects = new CopyOnWriteArrayList<>();
 
     public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group) {
+        this(nodeId, relay, group, null);
+    }
+
+    /** @param tls client TLS ({@code ClientTls}), or null for plaintext */
+    public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group, SslContext tls) {
         this.nodeId = nodeId;
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SENDER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
+                .sslContext(tls)
                 .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .writeWaterMarks(256 * 1024, 512 * 1024)
