@@ -25,6 +25,7 @@ public final class JetstreamCli {
         Map<String, Command> commands = new LinkedHashMap<>();
         commands.put("demo", new DemoCommand());
         commands.put("sites", new SitesCommand());
+        commands.put("relay", new RelayCommand());
         return commands;
     }
 

@@ -45,13 +45,21 @@ public final class RelayMain {
     }
 
     public static void main(String[] args) {
-        if (System.getProperty(LOG_CONFIG_PROPERTY) == null) {
-            // Set before the first logger is created; a user-supplied file takes precedence.
-            System.setProperty(LOG_CONFIG_PROPERTY, BUNDLED_LOG_CONFIG);
-        }
+        useBundledLogging();
         int code = run(args, System.out, System.err);
         if (code != EXIT_OK) {
             System.exit(code);
+        }
+    }
+
+    /**
+     * Selects the relay's bundled logging configuration (INFO for the relay, {@code
+     * JETSTREAM_LOG_LEVEL} to change it) unless {@code -Dlog4j2.configurationFile} is given. Call
+     * before the first logger is created.
+     */
+    public static void useBundledLogging() {
+        if (System.getProperty(LOG_CONFIG_PROPERTY) == null) {
+            System.setProperty(LOG_CONFIG_PROPERTY, BUNDLED_LOG_CONFIG);
         }
     }
 

@@ -93,11 +93,16 @@ class RelayJarIT {
         assertThat(health.body()).contains("\"status\":\"UP\"", "\"relayId\":\"it-relay\"");
         try (Socket data = new Socket("127.0.0.1", Integer.parseInt(ports.group(1)))) {
             data.setSoTimeout(10_000);
-            assertThat(data.getInputStream().read()).as("refused: no data path in this build").isEqualTo(-1);
+            // A length prefix above frame.max.bytes: the data path answers ERROR(FRAME_TOO_LARGE) and closes.
+            data.getOutputStream().write(new byte[] {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+            byte[] answer = data.getInputStream().readAllBytes();
+            assertThat(answer.length).isGreaterThan(7);
+            assertThat(answer[4]).as("ERROR frame").isEqualTo((byte) 10);
+            assertThat(answer[6]).as("code FRAME_TOO_LARGE").isEqualTo((byte) 4);
         }
         HttpResponse<String> metrics = admin.get("/metrics");
         assertThat(metrics.headers().firstValue("content-type")).contains("text/plain; version=0.0.4; charset=utf-8");
-        assertThat(metrics.body()).contains("jetstream_relay_errors_total{kind=\"data_path_unavailable\"} 1",
+        assertThat(metrics.body()).contains("jetstream_relay_errors_total{kind=\"frame_too_large\"} 1",
                 "jetstream_relay_info{relay_id=\"it-relay\",version=\"");
 
         process.toHandle().destroy(); // SIGTERM, leaving the output file open

@@ -243,9 +243,7 @@ final class DataPath {
         if (!entry.markDone()) {
             return false;
         }
-        relayBuffer.release(entry.bytes);
-        entry.upstream.entryDone(entry.bytes);
-        entry.upstream.sendAck(ack);
+        // Count before answering, so that whoever sees the answer also sees it counted.
         if (ack.isOk()) {
             metrics.acks().inc();
         } else {
@@ -258,6 +256,9 @@ final class DataPath {
                 chooser.onNack(entry.route, entry.bytes, ack.reason());
             }
         }
+        relayBuffer.release(entry.bytes);
+        entry.upstream.entryDone(entry.bytes);
+        entry.upstream.sendAck(ack);
         budgetWaiters.wakeAll();
         return true;
     }

@@ -134,6 +134,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (Rejections.isReaderIdle(evt) && !rejected) {
+            rejected = true;
+            Rejections.idle(ctx, path.metrics(), path.config().idleTimeout());
+            return;
+        }
         if (evt instanceof DrainStartedEvent) {
             path.startDrain();
         }

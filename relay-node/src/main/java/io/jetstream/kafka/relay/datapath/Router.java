@@ -243,8 +243,8 @@ final class Router {
         AckFrame nack = frame instanceof BatchFrame batch ? AckFrame.nack(batch.header(), reason, text)
                 : AckFrame.nack((TopicMetadataFrame) frame, reason, text);
         ReferenceCountUtil.release(frame);
-        upstream.sendAck(nack);
         path.metrics().nacks(label).inc();
+        upstream.sendAck(nack);
         return Outcome.ANSWERED;
     }
 }

@@ -99,6 +99,13 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (Rejections.isReaderIdle(evt)) {
+            if (!rejected) {
+                reject(ctx, ErrorKind.IDLE_TIMEOUT, ErrorCode.IDLE_TIMEOUT, "nothing received for "
+                        + path.config().idleTimeout().toMillis() + " ms (idle.timeout.ms)");
+            }
+            return;
+        }
         if (evt instanceof DrainStartedEvent) {
             path.startDrain();
         }

@@ -22,8 +22,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,8 +296,12 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && holding) {
-            return; // not read on purpose: silence is expected, not a dead peer
+        if (Rejections.isReaderIdle(evt)) {
+            if (!holding && !rejected) {
+                rejected = true;
+                Rejections.idle(ctx, path.metrics(), path.config().idleTimeout());
+            }
+            return; // while holding back reads on purpose, silence is expected, not a dead peer
         }
         if (evt instanceof DrainStartedEvent) {
             path.startDrain();

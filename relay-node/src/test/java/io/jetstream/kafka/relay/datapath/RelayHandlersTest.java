@@ -35,6 +35,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.timeout.IdleStateEvent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -360,6 +361,43 @@ class RelayHandlersTest {
                 .isEqualTo(ErrorCode.UNEXPECTED_FRAME);
         assertThat(payload.refCnt()).isZero();
         assertThat(subscriber.isOpen()).isFalse();
+    }
+
+    @Test
+    void silentPeersAreToldWhyTheyAreClosed() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel neverSaidHello = connect();
+        EmbeddedChannel idleSender = hello(PeerRole.SENDER, "source-0");
+
+        neverSaidHello.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+        idleSender.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+
+        for (EmbeddedChannel channel : List.of(neverSaidHello, idleSender)) {
+            assertThat(written(channel)).singleElement().extracting(f -> ((ErrorFrame) f).code())
+                    .isEqualTo(ErrorCode.IDLE_TIMEOUT);
+            assertThat(channel.isOpen()).isFalse();
+        }
+        assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).value()).isEqualTo(2);
+    }
+
+    @Test
+    void aConnectionHeldBackForRoomIsNotTakenForIdle() {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("buffer.max.bytes.per.connection", 65_536);
+        props.put("frame.max.bytes", 65_536);
+        relay(props);
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        for (long id = 1; id <= 6; id++) {
+            write(sender, batches.batch(TestRelay.STREAM, id, "source-0", TestRelay.DESTINATION, "orders", 0,
+                    (id - 1) * 10 - 1, 10, 1_500, ALLOC));
+        }
+
+        sender.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
+
+        assertThat(sender.isOpen()).as("waiting for room is not idleness").isTrue();
+        assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).value()).isZero();
+        written(subscriber).forEach(f -> ((BatchFrame) f).release());
     }
 
     @Test

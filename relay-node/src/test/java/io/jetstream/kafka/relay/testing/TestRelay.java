@@ -33,7 +33,7 @@ public final class TestRelay implements AutoCloseable {
         Map<String, Object> props = TestConfigs.plaintext(relayId);
         props.put("streams", STREAM);
         props.put("streams." + STREAM + ".token", TOKEN);
-        props.put("heartbeat.interval.ms", 200);
+        props.put("heartbeat.interval.ms", 500);
         props.put("reconnect.backoff.ms", 20);
         props.put("reconnect.backoff.max.ms", 200);
         props.put("connect.timeout.ms", 2_000);
@@ -83,6 +83,11 @@ public final class TestRelay implements AutoCloseable {
     /** Bytes the relay holds now (its budget's reservations). */
     public long bufferedBytes() {
         return server.relayBuffer().reservedBytes();
+    }
+
+    @Override
+    public String toString() {
+        return server.health().relayId();
     }
 
     @Override

@@ -3,9 +3,11 @@ package io.jetstream.kafka.relay.testing;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -17,6 +19,7 @@ import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -37,12 +40,20 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
     public final Map<Long, AckFrame> outcomes = new ConcurrentHashMap<>();
     /** Answers beyond the first for a batch id (must stay empty). */
     public final Map<Long, AckFrame> extraAnswers = new ConcurrentHashMap<>();
+    /** Connections lost: a real sender would treat every unanswered batch as failed and re-send it. */
+    public final List<String> disconnects = new CopyOnWriteArrayList<>();
 
     public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group) {
+        this(nodeId, relay, group, null);
+    }
+
+    /** @param tls client TLS ({@code ClientTls}), or null for plaintext */
+    public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group, SslContext tls) {
         this.nodeId = nodeId;
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SENDER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
-                .heartbeatInterval(Duration.ofMillis(200))
+                .sslContext(tls)
+                .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .writeWaterMarks(256 * 1024, 512 * 1024)
                 .build();
@@ -102,6 +113,13 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
             }
         }
         ReferenceCountUtil.release(frame);
+    }
+
+    @Override
+    public void onDisconnected(PeerClient c, Throwable cause) {
+        if (!c.isClosed()) {
+            disconnects.add(String.valueOf(cause));
+        }
     }
 
     @Override

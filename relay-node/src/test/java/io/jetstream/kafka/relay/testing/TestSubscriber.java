@@ -19,6 +19,7 @@ import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -38,9 +39,16 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
     private final List<BatchHeader> held = new CopyOnWriteArrayList<>();
 
     public TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount, EventLoopGroup group) {
+        this(nodeId, relay, shareIndex, shareCount, group, null);
+    }
+
+    /** @param tls client TLS ({@code ClientTls}), or null for plaintext */
+    public TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount, EventLoopGroup group,
+                          SslContext tls) {
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SUBSCRIBER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
-                .heartbeatInterval(Duration.ofMillis(200))
+                .sslContext(tls)
+                .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .subscription(new SubscribeFrame(TestRelay.STREAM, nodeId, shareIndex, shareCount))
                 .build();

@@ -1,0 +1,300 @@
+package io.jetstream.kafka.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.relay.metrics.ConnectionRole;
+import io.jetstream.kafka.relay.testing.LeakChecks;
+import io.jetstream.kafka.relay.testing.Poll;
+import io.jetstream.kafka.relay.testing.TestRelay;
+import io.jetstream.kafka.relay.testing.TestSender;
+import io.jetstream.kafka.relay.testing.TestPki;
+import io.jetstream.kafka.relay.testing.TestSubscriber;
+import io.jetstream.kafka.transport.ClientTls;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.ssl.SslContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three relays in a chain over real loopback sockets, as configured for a deployment:
+ * {@code relay-a1} (ingress, route {@code via-c1} = [c1, b1]) → {@code relay-c1} (intermediate,
+ * no routes of its own) → {@code relay-b1} (egress), with a connector stand-in sending at a1 and
+ * two subscribing at b1 (shares 0/2 and 1/2).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RelayChainIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String TOPIC = "orders";
+    private static final int PARTITIONS = 12;
+    private static EventLoopGroup clients;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private TestRelay a1;
+    private TestRelay c1;
+    private TestRelay b1;
+
+    @BeforeAll
+    static void startClients() {
+        clients = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    }
+
+    @AfterAll
+    static void stopClients() {
+        clients.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        LeakChecks.assertNoLeaks();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T closeable) {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    /** Starts b1, c1, a1 (in that order, so each knows the next one's port) with extra settings for all three. */
+    private void startChain(Map<String, Object> extra) throws IOException {
+        Map<String, Object> egress = TestRelay.egress("relay-b1");
+        egress.putAll(extra);
+        b1 = keep(TestRelay.start(egress));
+        Map<String, Object> intermediate = TestRelay.config("relay-c1");
+        intermediate.putAll(extra);
+        c1 = keep(TestRelay.start(intermediate));
+        Map<String, Object> ingress = TestRelay.route(TestRelay.config("relay-a1"), "via-c1",
+                List.of(c1.hop(), b1.hop()));
+        ingress.putAll(extra);
+        a1 = keep(TestRelay.start(ingress));
+    }
+
+    private TestSender sender() {
+        TestSender sender = new TestSender("source-task-0", a1.data(), clients);
+        closeables.add(0, sender);
+        Poll.until("sender ready", WAIT, sender::isReady);
+        return sender;
+    }
+
+    private TestSubscriber subscriber(String id, int share, int shares) {
+        TestSubscriber subscriber = new TestSubscriber(id, b1.data(), share, shares, clients);
+        closeables.add(0, subscriber);
+        Poll.until(id + " ready", WAIT, subscriber::isReady);
+        return subscriber;
+    }
+
+    @Test
+    void batchesCrossTheChainInPartitionOrderAndEveryAckReachesTheOrigin() throws Exception {
+        startChain(Map.of());
+        TestSubscriber share0 = subscriber("sink-task-0", 0, 2);
+        TestSubscriber share1 = subscriber("sink-task-1", 1, 2);
+        TestSender sender = sender();
+
+        int batches = 1_200;
+        for (int i = 0; i < batches; i++) {
+            while (!sender.isWritable()) {
+                LockSupport.parkNanos(100_000);
+            }
+            assertThat(sender.send(TOPIC, i % PARTITIONS, 10, 200)).isNotNegative();
+        }
+        Poll.until("an answer for every batch", WAIT,
+                () -> sender.outcomes.size() == batches || !sender.disconnects.isEmpty());
+
+        assertThat(sender.disconnects).as("the sender's connection stayed up").isEmpty();
+        assertThat(sender.oks()).isEqualTo(batches);
+        assertThat(sender.extraAnswers).isEmpty();
+        assertThat(share0.batches.get() + share1.batches.get()).isEqualTo(batches);
+        assertThat(share0.orderViolations()).isEmpty();
+        assertThat(share1.orderViolations()).isEmpty();
+        share0.received.forEach((partition, headers) ->
+                assertThat(Shares.owner(TOPIC, headers.get(0).partition(), 2)).isZero());
+        share1.received.forEach((partition, headers) ->
+                assertThat(Shares.owner(TOPIC, headers.get(0).partition(), 2)).isEqualTo(1));
+        BatchHeader header = share0.received.values().iterator().next().get(0);
+        assertThat(header.routing().path()).containsExactly("relay-a1", c1.hop(), b1.hop());
+        assertThat(header.routing().hopIndex()).isEqualTo(2);
+
+        for (TestRelay relay : List.of(a1, c1, b1)) {
+            Poll.until(relay + " holds nothing", WAIT, () -> relay.bufferedBytes() == 0);
+            assertThat(relay.metrics().acks().value()).isEqualTo(batches);
+        }
+        assertThat(a1.metrics().route(TestRelay.DESTINATION, "via-c1").batchesOut().value()).isEqualTo(batches);
+        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
+        assertThat(c1.metrics().connections(ConnectionRole.RELAY_IN).value()).isEqualTo(1);
+        assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
+        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).value()).isEqualTo(2);
+        assertThat(c1.metrics().scrape()).contains("route=\"relay-a1>" + c1.hop() + ">" + b1.hop() + "\"");
+    }
+
+    @Test
+    void relaysAndTasksTalkMutualTlsAlongTheChain(@TempDir Path dir) throws Exception {
+        TestPki pki = new TestPki(dir);
+        Map<String, Object> b1Tls = tls(pki, "relay-b1");
+        b1 = keep(TestRelay.start(withAll(TestRelay.egress("relay-b1"), b1Tls)));
+        String b1Hop = "localhost:" + b1.data().getPort();
+        a1 = keep(TestRelay.start(withAll(TestRelay.route(TestRelay.config("relay-a1"), "direct", List.of(b1Hop)),
+                tls(pki, "relay-a1"))));
+        TestPki.PemPair task = pki.relay("task", "task.test");
+        SslContext clientTls = ClientTls.sslContext(Optional.of(pki.caFile()), Optional.of(task.cert()),
+                Optional.of(task.key()));
+        InetSocketAddress a1Address = InetSocketAddress.createUnresolved("localhost", a1.data().getPort());
+        InetSocketAddress b1Address = InetSocketAddress.createUnresolved("localhost", b1.data().getPort());
+        TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients, clientTls));
+        TestSender sender = keep(new TestSender("source-task-0", a1Address, clients, clientTls));
+        Poll.until("clients ready over TLS", WAIT, () -> subscriber.isReady() && sender.isReady());
+
+        for (int i = 0; i < 50; i++) {
+            sender.send(TOPIC, i % 3, 5, 100);
+        }
+        Poll.until("50 acks", WAIT, () -> sender.oks() == 50);
+
+        assertThat(subscriber.orderViolations()).isEmpty();
+        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).value()).as("a1 -> b1 over mutual TLS")
+                .isEqualTo(1);
+    }
+
+    private static Map<String, Object> tls(TestPki pki, String relayId) throws Exception {
+        TestPki.PemPair pair = pki.relay(relayId, "localhost");
+        return Map.of("tls.enabled", true, "tls.cert.file", pair.cert().toString(), "tls.key.file",
+                pair.key().toString(), "tls.ca.file", pki.caFile().toString(), "tls.client.auth", "required",
+                "listener.host", "localhost");
+    }
+
+    private static Map<String, Object> withAll(Map<String, Object> props, Map<String, Object> extra) {
+        props.putAll(extra);
+        return props;
+    }
+
+    @Test
+    void partitionsWithoutSubscriberAreNackedNoSubscriberAtTheOrigin() throws Exception {
+        startChain(Map.of());
+        TestSubscriber share0 = subscriber("sink-task-0", 0, 2);
+        TestSender sender = sender();
+
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            sender.send(TOPIC, partition, 1, 10);
+        }
+        Poll.until("an answer for every batch", WAIT, () -> sender.outcomes.size() == PARTITIONS);
+
+        long orphaned = java.util.stream.IntStream.range(0, PARTITIONS)
+                .filter(p -> Shares.owner(TOPIC, p, 2) == 1).count();
+        assertThat(sender.nacks(AckReason.NO_SUBSCRIBER)).isEqualTo(orphaned).isPositive();
+        assertThat(sender.oks()).isEqualTo(PARTITIONS - orphaned).isEqualTo(share0.batches.get());
+    }
+
+    @Test
+    void slowSubscriberKeepsEveryRelayWithinItsBufferBoundAndStallsTheSender() throws Exception {
+        long relayBudget = 1_048_576;
+        startChain(Map.of("buffer.max.bytes", relayBudget, "buffer.max.bytes.per.connection", 262_144,
+                "frame.max.bytes", 65_536));
+        TestSubscriber slow = subscriber("sink-task-0", 0, 1);
+        TestSender sender = sender();
+        slow.client().pauseReading();
+
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        AtomicLong maxHeld = new AtomicLong();
+        CompletableFuture<Void> sampler = CompletableFuture.runAsync(() -> {
+            while (sampling.get()) {
+                for (TestRelay relay : List.of(a1, c1, b1)) {
+                    maxHeld.accumulateAndGet(relay.bufferedBytes(), Math::max);
+                }
+                LockSupport.parkNanos(200_000);
+            }
+        });
+
+        // Send as long as the sender's connection takes more: it must stop taking, while the subscriber sleeps.
+        long offered = 0;
+        long stalledSince = -1;
+        while (offered < 64L << 20) {
+            if (sender.isWritable()) {
+                sender.send(TOPIC, (int) (offered / 16_000) % PARTITIONS, 16, 1_000);
+                offered += 16_000;
+                stalledSince = -1;
+            } else if (stalledSince < 0) {
+                stalledSince = System.nanoTime();
+            } else if (System.nanoTime() - stalledSince > TimeUnit.SECONDS.toNanos(1)) {
+                break;
+            } else {
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        assertThat(offered).as("the sender was stalled long before 64 MiB").isLessThan(64L << 20);
+        assertThat(sender.unanswered()).as("batches held somewhere on the path").isPositive();
+        for (TestRelay relay : List.of(a1, c1, b1)) {
+            assertThat(relay.bufferedBytes()).as(relay + " buffered").isLessThanOrEqualTo(relayBudget);
+        }
+
+        slow.client().resumeReading();
+        Poll.until("every batch answered", WAIT, () -> sender.unanswered() == 0);
+        sampling.set(false);
+        sampler.get(5, TimeUnit.SECONDS);
+
+        assertThat(maxHeld.get()).as("most bytes any relay held").isPositive().isLessThanOrEqualTo(relayBudget);
+        assertThat(sender.oks()).isEqualTo(sender.sent.size());
+        assertThat(slow.orderViolations()).isEmpty();
+    }
+
+    @Test
+    void killingTheIntermediateNacksEveryUnacknowledgedBatchAtTheOrigin() throws Exception {
+        startChain(Map.of("ack.timeout.ms", 3_000));
+        subscriber("sink-task-0", 0, 2);
+        subscriber("sink-task-1", 1, 2);
+        TestSender sender = sender();
+
+        AtomicBoolean sending = new AtomicBoolean(true);
+        CompletableFuture<Void> traffic = CompletableFuture.runAsync(() -> {
+            int i = 0;
+            while (sending.get()) {
+                if (sender.isWritable()) {
+                    sender.send(TOPIC, i++ % PARTITIONS, 5, 500);
+                } else {
+                    LockSupport.parkNanos(200_000);
+                }
+            }
+        });
+        Poll.until("traffic flowing", WAIT, () -> sender.oks() > 300);
+
+        c1.server().shutdownNow();
+        long sentAtKill = sender.sent.size();
+        Poll.until("more batches offered after the kill", WAIT, () -> sender.sent.size() > sentAtKill + 200);
+        sending.set(false);
+        traffic.get(10, TimeUnit.SECONDS);
+
+        Poll.until("an answer for every batch", WAIT, () -> sender.unanswered() == 0);
+        List<AckFrame> nacks = sender.outcomes.values().stream().filter(a -> !a.isOk()).toList();
+        assertThat(nacks).as("batches caught by the kill").isNotEmpty();
+        // shutdownNow() is a forceful close, but in the instant between reporting DRAINING and closing
+        // its connections c1 still answers what reaches it with OVERLOADED ("go elsewhere"): retriable too.
+        assertThat(nacks).allSatisfy(nack -> assertThat(nack.reason())
+                .isIn(AckReason.NEXT_HOP_UNREACHABLE, AckReason.TIMEOUT, AckReason.OVERLOADED));
+        assertThat(nacks).anySatisfy(nack -> assertThat(nack.reason()).isEqualTo(AckReason.NEXT_HOP_UNREACHABLE));
+        assertThat(sender.extraAnswers).as("one answer per batch").isEmpty();
+        Poll.until("a1 holds nothing", WAIT, () -> a1.bufferedBytes() == 0);
+    }
+}
