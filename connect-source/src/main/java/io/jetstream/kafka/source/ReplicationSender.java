@@ -289,7 +289,13 @@ final class ReplicationSender implements AutoCloseable {
             leaveWire(pending);
             policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
         }
-        window.retryAt(entry, now + settings.retryBackoff().toNanos());
+        window.retryAt(entry, now + backoffNanos(entry.attempts()));
+    }
+
+    /** Retry backoff doubling with each attempt of a batch, up to 32 times the configured one. */
+    private long backoffNanos(int attempts) {
+        int doublings = Math.min(5, Math.max(0, attempts - 2)); // attempts counts the first send too
+        return settings.retryBackoff().toNanos() << doublings;
     }
 
     /** A heartbeat round trip to a relay, for the batching model. */

@@ -152,7 +152,12 @@ public final class InFlightWindow<P> {
         entry.deadlineNanos = deadlineNanos;
     }
 
-    /** Unacknowledged batches whose deadline has passed, in deadline order. */
+    /**
+     * Unacknowledged batches whose deadline has passed, oldest batch first (ids increase in the
+     * order batches were created). Re-sending in creation order matters: the destination holds a
+     * batch until its predecessor arrives, so a re-sent predecessor must never queue behind its
+     * successors for the in-flight window.
+     */
     public List<Entry<P>> due(long nowNanos) {
         List<Entry<P>> out = new ArrayList<>();
         for (Entry<P> entry : byId.values()) {
@@ -160,7 +165,7 @@ public final class InFlightWindow<P> {
                 out.add(entry);
             }
         }
-        out.sort((a, b) -> Long.compare(a.deadlineNanos, b.deadlineNanos));
+        out.sort((a, b) -> Long.compare(a.batchId, b.batchId));
         return out;
     }
 

@@ -61,7 +61,7 @@ class InFlightWindowTest {
     }
 
     @Test
-    void dueListsUnacknowledgedBatchesByDeadline() {
+    void dueListsUnacknowledgedBatchesOldestFirst() {
         InFlightWindow.Entry<String> old = window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         window.add(2, p1, 9, 10, 100, "c1", 50, 70);
         window.add(3, p0, 19, 10, 100, "b2", 90, 110);
@@ -70,7 +70,8 @@ class InFlightWindowTest {
         assertThat(old.attempts()).isEqualTo(2);
         assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L);
         window.retryAt(old, 95);
-        assertThat(window.due(100)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L, 1L);
+        assertThat(window.due(100)).as("oldest batch first, whatever the deadlines")
+                .extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
     }
 
     @Test
