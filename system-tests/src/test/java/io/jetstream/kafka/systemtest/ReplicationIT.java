@@ -197,6 +197,7 @@ class ReplicationIT {
     void badConfigsAreReportedOnTheirKeys() throws Exception {
         Map<String, String> source = new HashMap<>(ConnectRestClient.readConnectorConfig(
                 SiteFiles.configFile("source-connector.json")));
+        source.put("name", ReplicationEnvironment.SOURCE_CONNECTOR);
         source.put("relays", "relay-host-without-port");
         source.put("target.cluster.alias", "A");
         source.put("compression.type", "brotli");
@@ -208,6 +209,7 @@ class ReplicationIT {
 
         Map<String, String> sink = new HashMap<>(ConnectRestClient.readConnectorConfig(
                 SiteFiles.configFile("sink-connector.json")));
+        sink.put("name", ReplicationEnvironment.SINK_CONNECTOR);
         sink.put("topics.allow", "demo(");
         ConfigValidation sinkResult = env.connectB().validate(sink.get("connector.class"), sink);
         assertThat(sinkResult.errorsFor("topics.allow")).anyMatch(m -> m.contains("regular expression"));
