@@ -81,14 +81,16 @@ final class RelayConfigDef {
                                 + " needs destinations.<destination>.routes. In YAML the list may be left out:"
                                 + " the names under a nested destinations: map are used."));
         new ConfigGroup(def, GROUP_ROUTING)
-                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("adaptive")
+                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("round-robin")
                         .validator(ConfigDef.ValidString.in("adaptive", "round-robin"))
                         .importance(Importance.MEDIUM).displayName("Routing policy")
-                        .doc("How the ingress splits batches over a destination's routes. 'adaptive': in proportion"
-                                + " to each route's measured capacity (earliest expected completion), cheaper routes"
-                                + " first, costlier ones only when the cheaper cannot carry the load, within"
-                                + " routing.spend.cap.per.hour (docs/model.md). 'round-robin': in turn, skipping"
-                                + " routes that just failed."))
+                        .doc("How the ingress splits batches over a destination's routes. 'round-robin': in turn,"
+                                + " skipping routes that just failed (equal shares for equal routes). 'adaptive'"
+                                + " (experimental): core's route scheduler, in proportion to each route's measured"
+                                + " capacity (earliest expected completion), cheaper routes first, costlier ones only"
+                                + " when the cheaper cannot carry the load, within routing.spend.cap.per.hour"
+                                + " (docs/model.md); on real links it still concentrates traffic on one route, so it"
+                                + " is not the default yet."))
                 .add(key(RelayConfig.ROUTING_SPEND_CAP_PER_HOUR, Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Spend cap per hour")
