@@ -10,6 +10,7 @@ import io.jetstream.kafka.core.delivery.InFlightWindow;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchIdSequence;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -289,7 +290,11 @@ final class ReplicationSender implements AutoCloseable {
             leaveWire(pending);
             policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
         }
-        window.retryAt(entry, now + backoffNanos(entry.attempts()));
+        // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
+        // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
+        boolean routeProblem = ack.reason() == AckReason.NEXT_HOP_UNREACHABLE || ack.reason() == AckReason.TIMEOUT;
+        long delay = routeProblem ? settings.retryBackoff().toNanos() : backoffNanos(entry.attempts());
+        window.retryAt(entry, now + delay);
     }
 
     /** Retry backoff doubling with each attempt of a batch, up to 32 times the configured one. */

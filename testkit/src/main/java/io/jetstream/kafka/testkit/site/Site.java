@@ -134,9 +134,21 @@ public final class Site implements AutoCloseable {
             io.jetstream.kafka.testkit.Poll.until("leaders of all partitions of " + topic, java.time.Duration.ofSeconds(30),
                     () -> {
                         var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-                        return description.partitions().size() >= partitions
+                        boolean leadersKnown = description.partitions().size() >= partitions
                                 && description.partitions().stream().allMatch(p -> p.leader() != null
                                 && !p.leader().isEmpty());
+                        if (!leadersKnown) {
+                            return false;
+                        }
+                        // The leader itself must serve the partition (its own view can lag the controller's):
+                        // ListOffsets is answered by the leader only.
+                        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request =
+                                new java.util.HashMap<>();
+                        description.partitions().forEach(p -> request.put(
+                                new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                                org.apache.kafka.clients.admin.OffsetSpec.latest()));
+                        admin.listOffsets(request).all().get();
+                        return true;
                     });
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(e.getMessage(), e);
