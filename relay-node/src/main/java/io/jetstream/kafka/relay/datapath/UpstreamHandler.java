@@ -147,7 +147,9 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         } else if (frame instanceof BatchFrame) {
             session.metrics().batchesIn().inc();
         }
-        long bytes = Math.min(Frames.wireBytes(frame), connectionBudget.maxBytes());
+        // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a
+        // flood of tiny frames within the budget too.
+        long bytes = Math.min(Frames.wireBytes(frame) + Frames.BOOKKEEPING_BYTES, connectionBudget.maxBytes());
         Parked next = new Parked(frame, bytes);
         if (parked.isEmpty() && admit(next)) {
             return;
