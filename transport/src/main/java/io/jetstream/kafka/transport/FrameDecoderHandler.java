@@ -6,6 +6,7 @@ import java.util.Objects;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.core.wire.FrameLength;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -62,7 +63,49 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
         this.codec = new FrameCodec(maxFrameBytes);
         this.errors = Objects.requireNonNull(errors, "errors");
         this.answerWithError = answerWithError;
+        setCumulator(FRAME_SIZED_CUMULATOR);
     }
+
+    /**
+     * Like Netty's merge cumulator, but when the buffer must grow for a frame that spans socket
+     * reads, it grows once to the whole frame (its length prefix is known by then) instead of
+     * doubling several times: one copy of the partial frame instead of several, and no chain of
+     * re-allocations for large batches. Writes into a buffer that decoded frames still share only
+     * in its unused capacity (as Netty's does), never moving memory they refer to.
+     */
+    static final Cumulator FRAME_SIZED_CUMULATOR = (alloc, cumulation, in) -> {
+        if (cumulation == in) {
+            in.release();
+            return cumulation;
+        }
+        if (!cumulation.isReadable() && in.isContiguous()) {
+            cumulation.release();
+            return in;
+        }
+        try {
+            int incoming = in.readableBytes();
+            if (incoming <= cumulation.maxFastWritableBytes() && !cumulation.isReadOnly()) {
+                cumulation.writeBytes(in, in.readerIndex(), incoming);
+                in.readerIndex(in.writerIndex());
+                return cumulation;
+            }
+            int held = cumulation.readableBytes();
+            long target = (long) held + incoming;
+            if (held >= FrameLength.PREFIX_BYTES) {
+                // The decoder has validated this prefix against the maximum frame size already.
+                long frame = FrameLength.PREFIX_BYTES + (long) cumulation.getInt(cumulation.readerIndex());
+                target = Math.max(target, frame);
+            }
+            ByteBuf grown = alloc.buffer((int) Math.min(Integer.MAX_VALUE, target));
+            grown.writeBytes(cumulation, cumulation.readerIndex(), held);
+            grown.writeBytes(in, in.readerIndex(), incoming);
+            in.readerIndex(in.writerIndex());
+            cumulation.release();
+            return grown;
+        } finally {
+            in.release();
+        }
+    };
 
     /** Whether the connection has been failed for bad input (every later byte is discarded). */
     public boolean failed() {

@@ -2,6 +2,9 @@ package io.jetstream.kafka.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class FrameDecoderHandlerTest {
 
     private static final int MAX = 4096;
+    private static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
     private final FrameCodec codec = new FrameCodec(MAX);
     private final TransportErrorCounter errors = new TransportErrorCounter();
     private final EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoderHandler(MAX, errors, true));
@@ -78,6 +82,35 @@ class FrameDecoderHandlerTest {
         assertThat((Object) channel.readInbound()).isNull();
         assertThat(errors.total()).isZero();
         assertThat(channel.isActive()).isTrue();
+    }
+
+    @Test
+    void largeFramesSpanningManyReadsDecodeWhileEarlierFramesStillHoldTheirSlices() {
+        EmbeddedChannel big = new EmbeddedChannel(new FrameDecoderHandler(1 << 20, errors, true));
+        FrameCodec bigCodec = new FrameCodec(1 << 20);
+        List<BatchFrame> sent = new ArrayList<>();
+        ByteBuf stream = Unpooled.buffer();
+        for (int i = 0; i < 3; i++) {
+            BatchFrame frame = TestFrames.batch("demo", i, "o", "d", "t", 0, i * 100L - 1, 100, 1_500, ALLOC);
+            bigCodec.encode(frame, stream);
+            sent.add(frame);
+        }
+        List<BatchFrame> decoded = new ArrayList<>();
+        while (stream.isReadable()) {
+            big.writeInbound(stream.readRetainedSlice(Math.min(stream.readableBytes(), 7_000)));
+            for (Object f = big.readInbound(); f != null; f = big.readInbound()) {
+                decoded.add((BatchFrame) f); // kept unreleased while later reads grow the cumulation
+            }
+        }
+        stream.release();
+
+        assertThat(decoded).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(decoded.get(i)).isEqualTo(sent.get(i));
+            decoded.get(i).release();
+            sent.get(i).release();
+        }
+        assertThat(big.finishAndReleaseAll()).isFalse();
     }
 
     @Test

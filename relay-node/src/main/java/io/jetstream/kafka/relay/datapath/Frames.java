@@ -16,6 +16,8 @@ final class Frames {
     /** Budget charged for a TOPIC_METADATA frame beyond its strings (it carries no payload). */
     private static final int METADATA_FIXED_BYTES = 64;
     private static final int MAX_MESSAGE_CHARS = 1024;
+    /** Heap a held frame costs beyond its bytes (pending entry, key, timer slot), charged to the budgets. */
+    static final int BOOKKEEPING_BYTES = 512;
 
     private Frames() {
     }

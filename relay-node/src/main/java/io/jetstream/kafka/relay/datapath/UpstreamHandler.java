@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * until it is taken; this handler then waits to be {@linkplain #wake() woken} by a completion, a
  * downstream turning writable or a next hop connecting. The next read is issued only when both
  * budgets have room and the downstream fed last is writable. So the bytes a relay holds stay within
- * its budgets, plus at most the frames of one socket read and one partly received frame per
- * connection: a slow destination slows the sender, it cannot exhaust the relay's memory.
+ * its budgets, plus at most the frames of one read request (256 KiB) and one partly received frame
+ * per connection: a slow destination slows the sender, it cannot exhaust the relay's memory.
  *
  * <h2>Checks</h2>
  * Frames must belong to the stream the peer authenticated for ({@code ERROR(NOT_AUTHORIZED)} and
@@ -147,7 +147,9 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         } else if (frame instanceof BatchFrame) {
             session.metrics().batchesIn().inc();
         }
-        long bytes = Math.min(Frames.wireBytes(frame), connectionBudget.maxBytes());
+        // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a
+        // flood of tiny frames within the budget too.
+        long bytes = Math.min(Frames.wireBytes(frame) + Frames.BOOKKEEPING_BYTES, connectionBudget.maxBytes());
         Parked next = new Parked(frame, bytes);
         if (parked.isEmpty() && admit(next)) {
             return;

@@ -16,6 +16,7 @@ import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.transport.BoundedReadAllocator;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -162,6 +163,8 @@ public final class RelayServer implements AutoCloseable {
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         PeerConnector.waterMark(config.bufferMaxBytesPerConnection()))
+                // With AUTO_READ off, one read() request may take up to 4 full socket buffers (<= 256 KiB).
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
                 .childHandler(new RelayServerInitializer(serverSsl, inbound, dataPipeline, context, dataChannels,
                         () -> accepting));
     }

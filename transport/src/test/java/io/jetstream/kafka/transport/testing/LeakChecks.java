@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
+import io.netty.util.ResourceLeakDetectorFactory;
 
 /** Makes Netty report pending leaks now, and fails when there are any. */
 public final class LeakChecks {
@@ -33,6 +34,9 @@ public final class LeakChecks {
         assertThat(ResourceLeakDetector.getLevel())
                 .as("tests run with -Dio.netty.leakDetection.level=paranoid (see the module's pom.xml)")
                 .isEqualTo(ResourceLeakDetector.Level.PARANOID);
+        assertThat(ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class))
+                .as("-Dio.netty.customResourceLeakDetector installs the detector that records reports")
+                .isInstanceOf(FailingLeakDetector.class);
         flushLeakReports();
         assertThat(FailingLeakDetector.reports()).as("Netty leak reports").isEmpty();
     }
