@@ -66,7 +66,10 @@ public final class ReplicationEnvironment implements AutoCloseable {
             List<Path> plugins = List.of(pluginFolder("connect-source"), pluginFolder("connect-sink"));
             sites = TwoSites.start(settings.baseDir,
                     a -> a.pluginPath(plugins).workerHeap(settings.workerHeap),
-                    b -> b.pluginPath(plugins).workerHeap(settings.workerHeap));
+                    b -> {
+                        b.pluginPath(plugins).workerHeap(settings.workerHeap);
+                        settings.workerPropertiesB.forEach(b::workerProperty);
+                    });
             if (settings.deployConnectors) {
                 deploySink(Map.of());
                 deploySource(Map.of());
@@ -262,6 +265,7 @@ public final class ReplicationEnvironment implements AutoCloseable {
         private String workerHeap = "768m";
         private final Map<String, String> sourceOverrides = new HashMap<>();
         private final Map<String, String> sinkOverrides = new HashMap<>();
+        private final Map<String, String> workerPropertiesB = new HashMap<>();
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir;
@@ -287,8 +291,17 @@ public final class ReplicationEnvironment implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Exactly-once at the destination (the default), or at-least-once: then site B's worker runs
+         * with {@code exactly.once.source.support=disabled}.
+         */
         public Builder exactlyOnce(boolean enabled) {
             this.exactlyOnce = enabled;
+            if (enabled) {
+                workerPropertiesB.remove("exactly.once.source.support");
+            } else {
+                workerPropertiesB.put("exactly.once.source.support", "disabled");
+            }
             return this;
         }
 

@@ -57,7 +57,8 @@ class WorkloadTest {
         assertThat(config.get())
                 .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd")
                 .containsEntry(ProducerConfig.ACKS_CONFIG, "all")
-                .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
+                .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false)
+                .containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1)
                 .containsEntry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "source:9092");
     }
 
