@@ -43,7 +43,7 @@ class BoundedReadAllocatorTest {
             Channel server = new ServerBootstrap().group(group)
                     .channel(io.netty.channel.socket.nio.NioServerSocketChannel.class)
                     .childOption(ChannelOption.AUTO_READ, false)
-                    .childOption(ChannelOption.RCVBUF_ALLOCATOR, allocator)
+                    .childOption(ChannelOption.RECVBUF_ALLOCATOR, allocator)
                     .childHandler(new ChannelInboundHandlerAdapter() {
                         private int bytes;
 

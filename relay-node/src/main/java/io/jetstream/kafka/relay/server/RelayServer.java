@@ -164,7 +164,7 @@ public final class RelayServer implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         PeerConnector.waterMark(config.bufferMaxBytesPerConnection()))
                 // With AUTO_READ off, one read() request may take up to 4 full socket buffers (<= 256 KiB).
-                .childOption(ChannelOption.RCVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
                 .childHandler(new RelayServerInitializer(serverSsl, inbound, dataPipeline, context, dataChannels,
                         () -> accepting));
     }
