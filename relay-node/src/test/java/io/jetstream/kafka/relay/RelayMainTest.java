@@ -46,7 +46,7 @@ class RelayMainTest {
     void checkValidatesTheDemoConfigurationWithoutStarting() {
         assertThat(run("--config=../config/relay-demo.yaml", "--check")).isEqualTo(RelayMain.EXIT_OK);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("is valid: relay.id=demo-relay-b1",
-                "listener=127.0.0.1:7070", "tls=OFF", "streams=[demo]", "destinations=[site-b[direct]]");
+                "listener=127.0.0.1:7070", "tls=OFF", "streams=[demo]", "destinations=[B[direct]]");
     }
 
     @Test

@@ -80,7 +80,7 @@ class RelayConfigTest {
         assertThat(config.tlsEnabled()).isFalse();
         assertThat(config.originals()).containsEntry("tls.enabled", "false");
         assertThat(config.stream("demo")).hasValueSatisfying(s -> assertThat(s.token().value()).hasSizeGreaterThan(15));
-        assertThat(config.routes("site-b")).singleElement().satisfies(route -> {
+        assertThat(config.routes("B")).singleElement().satisfies(route -> {
             assertThat(route.name()).isEqualTo("direct");
             assertThat(route.local()).isTrue();
             assertThat(route.nextHop()).isEmpty();
