@@ -3,6 +3,7 @@ package io.jetstream.kafka.relay.datapath;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -59,7 +60,7 @@ final class DataPath {
     private final HashedWheelTimer timer;
     private final long ackTimeoutNanos;
     private volatile boolean draining;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private ScheduledFuture<?> reporter;
 
     DataPath(DataPipelineContext context, RouteChooser chooser) {
@@ -276,10 +277,10 @@ final class DataPath {
      * another route at once instead of waiting for a timeout), next-hop connections close, timers stop.
      */
     void close() {
-        if (closed) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
+        long startNs = System.nanoTime();
         draining = true;
         List<PendingEntry> abandoned = pending.select(e -> !e.isDone());
         for (PendingEntry entry : abandoned) {
@@ -292,8 +293,7 @@ final class DataPath {
         }
         nextHops.close();
         timer.stop();
-        if (!abandoned.isEmpty()) {
-            log.info("Relay {} nacked {} frames still in flight at shutdown", config.relayId(), abandoned.size());
-        }
+        log.info("Relay {} data path closed in {} ms ({} frames still in flight were nacked)", config.relayId(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs), abandoned.size());
     }
 }

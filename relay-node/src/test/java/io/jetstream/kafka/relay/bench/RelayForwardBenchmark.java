@@ -67,10 +67,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The sender re-uses one encoded payload (a retained duplicate per batch, new id each time) so
  * that the benchmark measures the relays and the sockets, not batch encoding.
  *
- * <pre>
- * mvn -B -pl relay-node -am test-compile exec:exec \
- *   -Dexec.args="-cp %classpath org.openjdk.jmh.Main RelayForwardBenchmark"
- * </pre>
+ * <p>How to run, and the figures: {@code docs/benchmarks.md} ("relay forwarding over sockets").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
