@@ -153,6 +153,18 @@ class ReplicationReceiverTest {
     }
 
     @Test
+    void aNewTaskInstanceTakesOverTheMetricsOfAnOrphanedOne() {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        PluginMetricsImpl shared = new PluginMetricsImpl(metrics, Map.of("task", "0"));
+        SinkSiteMetrics orphan = new SinkSiteMetrics(shared);
+        orphan.gauge("buffered-bytes", "doc", () -> 1);
+        SinkSiteMetrics successor = new SinkSiteMetrics(shared);
+        successor.gauge("buffered-bytes", "doc", () -> 2);
+        successor.duplicates(3);
+        assertThat(metrics.metrics().keySet()).anyMatch(n -> n.name().equals("buffered-bytes"));
+    }
+
+    @Test
     void topicMetadataIsAppliedAndAcknowledged() throws Exception {
         receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
         receiver.onFrame(upstream, new TopicMetadataFrame(RoutingHeader.unrouted("demo", 99, "node-1", "B"), "orders", 6,

@@ -68,7 +68,11 @@ final class SourceSiteMetrics {
 
     /** Registers a gauge read on demand. */
     void gauge(String metric, String doc, Supplier<Number> value) {
-        metrics.addMetric(name(metric, doc), (Gauge<Number>) (config, now) -> value.get());
+        MetricName metricName = name(metric, doc);
+        // A task instance Connect gave up stopping (an "orphan", e.g. blocked on a broker that is
+        // down) may still hold the same metric: take it over rather than fail the new instance.
+        metrics.removeMetric(metricName);
+        metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
     }
 
     void recordsIn(int records, long bytes) {
