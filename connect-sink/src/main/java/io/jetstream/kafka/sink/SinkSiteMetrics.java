@@ -50,7 +50,11 @@ final class SinkSiteMetrics {
         MetricName metricName = name(metric, doc);
         // A task instance Connect gave up stopping (an "orphan", e.g. blocked on a broker that is
         // down) may still hold the same metric: take it over rather than fail the new instance.
-        metrics.removeMetric(metricName);
+        try {
+            metrics.removeMetric(metricName);
+        } catch (IllegalArgumentException notRegistered) {
+            // the usual case: nobody holds it
+        }
         metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
     }
 
