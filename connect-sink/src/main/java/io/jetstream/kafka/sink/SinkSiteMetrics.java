@@ -34,12 +34,25 @@ final class SinkSiteMetrics {
     }
 
     private Sensor sensor(String base, String doc, boolean withRate) {
-        Sensor sensor = metrics.addSensor(base);
+        Sensor sensor = newSensor(base);
         sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
         if (withRate) {
             sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
         }
         return sensor;
+    }
+
+    /**
+     * A new sensor; one still held by an orphaned task instance (Connect gave up stopping it) is
+     * taken over instead of failing this instance.
+     */
+    private Sensor newSensor(String sensorName) {
+        try {
+            return metrics.addSensor(sensorName);
+        } catch (IllegalArgumentException alreadyExists) {
+            metrics.removeSensor(sensorName);
+            return metrics.addSensor(sensorName);
+        }
     }
 
     private MetricName name(String metric, String doc) {

@@ -36,15 +36,15 @@ final class SourceSiteMetrics {
         recordsIn = sensor("records-in", "Records received from Connect.", true);
         bytesIn = sensor("record-bytes-in", "Bytes of keys, values and headers received from Connect.", true);
         batches = sensor("batches-sent", "Batches encoded and handed to a relay.", true);
-        batchRecords = metrics.addSensor("batch-size");
+        batchRecords = newSensor("batch-size");
         batchRecords.add(name("batch-records-avg", "Mean records per batch."), new Avg());
         batchRecords.add(name("batch-records-max", "Largest batch in records."), new Max());
         wireBytes = sensor("wire-bytes", "Bytes of encoded (compressed) batches sent.", true);
-        encodeTime = metrics.addSensor("encode-time");
+        encodeTime = newSensor("encode-time");
         encodeTime.add(name("encode-time-avg-us", "Mean time to encode and compress a batch, in microseconds."),
                 new Avg());
         acked = sensor("records-acked", "Records the destination acknowledged as durably written.", true);
-        latency = metrics.addSensor("end-to-end-latency");
+        latency = newSensor("end-to-end-latency");
         latency.add(name("end-to-end-latency-avg-ms",
                 "Mean time from a batch's oldest record reaching the task to the destination's ack, in ms."), new Avg());
         latency.add(name("end-to-end-latency-max-ms", "Largest such time, in ms."), new Max());
@@ -54,12 +54,25 @@ final class SourceSiteMetrics {
     }
 
     private Sensor sensor(String base, String doc, boolean withRate) {
-        Sensor sensor = metrics.addSensor(base);
+        Sensor sensor = newSensor(base);
         sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
         if (withRate) {
             sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
         }
         return sensor;
+    }
+
+    /**
+     * A new sensor; one still held by an orphaned task instance (Connect gave up stopping it) is
+     * taken over instead of failing this instance.
+     */
+    private Sensor newSensor(String sensorName) {
+        try {
+            return metrics.addSensor(sensorName);
+        } catch (IllegalArgumentException alreadyExists) {
+            metrics.removeSensor(sensorName);
+            return metrics.addSensor(sensorName);
+        }
     }
 
     private MetricName name(String metric, String doc) {
