@@ -211,8 +211,21 @@ final class ReplicationReceiver implements AutoCloseable {
         List<AckTarget> due;
         synchronized (lock) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
-            PartitionSequencer<AckTarget> sequencer = sequencers.computeIfAbsent(tp,
-                    p -> new PartitionSequencer<>(progress.lastWritten(p.topic(), p.partition())));
+            PartitionSequencer<AckTarget> sequencer = sequencers.get(tp);
+            if (sequencer == null) {
+                long lastWritten;
+                try {
+                    lastWritten = progress.lastWritten(tp.topic(), tp.partition());
+                } catch (RuntimeException e) {
+                    // Stored progress unreadable right now (e.g. the broker is down): refuse the
+                    // batch, retriably, rather than guess where the partition stands.
+                    log.warn("Cannot read the stored progress of {}: {}", tp, e.toString());
+                    from.sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
+                    return;
+                }
+                sequencer = new PartitionSequencer<>(lastWritten);
+                sequencers.put(tp, sequencer);
+            }
             if (!sequencer.isApplicable(batch) && heldBytes + bytes > settings.bufferMaxBytes()) {
                 metrics.overloaded();
                 from.sendAck(AckFrame.nack(header, AckReason.OVERLOADED, "destination re-order buffer full"));
