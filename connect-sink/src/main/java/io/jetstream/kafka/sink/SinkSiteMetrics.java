@@ -17,6 +17,8 @@ import org.apache.kafka.common.metrics.stats.Rate;
  */
 final class SinkSiteMetrics {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SinkSiteMetrics.class);
+
     private final PluginMetrics metrics;
     private final Sensor records;
     private final Sensor duplicates;
@@ -24,8 +26,24 @@ final class SinkSiteMetrics {
     private final Sensor refused;
     private final Sensor malformed;
 
-    SinkSiteMetrics(PluginMetrics metrics) {
-        this.metrics = metrics;
+    /**
+     * Registers with {@code pluginMetrics}; when an orphaned instance of the same task (one Connect
+     * gave up stopping, e.g. blocked on a broker that is down) still holds the names, this instance
+     * keeps its figures in a private registry instead of failing, and says so once.
+     */
+    SinkSiteMetrics(PluginMetrics pluginMetrics) {
+        this(pluginMetrics, true);
+    }
+
+    private SinkSiteMetrics(PluginMetrics pluginMetrics, boolean exported) {
+        PluginMetrics chosen = pluginMetrics;
+        if (exported && isTaken(pluginMetrics)) {
+            log.warn("Task metrics are still held by a previous instance of this task; this instance's metrics are "
+                    + "not exported until the task restarts");
+            chosen = new org.apache.kafka.common.metrics.internals.PluginMetricsImpl(
+                    new org.apache.kafka.common.metrics.Metrics(), java.util.Map.of());
+        }
+        this.metrics = chosen;
         records = sensor("records-out", "Records handed to Connect for writing.", true);
         duplicates = sensor("duplicate-records", "Records received again after they were written; dropped.", false);
         overloaded = sensor("overloaded-nacks", "Batches refused because the task's buffer was full.", false);
@@ -34,7 +52,7 @@ final class SinkSiteMetrics {
     }
 
     private Sensor sensor(String base, String doc, boolean withRate) {
-        Sensor sensor = newSensor(base);
+        Sensor sensor = metrics.addSensor(base);
         sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
         if (withRate) {
             sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
@@ -43,17 +61,19 @@ final class SinkSiteMetrics {
     }
 
     /**
-     * A new sensor; one still held by an orphaned task instance (Connect gave up stopping it) is
-     * taken over instead of failing this instance.
+     * Whether another instance of this task holds the metric names: each instance keeps a marker
+     * sensor registered for its lifetime (removed with the task's plugin metrics).
      */
-    private Sensor newSensor(String sensorName) {
+    private static boolean isTaken(PluginMetrics metrics) {
         try {
-            return metrics.addSensor(sensorName);
+            metrics.addSensor(PROBE_SENSOR);
+            return false;
         } catch (IllegalArgumentException alreadyExists) {
-            metrics.removeSensor(sensorName);
-            return metrics.addSensor(sensorName);
+            return true;
         }
     }
+
+    private static final String PROBE_SENSOR = "jetstream-instance-probe";
 
     private MetricName name(String metric, String doc) {
         return metrics.metricName(metric, doc, new LinkedHashMap<>());
@@ -61,14 +81,11 @@ final class SinkSiteMetrics {
 
     void gauge(String metric, String doc, Supplier<Number> value) {
         MetricName metricName = name(metric, doc);
-        // A task instance Connect gave up stopping (an "orphan", e.g. blocked on a broker that is
-        // down) may still hold the same metric: take it over rather than fail the new instance.
         try {
-            metrics.removeMetric(metricName);
-        } catch (IllegalArgumentException notRegistered) {
-            // the usual case: nobody holds it
+            metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
+        } catch (IllegalArgumentException alreadyExists) {
+            log.warn("Metric {} is still held by a previous instance of this task; not exported", metric);
         }
-        metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
     }
 
     void recordsOut(int count) {

@@ -18,6 +18,8 @@ import org.apache.kafka.common.metrics.stats.Rate;
  */
 final class SourceSiteMetrics {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SourceSiteMetrics.class);
+
     private final PluginMetrics metrics;
     private final Sensor recordsIn;
     private final Sensor bytesIn;
@@ -31,20 +33,36 @@ final class SourceSiteMetrics {
     private final Sensor timeouts;
     private final Sensor nacks;
 
-    SourceSiteMetrics(PluginMetrics metrics) {
-        this.metrics = metrics;
+    /**
+     * Registers with {@code pluginMetrics}; when an orphaned instance of the same task (one Connect
+     * gave up stopping, e.g. blocked on a broker that is down) still holds the names, this instance
+     * keeps its figures in a private registry instead of failing, and says so once.
+     */
+    SourceSiteMetrics(PluginMetrics pluginMetrics) {
+        this(pluginMetrics, true);
+    }
+
+    private SourceSiteMetrics(PluginMetrics pluginMetrics, boolean exported) {
+        PluginMetrics chosen = pluginMetrics;
+        if (exported && isTaken(pluginMetrics)) {
+            log.warn("Task metrics are still held by a previous instance of this task; this instance's metrics are "
+                    + "not exported until the task restarts");
+            chosen = new org.apache.kafka.common.metrics.internals.PluginMetricsImpl(
+                    new org.apache.kafka.common.metrics.Metrics(), java.util.Map.of());
+        }
+        this.metrics = chosen;
         recordsIn = sensor("records-in", "Records received from Connect.", true);
         bytesIn = sensor("record-bytes-in", "Bytes of keys, values and headers received from Connect.", true);
         batches = sensor("batches-sent", "Batches encoded and handed to a relay.", true);
-        batchRecords = newSensor("batch-size");
+        batchRecords = metrics.addSensor("batch-size");
         batchRecords.add(name("batch-records-avg", "Mean records per batch."), new Avg());
         batchRecords.add(name("batch-records-max", "Largest batch in records."), new Max());
         wireBytes = sensor("wire-bytes", "Bytes of encoded (compressed) batches sent.", true);
-        encodeTime = newSensor("encode-time");
+        encodeTime = metrics.addSensor("encode-time");
         encodeTime.add(name("encode-time-avg-us", "Mean time to encode and compress a batch, in microseconds."),
                 new Avg());
         acked = sensor("records-acked", "Records the destination acknowledged as durably written.", true);
-        latency = newSensor("end-to-end-latency");
+        latency = metrics.addSensor("end-to-end-latency");
         latency.add(name("end-to-end-latency-avg-ms",
                 "Mean time from a batch's oldest record reaching the task to the destination's ack, in ms."), new Avg());
         latency.add(name("end-to-end-latency-max-ms", "Largest such time, in ms."), new Max());
@@ -54,7 +72,7 @@ final class SourceSiteMetrics {
     }
 
     private Sensor sensor(String base, String doc, boolean withRate) {
-        Sensor sensor = newSensor(base);
+        Sensor sensor = metrics.addSensor(base);
         sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
         if (withRate) {
             sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
@@ -63,17 +81,19 @@ final class SourceSiteMetrics {
     }
 
     /**
-     * A new sensor; one still held by an orphaned task instance (Connect gave up stopping it) is
-     * taken over instead of failing this instance.
+     * Whether another instance of this task holds the metric names: each instance keeps a marker
+     * sensor registered for its lifetime (removed with the task's plugin metrics).
      */
-    private Sensor newSensor(String sensorName) {
+    private static boolean isTaken(PluginMetrics metrics) {
         try {
-            return metrics.addSensor(sensorName);
+            metrics.addSensor(PROBE_SENSOR);
+            return false;
         } catch (IllegalArgumentException alreadyExists) {
-            metrics.removeSensor(sensorName);
-            return metrics.addSensor(sensorName);
+            return true;
         }
     }
+
+    private static final String PROBE_SENSOR = "jetstream-instance-probe";
 
     private MetricName name(String metric, String doc) {
         return metrics.metricName(metric, doc, new LinkedHashMap<>());
@@ -82,14 +102,11 @@ final class SourceSiteMetrics {
     /** Registers a gauge read on demand. */
     void gauge(String metric, String doc, Supplier<Number> value) {
         MetricName metricName = name(metric, doc);
-        // A task instance Connect gave up stopping (an "orphan", e.g. blocked on a broker that is
-        // down) may still hold the same metric: take it over rather than fail the new instance.
         try {
-            metrics.removeMetric(metricName);
-        } catch (IllegalArgumentException notRegistered) {
-            // the usual case: nobody holds it
+            metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
+        } catch (IllegalArgumentException alreadyExists) {
+            log.warn("Metric {} is still held by a previous instance of this task; not exported", metric);
         }
-        metrics.addMetric(metricName, (Gauge<Number>) (config, now) -> value.get());
     }
 
     void recordsIn(int records, long bytes) {
