@@ -1,0 +1,82 @@
+package io.jetstream.kafka.core.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Registration of one connector task's metrics through Kafka's {@link PluginMetrics} (KIP-877),
+ * shared by both connectors.
+ *
+ * <p>Orphans: after a broker outage Connect may start a new instance of a task while the old one
+ * is still alive (it gave up stopping it), and the old one still holds the metric names.
+ * {@code PluginMetrics} can neither re-register nor remove another instance's names, so a new
+ * instance that finds them taken keeps its figures in a private registry (logged once) instead of
+ * failing: metrics are not worth a stalled share of partitions.
+ */
+public final class TaskMetrics {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskMetrics.class);
+    /** Marker sensor each instance holds for its lifetime; taken means another instance is alive. */
+    private static final String MARKER_SENSOR = "jetstream-instance-marker";
+
+    private final PluginMetrics metrics;
+
+    public TaskMetrics(PluginMetrics pluginMetrics) {
+        if (isTaken(pluginMetrics)) {
+            log.warn("Task metrics are still held by a previous instance of this task; this instance's metrics are "
+                    + "not exported until the task restarts");
+            this.metrics = new PluginMetricsImpl(new Metrics(), Map.of());
+            isTaken(this.metrics);
+        } else {
+            this.metrics = pluginMetrics;
+        }
+    }
+
+    private static boolean isTaken(PluginMetrics metrics) {
+        try {
+            metrics.addSensor(MARKER_SENSOR);
+            return false;
+        } catch (IllegalArgumentException alreadyExists) {
+            return true;
+        }
+    }
+
+    /** A sensor recording {@code <base>-total} and, with {@code withRate}, {@code <base>-rate}. */
+    public Sensor counter(String base, String doc, boolean withRate) {
+        Sensor sensor = metrics.addSensor(base);
+        sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
+        if (withRate) {
+            sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
+        }
+        return sensor;
+    }
+
+    /** An empty sensor, for the caller's own stats. */
+    public Sensor sensor(String sensorName) {
+        return metrics.addSensor(sensorName);
+    }
+
+    public MetricName name(String metric, String doc) {
+        return metrics.metricName(metric, doc, new LinkedHashMap<>());
+    }
+
+    /** A gauge read on demand; skipped (logged) when the name is still held elsewhere. */
+    public void gauge(String metric, String doc, Supplier<Number> value) {
+        try {
+            metrics.addMetric(name(metric, doc), (Gauge<Number>) (config, now) -> value.get());
+        } catch (IllegalArgumentException alreadyExists) {
+            log.warn("Metric {} is still held by a previous instance of this task; not exported", metric);
+        }
+    }
+}
