@@ -13,7 +13,9 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -25,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * Creates destination topics with the origin's partition count and configs, and grows them when
  * the origin grows, so every record lands in its origin partition number. Partition counts are
  * cached; a batch for a partition beyond the known count triggers a describe and, if needed,
- * growth (the origin's metadata may not have arrived yet: the count converges when it does).
+ * growth. A topic is created only from the origin's metadata (partition count and configs): a
+ * batch that arrives first is refused with {@link MetadataPendingException}, which the sender
+ * retries, rather than creating the topic with a guessed partition count and without its configs.
+ * An existing topic is grown to the batch's partition when the origin's metadata is missing or
+ * stale (the origin grew; the rest converges when the metadata arrives).
  * Several tasks may race to create or grow a topic: "already exists" counts as success.
  */
 final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseable {
@@ -34,6 +40,13 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private static final long TIMEOUT_SECONDS = 30;
 
     private record OriginMetadata(int partitionCount, Map<String, String> configs) {
+    }
+
+    /** The destination topic does not exist and the origin's metadata has not arrived yet (retriable). */
+    static final class MetadataPendingException extends Exception {
+        MetadataPendingException(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private final Admin admin;
@@ -59,6 +72,10 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         Integer known = destinationPartitions.get(topic);
         if (known != null && known > partition) {
             return;
+        }
+        if (create && !origin.containsKey(originTopic) && describe(topic) == null) {
+            throw new MetadataPendingException("destination topic " + topic + " does not exist and the metadata of "
+                    + "origin topic " + originTopic + " has not arrived yet");
         }
         int wanted = Math.max(partition + 1, originCount(originTopic));
         ensurePartitions(originTopic, topic, wanted);
@@ -130,6 +147,13 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         }
         destinationPartitions.put(topic, current);
         return false;
+    }
+
+    /** The end offset of a destination partition now (the offset its next record gets). */
+    long endOffset(String topic, int partition) throws Exception {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
     }
 
     private Integer describe(String topic) throws Exception {

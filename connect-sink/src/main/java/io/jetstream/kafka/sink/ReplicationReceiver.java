@@ -14,6 +14,7 @@ import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,13 +36,17 @@ import org.slf4j.LoggerFactory;
  * record is durable when Connect reports it committed, because Connect calls {@code commitRecord}
  * after the transaction that holds the records and their source offsets; with at-least-once
  * ({@link Durability#ON_OFFSET_FLUSH}) a record is durable only once the source offset covering it
- * is flushed too, which is known for every record the producer had acknowledged before the
- * previous flush completed. Acknowledging earlier could let a restarted task resume below a batch's
- * predecessor and hold that batch forever.
+ * is stored too. After each offset flush the receiver reads the stored progress back and
+ * acknowledges up to it: Connect decides on its own schedule which producer-acknowledged records a
+ * flush covers, so nothing short of reading the store proves it. Acknowledging earlier lets the
+ * source commit past records whose progress is not stored; a task restarted after a crash then
+ * resumes below a batch's predecessor that no sender holds any more, and the partition stalls.
  *
- * <p>Memory: received batches wait in a queue and in the sequencers' hold areas; together they are
- * bounded by {@code bufferMaxBytes}. Past it, batches are refused with a retriable OVERLOADED
- * acknowledgement: the sender re-sends later (backpressure, never unbounded buffering).
+ * <p>Memory: received batches wait in a queue, bounded by {@code bufferMaxBytes}, and batches that
+ * arrived ahead of their predecessor wait in the sequencers' hold areas, bounded by
+ * {@code bufferMaxBytes} too. Past a bound, batches are refused with a retriable OVERLOADED
+ * acknowledgement and the sender re-sends later (backpressure, never unbounded buffering); a batch
+ * that applies at once is never refused for the hold area, so a full hold area always drains.
  *
  * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
  * {@link #onWritten} on producer threads; sequencer state is guarded by one lock.
@@ -60,6 +65,15 @@ final class ReplicationReceiver implements AutoCloseable {
     /** The last written origin offset of a partition, from stored progress (-1 when none). */
     interface ProgressStore {
         long lastWritten(String originTopic, int partition);
+
+        /** The stored progress of several partitions at once (one read of the store where possible). */
+        default Map<TopicPartition, Long> lastWritten(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, Long> out = new HashMap<>();
+            for (TopicPartition tp : partitions) {
+                out.put(tp, lastWritten(tp.topic(), tp.partition()));
+            }
+            return out;
+        }
     }
 
     /** Creates and grows destination topics. Calls may block; failures are retried by the sender. */
@@ -100,8 +114,6 @@ final class ReplicationReceiver implements AutoCloseable {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionSequencer<AckTarget>> sequencers = new HashMap<>();
-    private final Map<TopicPartition, Long> writtenSinceFlush = new HashMap<>();
-    private Map<TopicPartition, Long> writtenBeforeLastFlush = new HashMap<>();
     private long heldBytes;
     private volatile boolean closed;
 
@@ -125,9 +137,12 @@ final class ReplicationReceiver implements AutoCloseable {
                         + " is not " + settings.streamId());
                 return;
             }
-            if (queuedBytes.get() + heldBytes() + bytes > settings.bufferMaxBytes()) {
+            // Only the queue is bounded here; the hold area has its own bound in offer(), which never
+            // refuses a batch that applies now: refusing a predecessor because its successors fill
+            // the hold area would hold them forever.
+            if (queuedBytes.get() + bytes > settings.bufferMaxBytes()) {
                 metrics.overloaded();
-                refuse(from, batch, AckReason.OVERLOADED, "destination task buffer full");
+                refuse(from, batch, AckReason.OVERLOADED, "destination task queue full");
                 return;
             }
             queuedBytes.addAndGet(bytes);
@@ -191,6 +206,10 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             try {
                 topics.ensure(topic, header.partition());
+            } catch (DestinationTopics.MetadataPendingException e) {
+                log.debug("Batch of {}-{} refused for now: {}", topic, header.partition(), e.getMessage());
+                in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, e.getMessage()));
+                return;
             } catch (Exception e) {
                 log.warn("Cannot prepare the destination of {}-{}: {}", topic, header.partition(), e.toString());
                 in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
@@ -257,32 +276,46 @@ final class ReplicationReceiver implements AutoCloseable {
         }
     }
 
-    /** Connect reports a record written (producer ack, or transaction committed with exactly-once). */
+    /**
+     * Connect reports a record written. With exactly-once this follows the transaction commit, so the
+     * record is durable; with at-least-once it is only the producer's acknowledgement, and
+     * durability waits for {@link #onOffsetsFlushed}.
+     */
     void onWritten(String originTopic, int partition, long offset) {
-        TopicPartition tp = new TopicPartition(originTopic, partition);
         if (settings.durability() == Durability.ON_RECORD_COMMIT) {
-            makeDurable(tp, offset);
-            return;
-        }
-        synchronized (lock) {
-            writtenSinceFlush.merge(tp, offset, Math::max);
+            makeDurable(new TopicPartition(originTopic, partition), offset);
         }
     }
 
     /**
-     * Connect flushed source offsets (at-least-once) or committed a transaction. Records written
-     * before the previous flush completed are covered by this one.
+     * Connect finished an offset flush (at-least-once): reads the stored progress of every partition
+     * with acknowledgements waiting and releases those it covers. Blocks for one read of the offset
+     * store; a failed read leaves the acknowledgements waiting for the next flush.
      */
     void onOffsetsFlushed() {
-        if (settings.durability() == Durability.ON_RECORD_COMMIT) {
+        if (settings.durability() == Durability.ON_RECORD_COMMIT || closed) {
             return;
         }
-        Map<TopicPartition, Long> nowDurable;
+        List<TopicPartition> waiting = new ArrayList<>();
         synchronized (lock) {
-            nowDurable = writtenBeforeLastFlush;
-            writtenBeforeLastFlush = new HashMap<>(writtenSinceFlush);
+            sequencers.forEach((tp, sequencer) -> {
+                if (sequencer.pendingAcks() > 0) {
+                    waiting.add(tp);
+                }
+            });
         }
-        nowDurable.forEach(this::makeDurable);
+        if (waiting.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> stored;
+        try {
+            stored = progress.lastWritten(waiting);
+        } catch (RuntimeException e) {
+            log.warn("Cannot read the stored progress after an offset flush; acknowledgements wait for the next: {}",
+                    e.toString());
+            return;
+        }
+        stored.forEach(this::makeDurable);
     }
 
     private void makeDurable(TopicPartition tp, long offset) {

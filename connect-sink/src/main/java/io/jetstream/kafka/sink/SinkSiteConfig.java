@@ -20,7 +20,7 @@ import org.apache.kafka.common.config.ConfigException;
  * Configuration of the destination-site connector (a Connect source connector: it receives batches
  * from its site's egress relays and writes them into topics). The raw map stops here.
  */
-public final class SinkSiteConfig extends AbstractConfig {
+public class SinkSiteConfig extends AbstractConfig {
 
     public static final String SOURCE_ALIAS = "source.cluster.alias";
     public static final String TARGET_ALIAS = "target.cluster.alias";
@@ -44,7 +44,12 @@ public final class SinkSiteConfig extends AbstractConfig {
     private final Pattern topicsAllow;
 
     public SinkSiteConfig(Map<String, String> props) {
-        super(CONFIG_DEF, props);
+        this(CONFIG_DEF, props);
+    }
+
+    /** For the task configuration, whose definition extends this one. */
+    protected SinkSiteConfig(ConfigDef definition, Map<String, String> props) {
+        super(definition, props);
         this.topicsAllow = Pattern.compile(getString(TOPICS_ALLOW));
         crossCheck();
     }
@@ -88,9 +93,12 @@ public final class SinkSiteConfig extends AbstractConfig {
                         TOPICS, 6, Width.SHORT, "Sync topic configs")
                 .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
-                        "Per task: bytes of received batches held for re-ordering or waiting to be written. "
-                                + "When full, new batches are refused with an OVERLOADED acknowledgement and the "
-                                + "sender retries: backpressure instead of unbounded buffering.",
+                        "Per task, bounds two areas separately: bytes of received batches waiting to be "
+                                + "written, and bytes of batches held because they arrived before their "
+                                + "predecessor. When an area is full, batches are refused with an OVERLOADED "
+                                + "acknowledgement and the sender retries (backpressure instead of unbounded "
+                                + "buffering); a batch that can be written at once is never refused for the hold "
+                                + "area. Counted in wire (compressed) bytes.",
                         DELIVERY, 1, Width.SHORT, "Buffer max bytes")
                 .define(POLL_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.LOW, "Most records handed to Connect by one poll().",

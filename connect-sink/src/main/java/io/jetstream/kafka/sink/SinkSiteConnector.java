@@ -21,11 +21,9 @@ import org.apache.kafka.connect.source.SourceConnector;
  */
 public final class SinkSiteConnector extends SourceConnector {
 
-    /** Internal keys added to each task's configuration: its share of the origin partitions. */
-    static final String TASK_ID = "jetstream.task.id";
-    static final String TASK_COUNT = "jetstream.task.count";
-    /** Connect's own connector key, passed on so tasks know whether commits are transactional. */
-    static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
+    /** Keys added to each task's configuration (declared in {@link SinkSiteTaskConfig}): its share. */
+    static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
+    static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
 
     private Map<String, String> props;
 

@@ -9,7 +9,9 @@ import org.apache.kafka.common.metrics.Sensor;
  * Metrics of one destination-site task, registered through Connect's {@link PluginMetrics}
  * (KIP-877, see {@link TaskMetrics}). {@code duplicate-records-total} counts records received again
  * after they were written (re-sent batches): they are dropped, never written twice while the task
- * runs. Names are documented in docs/operations.md.
+ * runs. {@code rewritten-records-total} counts, in at-least-once mode, the records written twice
+ * because a task instance crashed before its progress was stored ({@link DestinationOffsets}).
+ * Names are documented in docs/operations.md.
  */
 final class SinkSiteMetrics {
 
@@ -19,6 +21,7 @@ final class SinkSiteMetrics {
     private final Sensor overloaded;
     private final Sensor refused;
     private final Sensor malformed;
+    private final Sensor rewritten;
 
     SinkSiteMetrics(PluginMetrics pluginMetrics) {
         metrics = new TaskMetrics(pluginMetrics);
@@ -29,6 +32,9 @@ final class SinkSiteMetrics {
         refused = metrics.counter("refused-batches", "Batches of topics outside topics.allow or from this cluster.",
                 false);
         malformed = metrics.counter("malformed-batches", "Batches whose payload failed to decode (CRC, format).", false);
+        rewritten = metrics.counter("rewritten-records", "At-least-once only: records a previous task instance "
+                + "wrote after its last stored progress (a crash), written again after the takeover: duplicates at "
+                + "the destination.", false);
     }
 
     void gauge(String metric, String doc, Supplier<Number> value) {
@@ -55,5 +61,11 @@ final class SinkSiteMetrics {
 
     void malformed() {
         malformed.record(1);
+    }
+
+    void rewritten(long count) {
+        if (count > 0) {
+            rewritten.record(count);
+        }
     }
 }

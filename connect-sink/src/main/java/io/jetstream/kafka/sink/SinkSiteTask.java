@@ -15,14 +15,19 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -51,14 +56,19 @@ public final class SinkSiteTask extends SourceTask {
     static final String TOPIC = "topic";
     static final String PARTITION = "partition";
     static final String OFFSET = "offset";
+    /** At-least-once: the predicted destination offset of the record, see {@link DestinationOffsets}. */
+    static final String DESTINATION_OFFSET = "destination.offset";
 
-    private SinkSiteConfig config;
+    private SinkSiteTaskConfig config;
     private String sourceAlias;
     private TopicNamingPolicy naming;
     private EventLoopGroup group;
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationReceiver receiver;
     private DestinationTopics topics;
+    private SinkSiteMetrics metrics;
+    private boolean exactlyOnce;
+    private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
 
     @Override
     public String version() {
@@ -67,16 +77,17 @@ public final class SinkSiteTask extends SourceTask {
 
     @Override
     public void start(Map<String, String> props) {
-        config = new SinkSiteConfig(props);
+        SinkSiteTaskConfig config = new SinkSiteTaskConfig(props);
+        this.config = config;
         sourceAlias = config.sourceAlias();
         naming = config.topicNamingPolicy();
-        String connectorName = props.getOrDefault("name", "jetstream-sink");
-        int taskId = Integer.parseInt(props.getOrDefault(SinkSiteConnector.TASK_ID, "0"));
-        int taskCount = Integer.parseInt(props.getOrDefault(SinkSiteConnector.TASK_COUNT, "1"));
-        boolean exactlyOnce = "required".equalsIgnoreCase(props.get(SinkSiteConnector.EXACTLY_ONCE_SUPPORT));
+        String connectorName = config.connectorName();
+        int taskId = config.taskId();
+        int taskCount = config.taskCount();
+        exactlyOnce = config.exactlyOnce();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
-        SinkSiteMetrics metrics = new SinkSiteMetrics(context.pluginMetrics());
+        metrics = new SinkSiteMetrics(context.pluginMetrics());
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 String.join(",", config.targetBootstrapServers()),
                 AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-topics"));
@@ -86,7 +97,7 @@ public final class SinkSiteTask extends SourceTask {
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
                         : ReplicationReceiver.Durability.ON_OFFSET_FLUSH),
-                this::lastWritten, topics, metrics);
+                new StoredProgress(), topics, metrics);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         SslContext ssl = relaySettings.tls()
                 ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
@@ -119,12 +130,32 @@ public final class SinkSiteTask extends SourceTask {
                 exactlyOnce ? "exactly-once" : "at-least-once");
     }
 
-    private long lastWritten(String originTopic, int partition) {
-        Map<String, Object> offset = context.offsetStorageReader().offset(sourcePartition(originTopic, partition));
-        if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
-            return -1L;
+    /** Progress as Connect stores it: the source offset of the last record written per origin partition. */
+    private final class StoredProgress implements ReplicationReceiver.ProgressStore {
+        @Override
+        public long lastWritten(String originTopic, int partition) {
+            return offsetOf(context.offsetStorageReader().offset(sourcePartition(originTopic, partition)));
         }
-        return number.longValue();
+
+        @Override
+        public Map<TopicPartition, Long> lastWritten(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, Map<String, Object>> keys = new HashMap<>();
+            for (TopicPartition tp : partitions) {
+                keys.put(tp, sourcePartition(tp.topic(), tp.partition()));
+            }
+            Map<Map<String, Object>, Map<String, Object>> offsets =
+                    context.offsetStorageReader().offsets(keys.values());
+            Map<TopicPartition, Long> out = new HashMap<>();
+            keys.forEach((tp, key) -> out.put(tp, offsetOf(offsets.get(key))));
+            return out;
+        }
+
+        private static long offsetOf(Map<String, Object> offset) {
+            if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
+                return -1L;
+            }
+            return number.longValue();
+        }
     }
 
     /**
@@ -146,6 +177,9 @@ public final class SinkSiteTask extends SourceTask {
         if (deliveries.isEmpty()) {
             return null;
         }
+        if (!exactlyOnce) {
+            takeOverNewPartitions(deliveries);
+        }
         List<SourceRecord> records = new ArrayList<>(deliveries.size());
         for (ReplicationReceiver.Delivery delivery : deliveries) {
             records.add(toSourceRecord(delivery));
@@ -161,17 +195,113 @@ public final class SinkSiteTask extends SourceTask {
         }
         Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
         return new SourceRecord(sourcePartition(delivery.originTopic(), delivery.partition()),
-                Map.of(OFFSET, record.offset()), naming.destinationTopic(delivery.originTopic()),
+                sourceOffset(delivery), naming.destinationTopic(delivery.originTopic()),
                 delivery.partition(), Schema.OPTIONAL_BYTES_SCHEMA, record.key(), Schema.OPTIONAL_BYTES_SCHEMA,
                 record.value(), timestamp, headers);
+    }
+
+    /** The record's progress: its origin offset, and in at-least-once mode its predicted destination offset. */
+    private Map<String, Object> sourceOffset(ReplicationReceiver.Delivery delivery) {
+        long offset = delivery.record().offset();
+        if (exactlyOnce) {
+            return Map.of(OFFSET, offset);
+        }
+        DestinationOffsets cursor = destinationOffsets.get(
+                new TopicPartition(delivery.originTopic(), delivery.partition()));
+        long predicted = cursor == null ? DestinationOffsets.UNKNOWN : cursor.predictNext();
+        return predicted == DestinationOffsets.UNKNOWN ? Map.of(OFFSET, offset)
+                : Map.of(OFFSET, offset, DESTINATION_OFFSET, predicted);
+    }
+
+    /** At-least-once: takes over every origin partition that appears for the first time in this poll. */
+    private void takeOverNewPartitions(List<ReplicationReceiver.Delivery> deliveries) {
+        Map<TopicPartition, List<ReplicatedRecord>> firstRuns = new HashMap<>();
+        for (ReplicationReceiver.Delivery delivery : deliveries) {
+            TopicPartition origin = new TopicPartition(delivery.originTopic(), delivery.partition());
+            if (!destinationOffsets.containsKey(origin)) {
+                firstRuns.computeIfAbsent(origin, tp -> new ArrayList<>()).add(delivery.record());
+            }
+        }
+        firstRuns.forEach((origin, run) -> destinationOffsets.put(origin, takeOver(origin, run)));
+    }
+
+    /**
+     * The first records of an origin partition for this task instance (at-least-once): counts what a
+     * crashed predecessor wrote after its stored progress, and starts predicting destination offsets.
+     * Runs before anything of this partition is written by this instance.
+     */
+    private DestinationOffsets takeOver(TopicPartition origin, List<ReplicatedRecord> firstRun) {
+        String destination = naming.destinationTopic(origin.topic());
+        long endOffset;
+        try {
+            endOffset = topics.endOffset(destination, origin.partition());
+        } catch (Exception e) {
+            log.warn("Cannot read the end offset of {}-{}; records written twice after a crash are not counted "
+                    + "for this partition: {}", destination, origin.partition(), e.toString());
+            return DestinationOffsets.unknown();
+        }
+        Map<String, Object> stored = context.offsetStorageReader().offset(
+                sourcePartition(origin.topic(), origin.partition()));
+        long rewritten;
+        if (stored != null) {
+            long storedDestination = stored.get(DESTINATION_OFFSET) instanceof Number n
+                    ? n.longValue() : DestinationOffsets.UNKNOWN;
+            rewritten = DestinationOffsets.rewrittenAfter(storedDestination, endOffset);
+        } else {
+            rewritten = rewrittenWithoutProgress(origin, destination, endOffset, firstRun);
+        }
+        if (rewritten > 0) {
+            metrics.rewritten(rewritten);
+            log.info("{}-{}: the previous task instance wrote {} records after its last stored progress; they are "
+                    + "written again (at-least-once duplicates, counted in rewritten-records-total)", destination,
+                    origin.partition(), rewritten);
+        }
+        return DestinationOffsets.startingAt(endOffset);
+    }
+
+    /**
+     * No progress stored for the partition, yet the destination holds records: a predecessor may have
+     * crashed before its first offset flush. What it wrote first is what arrives first now, so that
+     * run is searched among the destination's last records ({@link DestinationTail}).
+     */
+    private long rewrittenWithoutProgress(TopicPartition origin, String destination, long endOffset,
+                                          List<ReplicatedRecord> firstRun) {
+        if (endOffset == 0 || firstRun.isEmpty()) {
+            return 0;
+        }
+        boolean withTimestamps = DestinationTail.useTimestamps(firstRun.get(0));
+        long[] redelivered = firstRun.stream().mapToLong(r -> DestinationTail.fingerprint(r, withTimestamps))
+                .toArray();
+        try {
+            DestinationTail.Window window = DestinationTail.read(config.targetBootstrapServers(),
+                    "jetstream-tail-" + destination + "-" + origin.partition(),
+                    new TopicPartition(destination, origin.partition()), endOffset, withTimestamps,
+                    Duration.ofSeconds(30));
+            int at = DestinationTail.locate(window.fingerprints(), redelivered);
+            return at < 0 ? 0 : endOffset - (window.start() + at);
+        } catch (RuntimeException e) {
+            log.warn("Cannot read the last records of {}-{}; records written twice after a crash are not counted "
+                    + "for this partition: {}", destination, origin.partition(), e.toString());
+            return 0;
+        }
     }
 
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
         Map<String, ?> partition = record.sourcePartition();
-        Object offset = record.sourceOffset().get(OFFSET);
-        receiver.onWritten((String) partition.get(TOPIC), ((Number) partition.get(PARTITION)).intValue(),
-                ((Number) offset).longValue());
+        String originTopic = (String) partition.get(TOPIC);
+        int originPartition = ((Number) partition.get(PARTITION)).intValue();
+        if (!exactlyOnce) {
+            DestinationOffsets cursor = destinationOffsets.get(new TopicPartition(originTopic, originPartition));
+            if (cursor != null) {
+                if (metadata == null) {
+                    cursor.onSkipped();
+                } else {
+                    cursor.onWritten(metadata.offset());
+                }
+            }
+        }
+        receiver.onWritten(originTopic, originPartition, ((Number) record.sourceOffset().get(OFFSET)).longValue());
     }
 
     @Override

@@ -63,11 +63,17 @@ class ReplicationReceiverTest {
     private final BatchEncoder encoder = new BatchEncoder();
     private ReplicationReceiver receiver;
     private long nextId = 1;
+    private volatile boolean failReads;
 
     private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes) {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
                 TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability),
-                (topic, partition) -> stored.getOrDefault(topic + "-" + partition, -1L), topics,
+                (topic, partition) -> {
+                    if (failReads) {
+                        throw new IllegalStateException("offset store unavailable");
+                    }
+                    return stored.getOrDefault(topic + "-" + partition, -1L);
+                }, topics,
                 new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())));
         return receiver;
     }
@@ -109,13 +115,34 @@ class ReplicationReceiverTest {
     }
 
     @Test
-    void atLeastOnceAcknowledgesOnlyAfterTheOffsetsAreFlushed() throws Exception {
+    void atLeastOnceAcknowledgesOnlyWhatTheStoredProgressCovers() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_OFFSET_FLUSH, 1 << 20);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        receiver.onFrame(upstream, batch("orders", 1, 2, 3));
+        assertThat(pollOffsets()).containsExactly(0L, 1L, 2L, 3L);
+        receiver.onWritten("orders", 0, 3);
+        assertThat(upstream.acks).as("producer acknowledgement alone is not durable").isEmpty();
+        receiver.onOffsetsFlushed();
+        assertThat(upstream.acks).as("the flush stored nothing yet").isEmpty();
+        stored.put("orders-0", 2L);
+        receiver.onOffsetsFlushed();
+        assertThat(upstream.acks).as("stored progress covers the first batch only")
+                .extracting(AckFrame::lastOffset).containsExactly(1L);
+        stored.put("orders-0", 3L);
+        receiver.onOffsetsFlushed();
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void atLeastOnceKeepsAcknowledgementsWaitingWhenTheStoreCannotBeRead() throws Exception {
         receiver(ReplicationReceiver.Durability.ON_OFFSET_FLUSH, 1 << 20);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
-        receiver.onWritten("orders", 0, 1);
+        stored.put("orders-0", 1L);
+        failReads = true;
         receiver.onOffsetsFlushed();
-        assertThat(upstream.acks).as("written after the flush began: not covered yet").isEmpty();
+        assertThat(upstream.acks).isEmpty();
+        failReads = false;
         receiver.onOffsetsFlushed();
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(1L);
     }

@@ -79,6 +79,23 @@ class SinkSiteConfigTest {
         List<Map<String, String>> tasks = SinkSiteConnector.taskConfigs(valid(), 4);
         assertThat(tasks).extracting(t -> t.get(SinkSiteConnector.TASK_ID)).containsExactly("0", "1", "2", "3");
         assertThat(tasks).allMatch(t -> t.get(SinkSiteConnector.TASK_COUNT).equals("4"));
+        SinkSiteTaskConfig third = new SinkSiteTaskConfig(tasks.get(2));
+        assertThat(third.taskId()).isEqualTo(2);
+        assertThat(third.taskCount()).isEqualTo(4);
+        assertThat(third.exactlyOnce()).isFalse();
+    }
+
+    @Test
+    void aMalformedTaskConfigurationNamesTheKey() {
+        Map<String, String> task = SinkSiteConnector.taskConfigs(valid(), 2).get(1);
+        task.put(SinkSiteTaskConfig.TASK_ID, "2");
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task)).hasMessageContaining(SinkSiteTaskConfig.TASK_ID)
+                .hasMessageContaining("must be below");
+        task.remove(SinkSiteTaskConfig.TASK_COUNT);
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task)).hasMessageContaining(SinkSiteTaskConfig.TASK_COUNT);
+        Map<String, String> exactlyOnce = SinkSiteConnector.taskConfigs(valid(), 1).get(0);
+        exactlyOnce.put(SinkSiteTaskConfig.EXACTLY_ONCE_SUPPORT, "REQUIRED");
+        assertThat(new SinkSiteTaskConfig(exactlyOnce).exactlyOnce()).isTrue();
     }
 
     @Test

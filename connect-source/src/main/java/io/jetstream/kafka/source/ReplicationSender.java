@@ -49,6 +49,7 @@ import org.slf4j.LoggerFactory;
 final class ReplicationSender implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationSender.class);
+    private static final int MAX_METADATA_IN_FLIGHT = 10_000;
 
     /** A relay the sender can hand frames to. */
     interface Relay {
@@ -58,6 +59,15 @@ final class ReplicationSender implements AutoCloseable {
 
         /** Sends the frame, taking ownership; false (frame released) when the relay is not ready. */
         boolean send(Frame frame);
+    }
+
+    /** Told whether the destination applied a topic's metadata (ACK) or not (NACK). */
+    interface MetadataListener {
+        void onMetadataAcknowledged(String topic, int partitionCount, boolean applied);
+    }
+
+    /** A metadata frame handed to a relay and not yet answered. */
+    private record MetadataInFlight(String topic, int partitionCount) {
     }
 
     /** What the sender needs besides its collaborators. */
@@ -98,6 +108,8 @@ final class ReplicationSender implements AutoCloseable {
     private final InFlightWindow<Pending> window = new InFlightWindow<>(p -> ReferenceCountUtil.release(p.frame));
     private final Map<TopicPartition, Long> oldestArrival = new HashMap<>();
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
+    private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
+    private MetadataListener metadataListener = (topic, partitions, applied) -> { };
     private int nextRelay;
     private int onWireBatches;
     private long onWireBytes;
@@ -171,6 +183,9 @@ final class ReplicationSender implements AutoCloseable {
                 policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
                 leaveWire(pending);
             }
+            if (waitsForPredecessor(entry)) {
+                continue; // an older batch of the partition waits for its retry: it goes first
+            }
             if (!trySend(entry, now, caps)) {
                 break; // window closed or no relay ready: keep the order, try again next tick
             }
@@ -193,7 +208,26 @@ final class ReplicationSender implements AutoCloseable {
         TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
         InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
                 now, now);
-        trySend(entry, now, policy.decision(now));
+        if (!waitsForPredecessor(entry)) {
+            trySend(entry, now, policy.decision(now));
+        } // else it is due now and leaves with the next tick, after its predecessor
+    }
+
+    /**
+     * Whether an older batch of the same partition is neither acknowledged nor on the wire (it waits
+     * for a retry). Such a batch must be sent first: the destination holds every successor until its
+     * predecessor arrives, so successors sent ahead only fill its re-order buffer.
+     */
+    private boolean waitsForPredecessor(InFlightWindow.Entry<Pending> entry) {
+        for (InFlightWindow.Entry<Pending> older : window.entries(entry.partition())) {
+            if (older == entry) {
+                return false;
+            }
+            if (!window.isAcked(older) && !older.payload().onWire) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Sends an entry now if the policy's window admits it and a relay is ready; false otherwise. */
@@ -261,14 +295,30 @@ final class ReplicationSender implements AutoCloseable {
         }
     }
 
-    private synchronized void onAck(AckFrame ack) {
-        if (!ack.originNodeId().equals(settings.nodeId())) {
-            return;
+    private void onAck(AckFrame ack) {
+        MetadataInFlight answered;
+        synchronized (this) {
+            if (!ack.originNodeId().equals(settings.nodeId())) {
+                return;
+            }
+            answered = metadataInFlight.remove(ack.batchId());
+            if (answered == null) {
+                onBatchAck(ack);
+                return;
+            }
         }
+        // outside the lock: the listener is the metadata publisher, which may call back in
+        if (!ack.isOk()) {
+            log.debug("Metadata of topic {} not applied yet: {} {}", answered.topic(), ack.reason(), ack.message());
+        }
+        metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(), ack.isOk());
+    }
+
+    private void onBatchAck(AckFrame ack) {
         long now = nanoTime.getAsLong();
         InFlightWindow.Entry<Pending> entry = window.get(ack.batchId());
         if (entry == null) {
-            return; // metadata ack, late duplicate, or a revoked partition's batch
+            return; // late duplicate, or a revoked partition's batch
         }
         Pending pending = entry.payload();
         if (ack.isOk()) {
@@ -321,15 +371,33 @@ final class ReplicationSender implements AutoCloseable {
         }
     }
 
-    /** Sends topic metadata to a ready relay (best effort: it is re-sent periodically). */
+    /** Where answers to metadata frames go (the metadata publisher re-sends what was not applied). */
+    synchronized void metadataListener(MetadataListener listener) {
+        this.metadataListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * Sends topic metadata to a ready relay; false when none is ready. The destination's answer
+     * goes to the {@link MetadataListener}; a frame lost without an answer is covered by the
+     * publisher's periodic re-send.
+     */
     synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs) {
         Relay relay = pickRelay(null);
         if (relay == null) {
             return false;
         }
-        RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), ids.next(), settings.nodeId(),
+        long id = ids.next();
+        RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(),
                 settings.destination());
-        return relay.send(new TopicMetadataFrame(routing, topic, partitionCount, configs));
+        if (metadataInFlight.size() >= MAX_METADATA_IN_FLIGHT) {
+            metadataInFlight.clear(); // answers lost with a relay; the publisher re-sends anyway
+        }
+        metadataInFlight.put(id, new MetadataInFlight(topic, partitionCount));
+        if (!relay.send(new TopicMetadataFrame(routing, topic, partitionCount, configs))) {
+            metadataInFlight.remove(id);
+            return false;
+        }
+        return true;
     }
 
     /** The offset to commit for each partition that has acknowledged batches. */

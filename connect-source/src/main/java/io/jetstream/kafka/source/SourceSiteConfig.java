@@ -25,7 +25,7 @@ import org.apache.kafka.common.config.ConfigException;
  * by Connect's own {@code topics} or {@code topics.regex} and ships them to relays). The raw map
  * stops here: accessors return typed values.
  */
-public final class SourceSiteConfig extends AbstractConfig {
+public class SourceSiteConfig extends AbstractConfig {
 
     public static final String SOURCE_ALIAS = "source.cluster.alias";
     public static final String TARGET_ALIAS = "target.cluster.alias";
@@ -53,7 +53,12 @@ public final class SourceSiteConfig extends AbstractConfig {
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public SourceSiteConfig(Map<String, String> props) {
-        super(CONFIG_DEF, props);
+        this(CONFIG_DEF, props);
+    }
+
+    /** For the task configuration, whose definition extends this one. */
+    protected SourceSiteConfig(ConfigDef definition, Map<String, String> props) {
+        super(definition, props);
         crossCheck();
     }
 

@@ -19,7 +19,7 @@ import org.apache.kafka.connect.sink.SinkConnector;
 public final class SourceSiteConnector extends SinkConnector {
 
     /** Internal key: the task's index, added to each task's configuration. */
-    static final String TASK_ID = "jetstream.task.id";
+    static final String TASK_ID = SourceSiteTaskConfig.TASK_ID;
 
     private Map<String, String> props;
 

@@ -75,9 +75,10 @@ public final class SourceSiteTask extends SinkTask {
 
     @Override
     public void start(Map<String, String> props) {
-        config = new SourceSiteConfig(props);
-        String connectorName = props.getOrDefault("name", "jetstream-source");
-        String taskId = props.getOrDefault(SourceSiteConnector.TASK_ID, "0");
+        SourceSiteTaskConfig config = new SourceSiteTaskConfig(props);
+        this.config = config;
+        String connectorName = config.connectorName();
+        int taskId = config.taskId();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
         metrics = new SourceSiteMetrics(context.pluginMetrics());
@@ -136,6 +137,7 @@ public final class SourceSiteTask extends SinkTask {
                 AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-metadata"));
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
                 "jetstream-metadata-" + nodeId);
+        sender.metadataListener(metadata::onMetadataAcknowledged);
         clients.forEach(PeerClient::start);
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),

@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Ships the partition count and the explicitly set configs of each replicated topic to the
  * destination, so it can create the topic alike and grow it when the origin grows. A topic is
  * described when the task first sees it and again every refresh interval, on a thread of its own
- * (Admin calls block); sending is best effort because it repeats.
+ * (Admin calls block). The destination answers each metadata frame: until it has applied the
+ * current partition count of a topic (it refuses batches of a topic it cannot create yet), the
+ * topic is published again every {@link #UNCONFIRMED_RETRY}.
  */
 final class TopicMetadataPublisher implements AutoCloseable {
 
@@ -44,6 +46,10 @@ final class TopicMetadataPublisher implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final Set<String> topics = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> lastSentPartitions = new ConcurrentHashMap<>();
+    private final Map<String, Integer> confirmedPartitions = new ConcurrentHashMap<>();
+
+    /** How often metadata the destination has not confirmed is published again. */
+    static final Duration UNCONFIRMED_RETRY = Duration.ofSeconds(2);
 
     TopicMetadataPublisher(Admin admin, Sink sink, Duration refresh, String threadName) {
         this.admin = admin;
@@ -54,6 +60,27 @@ final class TopicMetadataPublisher implements AutoCloseable {
             return thread;
         });
         executor.scheduleWithFixedDelay(this::refreshAll, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(this::retryUnconfirmed, UNCONFIRMED_RETRY.toMillis(),
+                UNCONFIRMED_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The destination's answer to the metadata of {@code topic} with {@code partitionCount} partitions. */
+    void onMetadataAcknowledged(String topic, int partitionCount, boolean applied) {
+        if (applied) {
+            confirmedPartitions.put(topic, partitionCount);
+        } else {
+            confirmedPartitions.remove(topic);
+        }
+    }
+
+    /** Whether the destination confirmed the partition count last described for {@code topic}. */
+    boolean isConfirmed(String topic) {
+        Integer confirmed = confirmedPartitions.get(topic);
+        return confirmed != null && confirmed.equals(lastSentPartitions.get(topic));
+    }
+
+    private void retryUnconfirmed() {
+        publish(topics.stream().filter(topic -> !isConfirmed(topic)).toList());
     }
 
     /** Describes and ships a topic the task has not seen before. Cheap to call for every record. */

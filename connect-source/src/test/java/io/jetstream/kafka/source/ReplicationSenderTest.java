@@ -12,6 +12,7 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -32,6 +33,7 @@ class ReplicationSenderTest {
         final String name;
         boolean ready = true;
         final List<BatchFrame> sent = new ArrayList<>();
+        final List<TopicMetadataFrame> metadata = new ArrayList<>();
 
         FakeRelay(String name) {
             this.name = name;
@@ -55,6 +57,8 @@ class ReplicationSenderTest {
             }
             if (frame instanceof BatchFrame batch) {
                 sent.add(batch);
+            } else if (frame instanceof TopicMetadataFrame topicMetadata) {
+                metadata.add(topicMetadata);
             } else {
                 ReferenceCountUtil.release(frame);
             }
@@ -165,6 +169,38 @@ class ReplicationSenderTest {
         assertThat(r2.sent.get(0).header().batchId()).isEqualTo(first.header().batchId());
         sender.onFrame(r2, ok(r2.sent.get(0)));
         assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 1L);
+    }
+
+    @Test
+    void aBatchWaitingForItsRetryIsSentBeforeItsSuccessors() {
+        sender(1, 1 << 30);
+        sender.append(p0, record(0));
+        BatchFrame first = r1.sent.get(0);
+        sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.OVERLOADED, "full"));
+        sender.append(p0, record(1));
+        sender.append(p0, record(2));
+        assertThat(allSent()).as("successors wait while their predecessor waits for its retry").hasSize(1);
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+        sender.tick();
+        assertThat(allSent()).extracting(f -> f.header().prevOffset()).containsExactly(-1L, -1L, 0L, 1L);
+    }
+
+    @Test
+    void metadataAnswersReachTheListener() {
+        sender(2, 1 << 30);
+        List<String> answers = new ArrayList<>();
+        sender.metadataListener((topic, partitions, applied) -> answers.add(topic + "/" + partitions + "/" + applied));
+        assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
+        assertThat(sender.sendMetadata("payments", 3, Map.of())).isTrue();
+        List<TopicMetadataFrame> frames = new ArrayList<>(r1.metadata);
+        frames.addAll(r2.metadata);
+        assertThat(frames).hasSize(2);
+        TopicMetadataFrame orders = frames.stream().filter(f -> f.topic().equals("orders")).findFirst().orElseThrow();
+        TopicMetadataFrame payments = frames.stream().filter(f -> f.topic().equals("payments")).findFirst().orElseThrow();
+        sender.onFrame(r1, AckFrame.nack(orders, AckReason.NO_SUBSCRIBER, "nobody"));
+        sender.onFrame(r1, AckFrame.ok(payments));
+        sender.onFrame(r1, AckFrame.ok(payments));
+        assertThat(answers).containsExactly("orders/6/false", "payments/3/true");
     }
 
     @Test

@@ -169,6 +169,17 @@ public final class InFlightWindow<P> {
         return out;
     }
 
+    /** The entries of a partition not yet released, oldest first. */
+    public List<Entry<P>> entries(TopicPartition partition) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
+        return queue == null ? List.of() : new ArrayList<>(queue);
+    }
+
+    /** Whether the batch is acknowledged (it stays in the window until its predecessors are too). */
+    public boolean isAcked(Entry<P> entry) {
+        return entry.acked;
+    }
+
     /** Every entry not yet released, in no particular order. */
     public List<Entry<P>> entries() {
         return new ArrayList<>(byId.values());

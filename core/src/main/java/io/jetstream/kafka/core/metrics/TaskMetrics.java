@@ -2,6 +2,7 @@ package io.jetstream.kafka.core.metrics;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
@@ -23,38 +24,50 @@ import org.slf4j.LoggerFactory;
  * {@code PluginMetrics} can neither re-register nor remove another instance's names, so a new
  * instance that finds them taken keeps its figures in a private registry (logged once) instead of
  * failing: metrics are not worth a stalled share of partitions.
+ *
+ * <p>Sensor names: {@code PluginMetrics} creates sensors in the worker's one registry under the
+ * name given, so two tasks asking for the same sensor name would share one sensor and each record
+ * would count in both tasks' metrics. Every instance therefore prefixes its sensor names with an
+ * id of its own; the exported metric names (with their connector and task tags) are unchanged.
  */
 public final class TaskMetrics {
 
     private static final Logger log = LoggerFactory.getLogger(TaskMetrics.class);
-    /** Marker sensor each instance holds for its lifetime; taken means another instance is alive. */
-    private static final String MARKER_SENSOR = "jetstream-instance-marker";
+    /** Marker metric each instance holds for its lifetime; taken means another instance is alive. */
+    private static final String MARKER_METRIC = "task-instance-id";
+    private static final AtomicLong INSTANCES = new AtomicLong();
 
     private final PluginMetrics metrics;
+    private final long instanceId = INSTANCES.incrementAndGet();
+    private final String sensorPrefix = "jetstream-task-" + instanceId + "-";
 
     public TaskMetrics(PluginMetrics pluginMetrics) {
-        if (isTaken(pluginMetrics)) {
+        if (!claim(pluginMetrics)) {
             log.warn("Task metrics are still held by a previous instance of this task; this instance's metrics are "
                     + "not exported until the task restarts");
             this.metrics = new PluginMetricsImpl(new Metrics(), Map.of());
-            isTaken(this.metrics);
+            claim(this.metrics);
         } else {
             this.metrics = pluginMetrics;
         }
     }
 
-    private static boolean isTaken(PluginMetrics metrics) {
+    /** Registers this instance's marker metric; false when another instance of the task holds it. */
+    private boolean claim(PluginMetrics metrics) {
         try {
-            metrics.addSensor(MARKER_SENSOR);
-            return false;
-        } catch (IllegalArgumentException alreadyExists) {
+            MetricName marker = metrics.metricName(MARKER_METRIC,
+                    "Identifies the task instance exporting these metrics (changes when the task restarts).",
+                    new LinkedHashMap<>());
+            metrics.addMetric(marker, (Gauge<Long>) (config, now) -> instanceId);
             return true;
+        } catch (IllegalArgumentException alreadyExists) {
+            return false;
         }
     }
 
     /** A sensor recording {@code <base>-total} and, with {@code withRate}, {@code <base>-rate}. */
     public Sensor counter(String base, String doc, boolean withRate) {
-        Sensor sensor = metrics.addSensor(base);
+        Sensor sensor = metrics.addSensor(sensorPrefix + base);
         sensor.add(name(base + "-total", doc + " Total."), new CumulativeSum());
         if (withRate) {
             sensor.add(name(base + "-rate", doc + " Per second."), new Rate());
@@ -64,7 +77,7 @@ public final class TaskMetrics {
 
     /** An empty sensor, for the caller's own stats. */
     public Sensor sensor(String sensorName) {
-        return metrics.addSensor(sensorName);
+        return metrics.addSensor(sensorPrefix + sensorName);
     }
 
     public MetricName name(String metric, String doc) {

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The consumer assigns partitions itself (no group, nothing committed), uses byte-array deserializers and
- * {@code read_committed} unless told otherwise. A destination topic that never appears leaves its records missing.
+ * {@code read_committed} unless told otherwise. A destination topic that never appears leaves its records missing;
+ * partitions added to a destination topic while records are missing are followed (read from their beginning).
  * Instances are immutable and may verify several logs; each {@link #verify} call uses its own consumer on the calling
  * thread.
  */
@@ -50,6 +51,8 @@ public final class Verifier {
     private static final Logger log = LoggerFactory.getLogger(Verifier.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
     private static final Duration METADATA_RETRY = Duration.ofMillis(100);
+    /** How often partitions are looked up again while records are missing (and the metadata's max age). */
+    private static final Duration PARTITION_REFRESH = Duration.ofSeconds(1);
 
     private final Map<String, Object> consumerConfig;
     private final UnaryOperator<String> topicMapping;
@@ -80,13 +83,20 @@ public final class Verifier {
         DeliveryTracker tracker =
                 new DeliveryTracker(expected, topicMapping, samePartitions, checkTimestamps, ignoredHeaders);
         try (Consumer<byte[], byte[]> consumer = consumerFactory.apply(consumerConfig)) {
-            List<TopicPartition> partitions = awaitPartitions(consumer, destinationTopics(expected), deadlineNanos);
+            Set<String> topics = destinationTopics(expected);
+            List<TopicPartition> partitions = awaitPartitions(consumer, topics, deadlineNanos);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> endOffsets = null;
+            long nextPartitionCheck = System.nanoTime() + PARTITION_REFRESH.toNanos();
             while (System.nanoTime() - deadlineNanos < 0) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(pollTimeout(deadlineNanos))) {
                     tracker.observe(record);
+                }
+                if (!tracker.allDelivered() && System.nanoTime() - nextPartitionCheck >= 0) {
+                    // A replicator may create a topic small and grow it, or the origin grew: follow it.
+                    partitions = followNewPartitions(consumer, topics, partitions, deadlineNanos);
+                    nextPartitionCheck = System.nanoTime() + PARTITION_REFRESH.toNanos();
                 }
                 if (tracker.allDelivered()) {
                     if (endOffsets == null) {
@@ -128,6 +138,29 @@ public final class Verifier {
             infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
         }
         return partitions;
+    }
+
+    /** Assigns partitions that appeared since the last look, read from their beginning. */
+    private static List<TopicPartition> followNewPartitions(Consumer<byte[], byte[]> consumer, Set<String> topics,
+                                                            List<TopicPartition> assigned, long deadlineNanos) {
+        List<TopicPartition> added = new ArrayList<>();
+        for (String topic : topics) {
+            for (PartitionInfo info : partitionsFor(consumer, topic, deadlineNanos)) {
+                TopicPartition tp = new TopicPartition(info.topic(), info.partition());
+                if (!assigned.contains(tp)) {
+                    added.add(tp);
+                }
+            }
+        }
+        if (added.isEmpty()) {
+            return assigned;
+        }
+        log.info("verifier follows partitions added since it started: {}", added);
+        List<TopicPartition> all = new ArrayList<>(assigned);
+        all.addAll(added);
+        consumer.assign(all);
+        consumer.seekToBeginning(added);
+        return all;
     }
 
     private static List<PartitionInfo> partitionsFor(Consumer<byte[], byte[]> consumer, String topic,
@@ -173,6 +206,7 @@ public final class Verifier {
             consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             consumerConfig.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+            consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, (int) PARTITION_REFRESH.toMillis());
             consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2_000);
             consumerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             consumerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

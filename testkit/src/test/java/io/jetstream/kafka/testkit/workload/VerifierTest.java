@@ -85,6 +85,46 @@ class VerifierTest {
         assertThat(report.summaryLine()).startsWith("events=20 delivered=0 lost=20 duplicates=0");
     }
 
+    @Test
+    void followsAPartitionAddedToTheDestinationWhileItWaits() {
+        Node node = new Node(0, "localhost", 9092);
+        TopicPartition p0 = new TopicPartition(DESTINATION, 0);
+        TopicPartition p1 = new TopicPartition(DESTINATION, 1);
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        consumer.updatePartitions(DESTINATION, List.of(new PartitionInfo(DESTINATION, 0, node, new Node[] {node},
+                new Node[] {node})));
+        consumer.updateBeginningOffsets(Map.of(p0, 0L, p1, 0L));
+        consumer.updateEndOffsets(Map.of(p0, (long) sourceOrder(0, COUNT).size(), p1, (long) sourceOrder(1, COUNT).size()));
+        consumer.schedulePollTask(() -> {
+            destination(DESTINATION, 0, sourceOrder(0, COUNT)).forEach(consumer::addRecord);
+            // the replicator grows the topic after the verifier looked it up
+            consumer.updatePartitions(DESTINATION, List.of(
+                    new PartitionInfo(DESTINATION, 0, node, new Node[] {node}, new Node[] {node}),
+                    new PartitionInfo(DESTINATION, 1, node, new Node[] {node}, new Node[] {node})));
+        });
+        consumer.schedulePollTask(new Runnable() {
+            @Override
+            public void run() {
+                if (consumer.assignment().contains(p1)) {
+                    destination(DESTINATION, 1, sourceOrder(1, COUNT)).forEach(consumer::addRecord);
+                } else {
+                    consumer.schedulePollTask(this);
+                }
+            }
+        });
+
+        VerificationReport report = Verifier.builder("site-b:9092")
+                .topicMapping(topic -> "A." + topic)
+                .samePartitions(true)
+                .deadline(Duration.ofSeconds(30))
+                .consumerFactory(settings -> consumer)
+                .build()
+                .verify(producedLog(COUNT));
+
+        assertThat(report.isPerfect()).as(report.toString()).isTrue();
+        assertThat(report.elapsed()).as("stopped once caught up, not at the deadline").isLessThan(Duration.ofSeconds(20));
+    }
+
     /** A consumer of {@value #DESTINATION} (2 partitions) that returns {@code records} on its first poll. */
     private static MockConsumer<byte[], byte[]> consumerWith(List<ConsumerRecord<byte[], byte[]>> records) {
         MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
