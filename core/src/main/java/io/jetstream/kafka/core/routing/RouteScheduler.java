@@ -80,7 +80,7 @@ public final class RouteScheduler {
      * The route for a batch of {@code wireBytes}, already charged to it (bytes in flight, money),
      * or empty if no route can take it now (all down, or the spend cap reached). The caller sends
      * the batch on the route and reports its outcome with {@link #onAcked} or {@link #onNack}, or
-     * hands it back with {@link #onNotSent} if it did not send it after all.
+     * hands it back with {@link #onReleased} if it did not send it after all.
      */
     public synchronized Optional<RouteSpec> choose(int wireBytes, long nowNanos) {
         Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
@@ -255,11 +255,13 @@ public final class RouteScheduler {
     }
 
     /**
-     * A batch chosen for {@code route} was not sent after all (the caller found its first hop not
-     * ready, or the frame too large for the path): its bytes leave the in-flight count; it is no
-     * failure of the route. Money already charged stays charged (the cap remains an upper bound).
+     * A batch chosen for {@code route} is no longer in flight, and that says nothing about the
+     * route: it was not sent after all (its first hop was not ready, the frame too large for the
+     * path), or the destination refused it for a reason of its own (no subscriber yet, a write
+     * failure). Its bytes leave the in-flight count; it is no failure. Money already charged stays
+     * charged (the cap remains an upper bound).
      */
-    public synchronized void onNotSent(RouteSpec route, long wireBytes, long nowNanos) {
+    public synchronized void onReleased(RouteSpec route, long wireBytes, long nowNanos) {
         entry(route).release(wireBytes);
     }
 
