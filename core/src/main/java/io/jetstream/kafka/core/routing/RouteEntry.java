@@ -5,31 +5,43 @@ import io.jetstream.kafka.core.model.LinkEstimates;
 import io.jetstream.kafka.core.model.LinkMonitor;
 
 /**
- * Everything the scheduler keeps about one route: its measurements ({@link LinkMonitor}), its
- * health, its recent traffic, its lease of priced relays and the money charged to it.
- * Not thread-safe: the scheduler serialises calls.
+ * Everything the scheduler keeps about one route: its measurements ({@link LinkMonitor}: capacity
+ * from busy periods, RTT, delivered rate), its capacity estimate, its own accounts of bytes in
+ * flight (chosen and neither acknowledged, failed nor handed back as not sent), its health, its
+ * recent traffic, when it was last chosen, its lease of priced relays and the money charged to it.
+ *
+ * <p>Invariants: in-flight counters never go negative. Not thread-safe: the scheduler serialises calls.
  */
 final class RouteEntry {
 
     final RouteSpec spec;
     final LinkMonitor link;
+    final CapacityEstimate capacity;
     final RouteHealth health;
     final DecayingRate sentBytes;
     double moneySpent;
     long leaseUntilNanos;
     boolean leased;
+    long inFlightBytes;
+    int inFlightBatches;
+    long bytesSent;
+    long bytesAcked;
+    long failures;
+    int consecutiveFailures;
+    /** Last acknowledgement, or when the route went from idle to busy. */
+    long lastProgressNanos;
+    /** Sequence number of the scheduler's choice that last picked this route (0: never). */
+    long lastChosenSeq;
+    long lastChosenAtNanos;
 
-    RouteEntry(RouteSpec spec, RouteSchedulerSettings settings) {
+    RouteEntry(RouteSpec spec, RouteSchedulerSettings settings, long createdAtNanos) {
         this.spec = spec;
         this.link = new LinkMonitor(settings.estimators());
+        this.capacity = new CapacityEstimate(settings.estimators().linkTimeConstant().toNanos());
         this.health = new RouteHealth(settings.downAfterFailures(), settings.recoveryAcks(),
                 settings.probeBackoff().toNanos(), settings.maxProbeBackoff().toNanos());
         this.sentBytes = new DecayingRate(settings.estimators().linkTimeConstant());
-    }
-
-    /** Measured capacity, else the prior, never below what the route recently delivered. */
-    static double capacity(LinkEstimates e, double prior) {
-        return e.throughputKnown() ? e.bytesPerSecond() : Math.max(prior, e.deliveredBytesPerSecond());
+        this.lastChosenAtNanos = createdAtNanos;
     }
 
     static double rttSeconds(LinkEstimates e, double priorNanos) {
@@ -41,10 +53,45 @@ final class RouteEntry {
         return spec.relayPricePerHour() > 0 && (!leased || nowNanos >= leaseUntilNanos);
     }
 
+    void sent(long wireBytes, long nowNanos) {
+        if (inFlightBatches == 0) {
+            lastProgressNanos = nowNanos;
+        }
+        inFlightBytes += wireBytes;
+        inFlightBatches++;
+        bytesSent += wireBytes;
+    }
+
+    void acked(long wireBytes, long ackedAtNanos) {
+        release(wireBytes);
+        bytesAcked += wireBytes;
+        consecutiveFailures = 0;
+        lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
+    }
+
+    void failed(long wireBytes) {
+        release(wireBytes);
+        failures++;
+        consecutiveFailures++;
+    }
+
+    void connectionLost() {
+        if (inFlightBatches > 0) {
+            failures++;
+            consecutiveFailures++;
+        }
+        inFlightBytes = 0;
+        inFlightBatches = 0;
+    }
+
+    void release(long wireBytes) {
+        inFlightBytes = Math.max(0, inFlightBytes - Math.max(0, wireBytes));
+        inFlightBatches = Math.max(0, inFlightBatches - 1);
+    }
+
     RouteStats stats(LinkEstimates e, double capacity, double rttNanos, double capacityShare, double trafficShare) {
         return new RouteStats(spec.name(), health.state(), capacityShare, trafficShare, capacity,
-                e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, e.inFlightBytes(), e.inFlightBatches(),
-                e.bytesSent(), e.bytesAcked(), e.failures(), e.consecutiveFailures(), moneySpent,
-                health.transitions());
+                e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, inFlightBytes, inFlightBatches,
+                bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions());
     }
 }

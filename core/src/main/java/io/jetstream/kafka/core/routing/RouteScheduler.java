@@ -11,35 +11,46 @@ import java.util.Optional;
 
 /**
  * Chooses the route of each batch at the ingress relay: splits batches over routes in proportion
- * to their measured capacity, uses costlier routes only when cheaper ones are full or miss the
- * latency target, never exceeds the spend cap, and moves traffic off failed routes.
+ * to their capacity, uses costlier routes only when cheaper ones are full or miss the latency
+ * target, never exceeds the spend cap, and moves traffic off failed routes.
  *
  * <p>Policy of {@link #choose}:
  * <ol>
- *   <li>Candidates: routes not {@link RouteState#DOWN}, and down routes whose probe is due (one
- *       batch). A route of unknown capacity is probed by using it: its optimistic prior makes it
- *       attractive within its price tier until a queue is seen on it, which also measures it.</li>
- *   <li>Per candidate: capacity {@code C} (measured when the route was busy, else an optimistic
- *       prior), base RTT {@code R}, expected completion {@code ECT = inFlight/C + R/2 + bytes/C},
- *       cost (egress, plus a relay lease if due), and effective price per GB
+ *   <li>Candidates: routes not {@link RouteState#DOWN}, and down routes whose recovery probe is due
+ *       (one batch).</li>
+ *   <li>Per candidate: capacity {@code C} ({@link CapacityEstimate}), base RTT {@code R}, expected
+ *       completion {@code ECT = inFlight/C + R/2 + bytes/C} where {@code inFlight} is every byte
+ *       chosen for the route and not yet acknowledged or failed (so it includes whatever waits at
+ *       the next hops), cost (egress, plus a relay lease if due), and effective price per GB
  *       ({@link CostModel#effectivePricePerGb}).</li>
+ *   <li>Probing: a healthy, affordable route of the cheapest tier not chosen in the last
+ *       {@code ceil(1/probeShare)} choices or for {@code probeInterval} gets this batch (the one
+ *       waiting longest first), so every route keeps at least that share and its estimates stay
+ *       fresh; routes of costlier tiers likewise with {@code costlyProbeShare} (0 by default: a
+ *       probe there costs money).</li>
  *   <li>Price tiers, cheapest first (prices within {@code priceTolerance} share a tier): the
  *       healthy candidate with the earliest completion that is affordable, not full and within the
- *       latency target. Full: bytes in flight beyond {@code C * (R + queueAllowance)}, or the latest
- *       ack took {@code queueAllowance} longer than the fastest recent one (a queue is seen; this
- *       is what stops an unmeasured route, whose {@code C} is a prior, from being flooded). Within
- *       a tier, earliest completion splits a saturating load in proportion to capacity; a lighter
- *       load goes mostly to the route that completes first.</li>
+ *       latency target. Full: bytes in flight beyond {@code C * (R' + queueAllowance)}, where
+ *       {@code R'} is the larger of {@code R} and the smallest recent ack latency, or the latest ack
+ *       took {@code queueAllowance} longer than the fastest recent one while batches are in flight
+ *       (a queue is seen; this is what stops a route whose {@code C} is too optimistic from being
+ *       flooded).</li>
  *   <li>Else the same among {@link RouteState#DEGRADED} routes; else the earliest completion
  *       among all affordable candidates (everything is full: queue where it completes first);
  *       else none (the cap is reached: the caller applies backpressure).</li>
  * </ol>
- * A route with batches in flight and no acknowledgement for {@code stallTimeout} plus the time to
- * drain its bytes in flight goes down; so does one whose connection is lost, or that failed
+ * Earliest completions within {@code completionTolerance} of each other are a tie, won by the route
+ * chosen least recently: equal routes alternate instead of the first one taking every batch while
+ * the load is light. Within a tier, earliest completion with in-flight accounting joins the
+ * shortest queue: a saturating load splits in proportion to capacity.
+ *
+ * <p>A route with batches in flight and no acknowledgement for {@code stallTimeout} plus the time
+ * to transmit one of its batches goes down; so does one whose connection is lost, or that failed
  * {@code downAfterFailures} times in a row.
  *
  * <p>Money is charged when a batch is chosen (so concurrent callers cannot overspend): its egress,
  * and for routes with priced relays a lease of {@code relayLease} when the previous one ran out.
+ * Probes are chosen and charged like any batch, so they never exceed the cap either.
  *
  * <p>Thread-safe: every public method is synchronized; Netty event loops of several connections
  * may call it. Each call is O(routes).
@@ -49,6 +60,7 @@ public final class RouteScheduler {
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
     private final SpendLedger ledger;
+    private long choices;
 
     private record Candidate(RouteEntry entry, double ectSeconds, double cost, double price, boolean affordable,
                              boolean full, boolean meetsTarget, boolean healthy) {
@@ -57,7 +69,7 @@ public final class RouteScheduler {
     public RouteScheduler(List<RouteSpec> specs, RouteSchedulerSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         for (RouteSpec spec : specs) {
-            if (routes.putIfAbsent(spec.name(), new RouteEntry(spec, settings)) != null) {
+            if (routes.putIfAbsent(spec.name(), new RouteEntry(spec, settings, 0)) != null) {
                 throw new IllegalArgumentException("duplicate route name " + spec.name());
             }
         }
@@ -67,42 +79,100 @@ public final class RouteScheduler {
     /**
      * The route for a batch of {@code wireBytes}, already charged to it (bytes in flight, money),
      * or empty if no route can take it now (all down, or the spend cap reached). The caller sends
-     * the batch on the route and reports its outcome with {@link #onAcked} or {@link #onNack}.
+     * the batch on the route and reports its outcome with {@link #onAcked} or {@link #onNack}, or
+     * hands it back with {@link #onReleased} if it did not send it after all.
      */
     public synchronized Optional<RouteSpec> choose(int wireBytes, long nowNanos) {
-        detectStalls(nowNanos);
+        Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
+        double reference = referenceCapacity(estimates.values());
+        detectStalls(estimates, reference, nowNanos);
         List<Candidate> candidates = new ArrayList<>();
-        for (RouteEntry entry : routes.values()) {
-            LinkEstimates e = entry.link.estimates(nowNanos);
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            RouteEntry entry = item.getKey();
             if (entry.health.usable(nowNanos)) {
-                candidates.add(candidate(entry, e, wireBytes, nowNanos));
+                candidates.add(candidate(entry, item.getValue(), reference, wireBytes, nowNanos));
             }
         }
-        Optional<Candidate> chosen = preferred(candidates, true)
+        Optional<Candidate> chosen = probe(candidates, nowNanos)
+                .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
-                .or(() -> candidates.stream().filter(Candidate::affordable)
-                        .min(Comparator.comparingDouble(Candidate::ectSeconds)));
+                .or(() -> earliest(candidates.stream().filter(Candidate::affordable).toList()));
         chosen.ifPresent(c -> commit(c, wireBytes, nowNanos));
         return chosen.map(c -> c.entry().spec);
     }
 
-    private Candidate candidate(RouteEntry entry, LinkEstimates e, int wireBytes, long nowNanos) {
-        double capacity = RouteEntry.capacity(e, settings.priorBytesPerSecond());
+    private Map<RouteEntry, LinkEstimates> estimates(long nowNanos) {
+        Map<RouteEntry, LinkEstimates> estimates = new LinkedHashMap<>();
+        for (RouteEntry entry : routes.values()) {
+            estimates.put(entry, entry.link.estimates(nowNanos));
+        }
+        return estimates;
+    }
+
+    /** The largest fresh capacity measurement among the routes, else the prior (see {@link CapacityEstimate}). */
+    private double referenceCapacity(Iterable<LinkEstimates> estimates) {
+        double best = Double.NaN;
+        for (LinkEstimates e : estimates) {
+            if (e.throughputKnown() && !(e.bytesPerSecond() <= best)) {
+                best = e.bytesPerSecond();
+            }
+        }
+        return Double.isNaN(best) ? settings.priorBytesPerSecond() : best;
+    }
+
+    private double capacity(RouteEntry entry, LinkEstimates e, double reference, long nowNanos) {
+        return entry.capacity.bytesPerSecond(e, reference, nowNanos);
+    }
+
+    private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, int wireBytes, long nowNanos) {
+        double capacity = capacity(entry, e, reference, nowNanos);
         double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
-        double ect = e.inFlightBytes() / capacity + rtt / 2 + wireBytes / capacity;
+        double ect = entry.inFlightBytes / capacity + rtt / 2 + wireBytes / capacity;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
         boolean affordable = ledger.canAfford(cost, nowNanos);
         double allowanceSeconds = settings.queueAllowance().toNanos() / 1e9;
-        boolean pipeAndQueueFull = e.inFlightBytes() + wireBytes > capacity * (rtt + allowanceSeconds);
-        // the freshest sign of a queue, and the only one while the capacity is a prior
-        boolean queueObserved = e.inFlightBatches() > 0
+        // acks may include processing at the far end that heartbeats do not see: the pipe is the larger
+        double unqueuedRoundTrip = Double.isNaN(e.minAckLatencyNanos()) ? rtt
+                : Math.max(rtt, e.minAckLatencyNanos() / 1e9);
+        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + allowanceSeconds);
+        // the freshest sign of a queue, and the only one while the capacity is not measured
+        boolean queueObserved = entry.inFlightBatches > 0
                 && e.lastAckLatencyNanos() - e.minAckLatencyNanos() > allowanceSeconds * 1e9;
         boolean full = pipeAndQueueFull || queueObserved;
         boolean meetsTarget = settings.latencyTarget().map(t -> ect <= t.toNanos() / 1e9).orElse(true);
+        // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
         double price = CostModel.effectivePricePerGb(entry.spec, capacity);
         return new Candidate(entry, ect, cost, price, affordable, full, meetsTarget, healthy);
+    }
+
+    /**
+     * A healthy, affordable route starved of batches (see the class comment), the one waiting
+     * longest; empty if none.
+     */
+    private Optional<Candidate> probe(List<Candidate> candidates, long nowNanos) {
+        List<Candidate> up = candidates.stream()
+                .filter(c -> c.entry().health.state() == RouteState.UP && c.affordable()).toList();
+        double cheapest = up.stream().mapToDouble(Candidate::price).min().orElse(Double.NaN);
+        if (Double.isNaN(cheapest)) {
+            return Optional.empty();
+        }
+        double tierCeiling = cheapest * (1 + settings.priceTolerance()) + 1e-12;
+        return up.stream()
+                .filter(c -> starved(c.entry(), c.price() <= tierCeiling ? settings.probeShare()
+                        : settings.costlyProbeShare(), nowNanos))
+                .min(Comparator.comparingLong(c -> c.entry().lastChosenSeq));
+    }
+
+    private boolean starved(RouteEntry entry, double share, long nowNanos) {
+        if (share <= 0) {
+            return false;
+        }
+        long every = (long) Math.ceil(1 / share);
+        boolean missedItsShare = choices + 1 - entry.lastChosenSeq > every;
+        boolean idleTooLong = nowNanos - entry.lastChosenAtNanos >= settings.probeInterval().toNanos();
+        return missedItsShare || idleTooLong;
     }
 
     /** Cheapest tier first, earliest completion within it, among affordable, not full, on-target routes. */
@@ -115,9 +185,19 @@ public final class RouteScheduler {
             return Optional.empty();
         }
         double tierCeiling = eligible.get(0).price() * (1 + settings.priceTolerance()) + 1e-12;
-        return eligible.stream()
-                .filter(c -> c.price() <= tierCeiling)
-                .min(Comparator.comparingDouble(Candidate::ectSeconds));
+        return earliest(eligible.stream().filter(c -> c.price() <= tierCeiling).toList());
+    }
+
+    /**
+     * The earliest completion; completions within {@code completionTolerance} of it are a tie, won
+     * by the route chosen least recently.
+     */
+    private Optional<Candidate> earliest(List<Candidate> candidates) {
+        double earliest = candidates.stream().mapToDouble(Candidate::ectSeconds).min().orElse(Double.NaN);
+        double tieCeiling = earliest * (1 + settings.completionTolerance());
+        return candidates.stream()
+                .filter(c -> c.ectSeconds() <= tieCeiling)
+                .min(Comparator.comparingLong(c -> c.entry().lastChosenSeq));
     }
 
     private void commit(Candidate c, int wireBytes, long nowNanos) {
@@ -130,21 +210,28 @@ public final class RouteScheduler {
             entry.leaseUntilNanos = nowNanos + settings.relayLease().toNanos();
         }
         entry.moneySpent += c.cost();
-        entry.link.onSent(wireBytes, nowNanos);
+        entry.sent(wireBytes, nowNanos);
         entry.sentBytes.add(wireBytes, nowNanos);
         entry.health.onSent(nowNanos);
+        entry.lastChosenSeq = ++choices;
+        entry.lastChosenAtNanos = nowNanos;
     }
 
-    private void detectStalls(long nowNanos) {
-        for (RouteEntry entry : routes.values()) {
-            LinkEstimates e = entry.link.estimates(nowNanos);
-            double drainNanos = e.inFlightBytes() / RouteEntry.capacity(e, settings.priorBytesPerSecond()) * 1e9;
-            boolean waiting = e.inFlightBatches() > 0;
-            boolean silentTooLong = nowNanos - e.lastProgressNanos() > settings.stallTimeout().toNanos() + drainNanos;
+    private void detectStalls(Map<RouteEntry, LinkEstimates> estimates, double reference, long nowNanos) {
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            RouteEntry entry = item.getKey();
+            double capacity = capacity(entry, item.getValue(), reference, nowNanos);
+            // a batch's own transmission may legitimately delay its ack; a queue ahead of it does
+            // not silence the acks of the batches in front
+            double oneBatchNanos = entry.inFlightBatches == 0 ? 0
+                    : (double) entry.inFlightBytes / entry.inFlightBatches / capacity * 1e9;
+            boolean waiting = entry.inFlightBatches > 0;
+            boolean silentTooLong = nowNanos - entry.lastProgressNanos
+                    > settings.stallTimeout().toNanos() + oneBatchNanos;
             if (waiting && silentTooLong) {
                 entry.health.onStalled(nowNanos);
             }
-            if (entry.health.probeTimedOut(nowNanos, settings.stallTimeout().toNanos() + (long) drainNanos)) {
+            if (entry.health.probeTimedOut(nowNanos, settings.stallTimeout().toNanos() + (long) oneBatchNanos)) {
                 entry.health.onFailure(nowNanos);
             }
         }
@@ -153,6 +240,7 @@ public final class RouteScheduler {
     /** A batch sent at {@code sentAtNanos} on {@code route} was acknowledged end to end. */
     public synchronized void onAcked(RouteSpec route, long wireBytes, long sentAtNanos, long ackedAtNanos) {
         RouteEntry entry = entry(route);
+        entry.acked(wireBytes, ackedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
         entry.health.onAck();
     }
@@ -161,13 +249,26 @@ public final class RouteScheduler {
     public synchronized void onNack(RouteSpec route, long wireBytes, NackReason reason, long nowNanos) {
         Objects.requireNonNull(reason, "reason");
         RouteEntry entry = entry(route);
+        entry.failed(wireBytes);
         entry.link.onFailed(wireBytes, nowNanos);
         entry.health.onFailure(nowNanos);
+    }
+
+    /**
+     * A batch chosen for {@code route} is no longer in flight, and that says nothing about the
+     * route: it was not sent after all (its first hop was not ready, the frame too large for the
+     * path), or the destination refused it for a reason of its own (no subscriber yet, a write
+     * failure). Its bytes leave the in-flight count; it is no failure. Money already charged stays
+     * charged (the cap remains an upper bound).
+     */
+    public synchronized void onReleased(RouteSpec route, long wireBytes, long nowNanos) {
+        entry(route).release(wireBytes);
     }
 
     /** The connection of {@code route} was lost: all its batches in flight are failed; it goes down. */
     public synchronized void onFailure(RouteSpec route, long nowNanos) {
         RouteEntry entry = entry(route);
+        entry.connectionLost();
         entry.link.onConnectionLost(nowNanos);
         entry.health.onConnectionLost(nowNanos);
     }
@@ -192,15 +293,18 @@ public final class RouteScheduler {
 
     /** Per-route statistics and spend at {@code nowNanos}. */
     public synchronized SchedulerSnapshot snapshot(long nowNanos) {
-        detectStalls(nowNanos);
-        Map<RouteEntry, LinkEstimates> estimates = new LinkedHashMap<>();
+        Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
+        double reference = referenceCapacity(estimates.values());
+        detectStalls(estimates, reference, nowNanos);
+        Map<RouteEntry, Double> capacities = new LinkedHashMap<>();
         double capacityUp = 0;
         double sentRate = 0;
-        for (RouteEntry entry : routes.values()) {
-            LinkEstimates e = entry.link.estimates(nowNanos);
-            estimates.put(entry, e);
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            RouteEntry entry = item.getKey();
+            double capacity = capacity(entry, item.getValue(), reference, nowNanos);
+            capacities.put(entry, capacity);
             if (entry.health.state() != RouteState.DOWN) {
-                capacityUp += RouteEntry.capacity(e, settings.priorBytesPerSecond());
+                capacityUp += capacity;
             }
             sentRate += entry.sentBytes.perSecond(nowNanos);
         }
@@ -208,7 +312,7 @@ public final class RouteScheduler {
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             LinkEstimates e = item.getValue();
-            double capacity = RouteEntry.capacity(e, settings.priorBytesPerSecond());
+            double capacity = capacities.get(entry);
             double capacityShare = entry.health.state() == RouteState.DOWN || capacityUp == 0 ? 0
                     : capacity / capacityUp;
             double trafficShare = sentRate == 0 ? 0 : entry.sentBytes.perSecond(nowNanos) / sentRate;

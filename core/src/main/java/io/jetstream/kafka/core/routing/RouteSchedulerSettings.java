@@ -26,6 +26,17 @@ import java.util.Optional;
  *                                 long, plus the time to drain its bytes in flight, goes down
  * @param priceTolerance           routes whose effective prices differ by less than this fraction
  *                                 are one price tier, shared by capacity
+ * @param probeShare               minimum share of batches of every healthy route of the cheapest
+ *                                 price tier (probing: keeps its RTT and capacity estimates fresh
+ *                                 and shows a failure); a route is given a batch when it was not
+ *                                 chosen in the last {@code ceil(1/probeShare)} choices or for
+ *                                 {@code probeInterval}; 0 turns probing off
+ * @param costlyProbeShare         the same for healthy routes of costlier tiers; each probe is paid
+ *                                 and counts against the spend cap, hence 0 (off) by default
+ * @param probeInterval            a probed route gets at least one batch this often
+ * @param completionTolerance      expected completions within this fraction of the earliest one are
+ *                                 a tie (the estimates are not more precise), broken in favour of
+ *                                 the route chosen least recently
  * @param estimators               estimator time constants of the routes' monitors
  */
 public record RouteSchedulerSettings(
@@ -42,6 +53,10 @@ public record RouteSchedulerSettings(
         Duration maxProbeBackoff,
         Duration stallTimeout,
         double priceTolerance,
+        double probeShare,
+        double costlyProbeShare,
+        Duration probeInterval,
+        double completionTolerance,
         EstimatorSettings estimators) {
 
     public RouteSchedulerSettings {
@@ -49,7 +64,7 @@ public record RouteSchedulerSettings(
         Objects.requireNonNull(spendCap, "spendCap");
         Objects.requireNonNull(estimators, "estimators");
         for (Duration d : new Duration[] {priorRtt, queueAllowance, spendWindow, relayLease, probeBackoff,
-            maxProbeBackoff, stallTimeout}) {
+            maxProbeBackoff, stallTimeout, probeInterval}) {
             if (d == null || d.isNegative()) {
                 throw new IllegalArgumentException("durations must be set and not negative, got " + d);
             }
@@ -58,6 +73,14 @@ public record RouteSchedulerSettings(
                 || !(priceTolerance >= 0) || spendWindow.isZero() || probeBackoff.isZero()) {
             throw new IllegalArgumentException("priorBytesPerSecond, downAfterFailures, "
                     + "recoveryAcks, spendWindow and probeBackoff must be positive, priceTolerance >= 0");
+        }
+        if (!(probeShare >= 0 && probeShare <= 0.5) || !(costlyProbeShare >= 0 && costlyProbeShare <= 0.5)
+                || probeInterval.isZero()) {
+            throw new IllegalArgumentException("probeShare and costlyProbeShare must be in [0, 0.5] and probeInterval"
+                    + " positive, got " + probeShare + ", " + costlyProbeShare + ", " + probeInterval);
+        }
+        if (!(completionTolerance >= 0 && completionTolerance < 1)) {
+            throw new IllegalArgumentException("completionTolerance must be in [0, 1), got " + completionTolerance);
         }
         if (probeBackoff.compareTo(maxProbeBackoff) > 0) {
             throw new IllegalArgumentException("probeBackoff " + probeBackoff + " exceeds maxProbeBackoff "
@@ -88,6 +111,10 @@ public record RouteSchedulerSettings(
         private Duration maxProbeBackoff = Duration.ofSeconds(30);
         private Duration stallTimeout = Duration.ofSeconds(1);
         private double priceTolerance = 0.05;
+        private double probeShare = 0.05;
+        private double costlyProbeShare = 0;
+        private Duration probeInterval = Duration.ofSeconds(1);
+        private double completionTolerance = 0.25;
         private EstimatorSettings estimators = EstimatorSettings.defaults();
 
         private Builder() {
@@ -106,13 +133,17 @@ public record RouteSchedulerSettings(
         public Builder maxProbeBackoff(Duration v) { maxProbeBackoff = v; return this; }
         public Builder stallTimeout(Duration v) { stallTimeout = v; return this; }
         public Builder priceTolerance(double v) { priceTolerance = v; return this; }
+        public Builder probeShare(double v) { probeShare = v; return this; }
+        public Builder costlyProbeShare(double v) { costlyProbeShare = v; return this; }
+        public Builder probeInterval(Duration v) { probeInterval = v; return this; }
+        public Builder completionTolerance(double v) { completionTolerance = v; return this; }
         public Builder estimators(EstimatorSettings v) { estimators = v; return this; }
 
         public RouteSchedulerSettings build() {
             return new RouteSchedulerSettings(priorBytesPerSecond, priorRtt, queueAllowance,
                     Optional.ofNullable(latencyTarget), spendCap, spendWindow, relayLease,
                     downAfterFailures, recoveryAcks, probeBackoff, maxProbeBackoff, stallTimeout, priceTolerance,
-                    estimators);
+                    probeShare, costlyProbeShare, probeInterval, completionTolerance, estimators);
         }
     }
 }

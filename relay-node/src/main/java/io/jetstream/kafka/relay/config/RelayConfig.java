@@ -58,6 +58,8 @@ public final class RelayConfig extends AbstractConfig {
     public static final String ROUTING_POLICY = "routing.policy";
     public static final String ROUTING_SPEND_CAP_PER_HOUR = "routing.spend.cap.per.hour";
     public static final String ROUTING_LATENCY_TARGET_MS = "routing.latency.target.ms";
+    public static final String ROUTING_PROBE_SHARE = "routing.probe.share";
+    public static final String ROUTING_COSTLY_PROBE_SHARE = "routing.costly.probe.share";
     public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
     public static final String RECONNECT_BACKOFF_MS = "reconnect.backoff.ms";
     public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
@@ -237,6 +239,16 @@ public final class RelayConfig extends AbstractConfig {
     /** Latency target of the route scheduler, or zero for its default. */
     public Duration routingLatencyTarget() {
         return millis(ROUTING_LATENCY_TARGET_MS);
+    }
+
+    /** Least share of batches of each healthy route of the cheapest tier (adaptive routing). */
+    public double routingProbeShare() {
+        return getDouble(ROUTING_PROBE_SHARE);
+    }
+
+    /** Least share of batches of each healthy costlier route (adaptive routing); 0: none. */
+    public double routingCostlyProbeShare() {
+        return getDouble(ROUTING_COSTLY_PROBE_SHARE);
     }
 
     public Duration ackTimeout() {

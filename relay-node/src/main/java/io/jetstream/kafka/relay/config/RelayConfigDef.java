@@ -89,8 +89,9 @@ final class RelayConfigDef {
                                 + " (experimental): core's route scheduler, in proportion to each route's measured"
                                 + " capacity (earliest expected completion), cheaper routes first, costlier ones only"
                                 + " when the cheaper cannot carry the load, within routing.spend.cap.per.hour"
-                                + " (docs/model.md); on real links it still concentrates traffic on one route, so it"
-                                + " is not the default yet."))
+                                + " (docs/model.md), with a probing share for every healthy route. On real links it"
+                                + " once concentrated traffic on one route; the fix is verified in simulation only, so"
+                                + " it is not the default yet."))
                 .add(key(RelayConfig.ROUTING_SPEND_CAP_PER_HOUR, Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Spend cap per hour")
@@ -101,7 +102,18 @@ final class RelayConfigDef {
                         .validator(Range.between(0, 600_000))
                         .importance(Importance.LOW).displayName("Latency target (ms)")
                         .doc("With the adaptive policy, a costlier route is also used when the cheaper ones would"
-                                + " complete a batch later than this; 0 leaves the scheduler's default."));
+                                + " complete a batch later than this; 0 leaves the scheduler's default."))
+                .add(key(RelayConfig.ROUTING_PROBE_SHARE, Type.DOUBLE).defaultValue(0.05)
+                        .validator(Range.between(0.0, 0.5))
+                        .importance(Importance.LOW).displayName("Probing share")
+                        .doc("With the adaptive policy, the least share of batches each healthy route of the"
+                                + " cheapest price tier gets (and at least one batch a second), so its round-trip and"
+                                + " capacity estimates stay fresh and a failure shows; 0 turns probing off."))
+                .add(key(RelayConfig.ROUTING_COSTLY_PROBE_SHARE, Type.DOUBLE).defaultValue(0.0)
+                        .validator(Range.between(0.0, 0.5))
+                        .importance(Importance.LOW).displayName("Probing share of costlier routes")
+                        .doc("As routing.probe.share, for routes costlier than the cheapest tier. Each probe is"
+                                + " paid and counts against routing.spend.cap.per.hour, so 0 (no probing) by default."));
         defineBuffers(def);
         defineTimeouts(def);
         return def;

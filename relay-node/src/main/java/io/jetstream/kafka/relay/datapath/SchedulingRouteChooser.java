@@ -12,31 +12,60 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
  * The ingress relay's route choice driven by core's {@link RouteScheduler}: batches are split over
- * a destination's routes in proportion to their measured capacity (earliest expected completion),
- * costlier routes are used only when cheaper ones are saturated, a spend cap is honoured, and a
- * failing route loses its traffic within seconds. One scheduler per destination.
+ * a destination's routes by capacity (earliest expected completion, every healthy route probed with
+ * a minimum share), costlier routes are used only when cheaper ones are saturated, a spend cap is
+ * honoured, and a failing route loses its traffic within about a second. One scheduler per
+ * destination.
  *
- * <p>The scheduler may pick a route whose first hop is down right now (it learns that only from
- * {@link #onFailure}); such a pick is handed back as rejected and the scheduler asked again, at most
- * once per route. Thread-safe: the schedulers are.
+ * <p>What the scheduler is told, so that its bytes in flight per route are exactly the bytes handed
+ * to the route's first hop and not yet answered (whatever waits at later hops included):
+ * <ul>
+ *   <li>{@link #choose} charges the batch to the chosen route. The ingress then hands the frame
+ *       over ({@link #onSent}, on the same thread, before the next choice) or not: its first hop
+ *       was still connecting (the frame waits and is routed again), was down, or the frame is too
+ *       large once its path is added. A choice not followed by {@code onSent} on the same thread is
+ *       released at that thread's next choice, so at most one choice per event loop is ever
+ *       counted without being on the wire.</li>
+ *   <li>An ACK ends the batch with its round trip; a NACK of the path ({@code TIMEOUT},
+ *       {@code NEXT_HOP_UNREACHABLE}, {@code OVERLOADED}) is a failure of the route; any other NACK
+ *       is the destination's answer (no subscriber yet, write failed, ...) and only releases the
+ *       batch, since every route would get it.</li>
+ *   <li>A first hop found down takes the route down ({@link #onFailure}); once the ingress reports
+ *       it usable again, the scheduler is told it recovered and probes it with the next batch.
+ *       (Before, a route reported down never came back.)</li>
+ * </ul>
+ * The scheduler may pick a route whose first hop is down right now; such a pick is released, the
+ * route reported down and the scheduler asked again, at most once per route.
+ *
+ * <p>Thread-safe: the schedulers are; the recovery set is concurrent; the pending choice is per thread.
  */
 public final class SchedulingRouteChooser implements RouteChooser {
 
     private record Destination(RouteScheduler scheduler, Map<RouteSpec, io.jetstream.kafka.core.routing.RouteSpec> toCore,
-                               Map<io.jetstream.kafka.core.routing.RouteSpec, RouteSpec> toRelay) {
+                               Map<io.jetstream.kafka.core.routing.RouteSpec, RouteSpec> toRelay,
+                               Set<RouteSpec> down) {
+    }
+
+    /** A choice not yet followed by {@link #onSent} on its thread. */
+    private record PendingChoice(Destination destination, RouteSpec route, long bytes) {
     }
 
     private final Map<String, Destination> destinations = new HashMap<>();
     private final LongSupplier nanoClock;
+    private final ThreadLocal<PendingChoice> pending = new ThreadLocal<>();
 
     /** The scheduler settings a relay's configuration asks for. */
     public static RouteSchedulerSettings settings(RelayConfig config) {
-        RouteSchedulerSettings.Builder builder = RouteSchedulerSettings.builder();
+        RouteSchedulerSettings.Builder builder = RouteSchedulerSettings.builder()
+                .probeShare(config.routingProbeShare())
+                .costlyProbeShare(config.routingCostlyProbeShare());
         if (config.spendCapPerHour() > 0) {
             builder.spendCap(io.jetstream.kafka.core.routing.SpendCap.perWindow(config.spendCapPerHour()))
                     .spendWindow(Duration.ofHours(1));
@@ -60,24 +89,28 @@ public final class SchedulingRouteChooser implements RouteChooser {
             List<RouteSpec> routes = config.routes(destination);
             Map<RouteSpec, io.jetstream.kafka.core.routing.RouteSpec> toCore = new HashMap<>();
             Map<io.jetstream.kafka.core.routing.RouteSpec, RouteSpec> toRelay = new HashMap<>();
+            List<io.jetstream.kafka.core.routing.RouteSpec> inOrder = new java.util.ArrayList<>();
             for (RouteSpec route : routes) {
                 io.jetstream.kafka.core.routing.RouteSpec core = new io.jetstream.kafka.core.routing.RouteSpec(
                         route.name(), route.hops().stream().map(HopAddress::toString).toList(), route.pricePerGb(),
                         route.relayPricePerHour());
                 toCore.put(route, core);
                 toRelay.put(core, route);
+                inOrder.add(core);
             }
-            RouteScheduler scheduler = new RouteScheduler(List.copyOf(toRelay.keySet()), settings);
-            destinations.put(destination, new Destination(scheduler, toCore, toRelay));
+            RouteScheduler scheduler = new RouteScheduler(inOrder, settings);
+            destinations.put(destination, new Destination(scheduler, toCore, toRelay, ConcurrentHashMap.newKeySet()));
         }
     }
 
     @Override
     public Optional<RouteSpec> choose(String destination, long batchBytes, Predicate<RouteSpec> usable) {
+        releaseUnsentChoice();
         Destination d = destinations.get(destination);
         if (d == null) {
             return Optional.empty();
         }
+        reportRecoveries(d, usable);
         int bytes = (int) Math.min(Integer.MAX_VALUE, batchBytes);
         for (int attempt = 0; attempt <= d.toCore().size(); attempt++) {
             long now = nanoClock.getAsLong();
@@ -87,13 +120,49 @@ public final class SchedulingRouteChooser implements RouteChooser {
             }
             RouteSpec route = d.toRelay().get(choice.get());
             if (usable.test(route)) {
+                pending.set(new PendingChoice(d, route, bytes));
                 return Optional.of(route);
             }
             // The scheduler counted the send: undo it, and tell it the route cannot take traffic now.
-            d.scheduler().onNack(choice.get(), bytes, NackReason.REJECTED, now);
-            d.scheduler().onFailure(choice.get(), now);
+            d.scheduler().onReleased(choice.get(), bytes, now);
+            markDown(d, route, now);
         }
         return Optional.empty();
+    }
+
+    /** The previous choice on this thread was not handed over: its bytes are not in flight. */
+    private void releaseUnsentChoice() {
+        PendingChoice unsent = pending.get();
+        if (unsent != null) {
+            pending.remove();
+            unsent.destination().scheduler().onReleased(unsent.destination().toCore().get(unsent.route()),
+                    unsent.bytes(), nanoClock.getAsLong());
+        }
+    }
+
+    /** Routes reported down whose first hop the ingress now finds usable have recovered. */
+    private void reportRecoveries(Destination d, Predicate<RouteSpec> usable) {
+        if (d.down().isEmpty()) {
+            return;
+        }
+        for (RouteSpec route : d.down()) {
+            if (usable.test(route) && d.down().remove(route)) {
+                d.scheduler().onRecovered(d.toCore().get(route), nanoClock.getAsLong());
+            }
+        }
+    }
+
+    private void markDown(Destination d, RouteSpec route, long now) {
+        d.down().add(route);
+        d.scheduler().onFailure(d.toCore().get(route), now);
+    }
+
+    @Override
+    public void onSent(RouteSpec route, long batchBytes) {
+        PendingChoice choice = pending.get();
+        if (choice != null && choice.route().equals(route)) {
+            pending.remove();
+        }
     }
 
     @Override
@@ -108,18 +177,24 @@ public final class SchedulingRouteChooser implements RouteChooser {
     public void onNack(RouteSpec route, long batchBytes, AckReason reason) {
         Destination d = destinations.get(route.destination());
         io.jetstream.kafka.core.routing.RouteSpec core = d.toCore().get(route);
-        NackReason mapped = switch (reason) {
-            case TIMEOUT, NEXT_HOP_UNREACHABLE -> NackReason.TIMEOUT;
-            case OVERLOADED -> NackReason.OVERLOADED;
-            default -> NackReason.REJECTED;
+        long now = nanoClock.getAsLong();
+        Optional<NackReason> routeFault = switch (reason) {
+            case TIMEOUT, NEXT_HOP_UNREACHABLE -> Optional.of(NackReason.TIMEOUT);
+            case OVERLOADED -> Optional.of(NackReason.OVERLOADED);
+            default -> Optional.empty(); // the destination's answer: every route would get it
         };
-        d.scheduler().onNack(core, batchBytes, mapped, nanoClock.getAsLong());
+        routeFault.ifPresentOrElse(r -> d.scheduler().onNack(core, batchBytes, r, now),
+                () -> d.scheduler().onReleased(core, batchBytes, now));
     }
 
     @Override
     public void onFailure(RouteSpec route) {
         Destination d = destinations.get(route.destination());
-        d.scheduler().onFailure(d.toCore().get(route), nanoClock.getAsLong());
+        PendingChoice choice = pending.get();
+        if (choice != null && choice.route().equals(route)) {
+            pending.remove(); // the scheduler fails every batch in flight on the route, this one included
+        }
+        markDown(d, route, nanoClock.getAsLong());
     }
 
     /** The scheduler of a destination, for metrics. */

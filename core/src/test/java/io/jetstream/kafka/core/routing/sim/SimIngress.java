@@ -9,12 +9,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Consumer;
 
 /**
  * An ingress relay following a {@link RouteScheduler} over {@link SimRoute}s. Batches of a fixed
  * wire size arrive either at a fixed offered rate or as a backlog (the ingress keeps a fixed number
- * of bytes in flight: saturating load). Each batch is sent on the chosen route; its ack comes back
+ * of bytes in flight: saturating load); optionally at most a number of batches are in flight (the
+ * sender's window), the rest wait at the ingress. Each batch is sent on the chosen route; its ack comes back
  * over the route's reverse link; a batch without ack after {@code ackTimeout} is reported
  * ({@link NackReason#TIMEOUT}) and sent again. Heartbeats measure each route's RTT every second.
  */
@@ -32,8 +34,11 @@ public final class SimIngress {
     private final Map<Long, RouteSpec> outstanding = new HashMap<>();
     private long nextId;
     private boolean retryScheduled;
-    private final java.util.Random random = new java.util.Random(17);
+    private final Random random = new Random(17);
     private long inFlightBytes;
+    private int inFlightBatches;
+    private int maxInFlightBatches = Integer.MAX_VALUE;
+    private boolean heartbeats = true;
     private long backlogWindowBytes;
     private Consumer<SimIngress> afterChoice = s -> { };
 
@@ -48,6 +53,9 @@ public final class SimIngress {
     }
 
     private void heartbeats() {
+        if (!heartbeats) {
+            return;
+        }
         routes.forEach(this::heartbeat);
         loop.after(SimLoop.seconds(1), this::heartbeats);
     }
@@ -69,6 +77,21 @@ public final class SimIngress {
         }
     }
 
+    /** At most {@code batches} in flight from now on; arrivals beyond wait at the ingress. */
+    public SimIngress window(int batches) {
+        this.maxInFlightBatches = batches;
+        return this;
+    }
+
+    /**
+     * No heartbeat RTT samples (as the relay's scheduling chooser before it fed them): the
+     * scheduler sees round trips only through acks.
+     */
+    public SimIngress withoutHeartbeats() {
+        this.heartbeats = false;
+        return this;
+    }
+
     /** Runs after every choice, e.g. to check an invariant. */
     public void afterEachChoice(Consumer<SimIngress> check) {
         this.afterChoice = check;
@@ -82,7 +105,7 @@ public final class SimIngress {
     }
 
     private void dispatch() {
-        while (!waiting.isEmpty()) {
+        while (!waiting.isEmpty() && inFlightBatches < maxInFlightBatches) {
             long now = loop.nanoTime();
             Optional<RouteSpec> chosen = scheduler.choose(batchBytes, now);
             afterChoice.accept(this);
@@ -102,14 +125,18 @@ public final class SimIngress {
 
     private void send(Batch batch, SimRoute route, long sentAt) {
         inFlightBytes += batchBytes;
+        inFlightBatches++;
+        route.bytesChosen += batchBytes;
         outstanding.put(batch.id(), route.spec);
         route.forward.send(batchBytes, arrivedAt -> {
             route.bytesDelivered += batchBytes;
-            route.backward.send(16, ackedAt -> acked(batch, route, sentAt, ackedAt));
+            loop.at(route.ackLeavesAt(arrivedAt),
+                    () -> route.backward.send(16, ackedAt -> acked(batch, route, sentAt, ackedAt)));
         });
         loop.at(sentAt + ackTimeoutNanos, () -> {
             if (route.spec.equals(outstanding.get(batch.id())) && outstanding.remove(batch.id()) != null) {
                 inFlightBytes -= batchBytes;
+                inFlightBatches--;
                 scheduler.onNack(route.spec, batchBytes, NackReason.TIMEOUT, loop.nanoTime());
                 waiting.addFirst(batch);
                 dispatch();
@@ -122,6 +149,7 @@ public final class SimIngress {
             return; // already timed out and re-sent
         }
         inFlightBytes -= batchBytes;
+        inFlightBatches--;
         scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
         fillWindow();
     }

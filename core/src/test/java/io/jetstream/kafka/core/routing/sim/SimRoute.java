@@ -1,32 +1,53 @@
 package io.jetstream.kafka.core.routing.sim;
 
-import io.jetstream.kafka.core.model.sim.SimLink;
 import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.RouteSpec;
+import java.util.Random;
 
-/** A route of the routing simulation: its spec, the link to the destination and the ack path back. */
+/**
+ * A route of the routing simulation: its spec, the pipe to the destination, the ack path back, and
+ * optionally a processing delay at the far end before the ack leaves (uniform in
+ * {@code [0, farEndJitter)}, acks in order, as a destination committing batches one after another).
+ */
 public final class SimRoute {
 
     final RouteSpec spec;
-    final SimLink forward;
-    final SimLink backward;
+    final SimPipe forward;
+    final SimPipe backward;
+    final Random farEndRandom;
     long jitterNanos;
+    long farEndJitterNanos;
+    long lastAckLeftAt;
     long bytesDelivered;
-    long bytesDeliveredAtMark;
+    long bytesChosen;
 
-    SimRoute(RouteSpec spec, SimLink forward, SimLink backward) {
+    SimRoute(RouteSpec spec, SimPipe forward, SimPipe backward, long seed) {
         this.spec = spec;
         this.forward = forward;
         this.backward = backward;
+        this.farEndRandom = new Random(seed + 2000);
     }
 
     public static SimRoute of(SimLoop loop, RouteSpec spec, double bytesPerSecond, long oneWayDelayNanos,
                               long jitterNanos, double serviceNoise, long seed) {
         SimRoute route = new SimRoute(spec,
-                new SimLink(loop, bytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, seed),
-                new SimLink(loop, 0, oneWayDelayNanos, jitterNanos, 0, seed + 1000));
+                new SimPipe(loop, bytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, seed),
+                new SimPipe(loop, 0, oneWayDelayNanos, jitterNanos, 0, seed + 1000), seed);
         route.jitterNanos = jitterNanos;
         return route;
+    }
+
+    /** Processing at the far end before the ack leaves: uniform in {@code [0, jitterNanos)}. */
+    public SimRoute farEndJitter(long jitterNanos) {
+        this.farEndJitterNanos = jitterNanos;
+        return this;
+    }
+
+    /** When the ack of a batch that arrived at {@code arrivedAt} leaves the far end. */
+    long ackLeavesAt(long arrivedAt) {
+        long processing = farEndJitterNanos > 0 ? (long) (farEndRandom.nextDouble() * farEndJitterNanos) : 0;
+        lastAckLeftAt = Math.max(lastAckLeftAt, arrivedAt + processing);
+        return lastAckLeftAt;
     }
 
     public RouteSpec spec() {
@@ -44,7 +65,21 @@ public final class SimRoute {
         backward.restore();
     }
 
+    /** Changes the capacity of the forward direction for bytes sent from now on. */
+    public void bytesPerSecond(double value) {
+        forward.bytesPerSecond(value);
+    }
+
+    public double bytesPerSecond() {
+        return forward.bytesPerSecond();
+    }
+
     public long bytesDelivered() {
         return bytesDelivered;
+    }
+
+    /** Bytes the scheduler chose this route for (probes included). */
+    public long bytesChosen() {
+        return bytesChosen;
     }
 }
