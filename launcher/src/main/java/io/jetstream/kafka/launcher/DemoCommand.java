@@ -47,19 +47,23 @@ final class DemoCommand implements JetstreamCli.Command {
                 options.routes(), options.linkRate() / 1e6, options.oneWayDelay().toMillis());
         out.println("Starting sites A and B, relays and WAN links (work folder " + baseDir + ") ...");
         long startNanos = System.nanoTime();
-        try (ReplicationEnvironment env = ReplicationEnvironment.builder(baseDir)
+        ReplicationEnvironment.Builder builder = ReplicationEnvironment.builder(baseDir)
                 .routes(options.routes())
                 .linkRate(options.linkRate())
                 .oneWayDelay(options.oneWayDelay())
                 .exactlyOnce(true)
-                .withoutConnectors()
-                .start()) {
+                .withoutConnectors();
+        if (options.routing() != null) {
+            builder.ingressProperty("routing.policy", options.routing());
+        }
+        try (ReplicationEnvironment env = builder.start()) {
             // Topics first, so the source connector's topics.regex finds them at once.
             for (DemoTopic topic : TOPICS) {
                 env.siteA().createTopic(topic.name(), topic.partitions());
             }
             env.deploySink(java.util.Map.of());
-            env.deploySource(java.util.Map.of());
+            env.deploySource(options.batching() == null ? java.util.Map.of()
+                    : java.util.Map.of("batch.policy", options.batching()));
             env.awaitConnectorsRunning(Duration.ofSeconds(120));
             out.printf("Up in %.1f s. Connect A %s, Connect B %s; connectors deployed from config/*.json%n",
                     (System.nanoTime() - startNanos) / 1e9, env.siteA().requireWorker().restUrl(),

@@ -13,9 +13,11 @@ import java.time.Duration;
  * @param valueBytes  size of each value
  * @param timeout     longest wait for delivery
  * @param keepRunning keep everything running after the RESULT line
+ * @param batching    the source connector's {@code batch.policy}, or null for the one in config/
+ * @param routing     the ingress relay's {@code routing.policy}, or null for the relay's default
  */
 record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, int rate, int valueBytes,
-                   Duration timeout, boolean keepRunning) {
+                   Duration timeout, boolean keepRunning, String batching, String routing) {
 
     static final String USAGE = String.join("\n",
             "usage: ./jetstream demo [options]",
@@ -26,6 +28,8 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
             "  --rate R           producer rate in events/s, 0 = unthrottled (default 0)",
             "  --value-bytes B    value size in bytes (default 512)",
             "  --timeout-s S      longest wait for delivery (default 300)",
+            "  --batching P       source batching policy, fixed or adaptive (default: config/source-connector.json)",
+            "  --routing P        ingress routing policy, round-robin or adaptive (default: the relay's default)",
             "  --keep-running     keep sites, relays and connectors running after the RESULT line");
 
     static DemoOptions parse(String[] args) throws JetstreamCli.UsageException {
@@ -37,6 +41,8 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
         int valueBytes = 512;
         long timeoutS = 300;
         boolean keepRunning = false;
+        String batching = null;
+        String routing = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -48,12 +54,28 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
                 case "--rate" -> rate = (int) number(args, ++i, arg, 0, 10_000_000);
                 case "--value-bytes" -> valueBytes = (int) number(args, ++i, arg, 24, 1_000_000);
                 case "--timeout-s" -> timeoutS = (long) number(args, ++i, arg, 10, 86_400);
+                case "--batching" -> batching = choice(args, ++i, arg, "fixed", "adaptive");
+                case "--routing" -> routing = choice(args, ++i, arg, "round-robin", "adaptive");
                 case "--help", "-h" -> throw new JetstreamCli.UsageException(USAGE);
                 default -> throw new JetstreamCli.UsageException("unknown option: " + arg + "\n" + USAGE);
             }
         }
         return new DemoOptions(events, routes, Math.round(linkMbps * 1_000_000), Duration.ofMillis(delayMs), rate,
-                valueBytes, Duration.ofSeconds(timeoutS), keepRunning);
+                valueBytes, Duration.ofSeconds(timeoutS), keepRunning, batching, routing);
+    }
+
+    private static String choice(String[] args, int index, String option, String... allowed)
+            throws JetstreamCli.UsageException {
+        if (index >= args.length) {
+            throw new JetstreamCli.UsageException(option + " needs a value\n" + USAGE);
+        }
+        for (String value : allowed) {
+            if (value.equals(args[index])) {
+                return value;
+            }
+        }
+        throw new JetstreamCli.UsageException(option + ": '" + args[index] + "' is not one of "
+                + String.join(", ", allowed));
     }
 
     private static double number(String[] args, int index, String option, double min, double max)

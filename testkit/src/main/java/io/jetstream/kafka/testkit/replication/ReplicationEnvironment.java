@@ -110,6 +110,7 @@ public final class ReplicationEnvironment implements AutoCloseable {
         Map<String, String> ingress = new HashMap<>(ingressRoutes);
         ingress.put("destinations", DESTINATION);
         ingress.put("destinations." + DESTINATION + ".routes", String.join(",", routeNames));
+        ingress.putAll(settings.ingressOverrides);
         relay("a1", ingress);
         // Start downstream first, so the ingress finds its next hops listening.
         List<RelayNode> order = new ArrayList<>(relays.values());
@@ -266,6 +267,7 @@ public final class ReplicationEnvironment implements AutoCloseable {
         private final Map<String, String> sourceOverrides = new HashMap<>();
         private final Map<String, String> sinkOverrides = new HashMap<>();
         private final Map<String, String> workerPropertiesB = new HashMap<>();
+        private final Map<String, String> ingressOverrides = new HashMap<>();
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir;
@@ -333,6 +335,12 @@ public final class ReplicationEnvironment implements AutoCloseable {
 
         public Builder sinkConnector(String key, String value) {
             sinkOverrides.put(key, value);
+            return this;
+        }
+
+        /** A relay config key of the ingress relay a1 (e.g. {@code routing.policy}). */
+        public Builder ingressProperty(String key, String value) {
+            ingressOverrides.put(key, value);
             return this;
         }
 
