@@ -30,6 +30,8 @@ final class RouteEntry {
     int consecutiveFailures;
     /** Last acknowledgement, or when the route went from idle to busy. */
     long lastProgressNanos;
+    /** Last acknowledgement; 0 before the first. */
+    long lastAckNanos;
     /** Sequence number of the scheduler's choice that last picked this route (0: never). */
     long lastChosenSeq;
     long lastChosenAtNanos;
@@ -67,6 +69,7 @@ final class RouteEntry {
         bytesAcked += wireBytes;
         consecutiveFailures = 0;
         lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
+        lastAckNanos = Math.max(lastAckNanos, ackedAtNanos);
     }
 
     void failed(long wireBytes) {

@@ -45,8 +45,9 @@ import java.util.Optional;
  * shortest queue: a saturating load splits in proportion to capacity.
  *
  * <p>A route with batches in flight and no acknowledgement for {@code stallTimeout} plus the time
- * to transmit one of its batches goes down; so does one whose connection is lost, or that failed
- * {@code downAfterFailures} times in a row.
+ * to transmit one of its batches goes down while another route was acknowledged within
+ * {@code stallTimeout} (silence on every route is the destination's, not a route's); so does one
+ * whose connection is lost, or that failed {@code downAfterFailures} times in a row.
  *
  * <p>Money is charged when a batch is chosen (so concurrent callers cannot overspend): its egress,
  * and for routes with priced relays a lease of {@code relayLease} when the previous one ran out.
@@ -218,6 +219,7 @@ public final class RouteScheduler {
     }
 
     private void detectStalls(Map<RouteEntry, LinkEstimates> estimates, double reference, long nowNanos) {
+        long stallNanos = settings.stallTimeout().toNanos();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             double capacity = capacity(entry, item.getValue(), reference, nowNanos);
@@ -226,15 +228,25 @@ public final class RouteScheduler {
             double oneBatchNanos = entry.inFlightBatches == 0 ? 0
                     : (double) entry.inFlightBytes / entry.inFlightBatches / capacity * 1e9;
             boolean waiting = entry.inFlightBatches > 0;
-            boolean silentTooLong = nowNanos - entry.lastProgressNanos
-                    > settings.stallTimeout().toNanos() + oneBatchNanos;
-            if (waiting && silentTooLong) {
+            boolean silentTooLong = nowNanos - entry.lastProgressNanos > stallNanos + oneBatchNanos;
+            // Silence on every route at once is the destination or the way to it (a write stall,
+            // queues before the far end), not a route: taking routes down would only refuse batches.
+            if (waiting && silentTooLong && anotherRouteProgressed(entry, stallNanos, nowNanos)) {
                 entry.health.onStalled(nowNanos);
             }
             if (entry.health.probeTimedOut(nowNanos, settings.stallTimeout().toNanos() + (long) oneBatchNanos)) {
                 entry.health.onFailure(nowNanos);
             }
         }
+    }
+
+    private boolean anotherRouteProgressed(RouteEntry silent, long withinNanos, long nowNanos) {
+        for (RouteEntry other : routes.values()) {
+            if (other != silent && other.lastAckNanos != 0 && nowNanos - other.lastAckNanos <= withinNanos) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A batch sent at {@code sentAtNanos} on {@code route} was acknowledged end to end. */

@@ -69,14 +69,32 @@ class RouteSchedulerTest {
     }
 
     @Test
-    void aSilentRouteWithBatchesInFlightGoesDown() {
+    void aSilentRouteWithBatchesInFlightGoesDownWhileAnotherIsAcknowledged() {
         RouteSpec a = RouteSpec.free("a", "b1");
-        RouteScheduler scheduler = new RouteScheduler(List.of(a),
+        RouteSpec b = RouteSpec.free("b", "b1");
+        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
                 RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
-        scheduler.choose(1_000, 0);
+        RouteSpec first = scheduler.choose(1_000, 0).orElseThrow();
+        RouteSpec second = scheduler.choose(1_000, 0).orElseThrow();
+        assertThat(List.of(first, second)).containsExactlyInAnyOrder(a, b);
+        scheduler.onAcked(b, 1_000, 0, 1_000 * MS);
         assertThat(scheduler.snapshot(900 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
         assertThat(scheduler.snapshot(1_100 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.DOWN);
-        assertThat(scheduler.choose(1_000, 1_200 * MS)).as("no route until the probe is due").isEmpty();
+        assertThat(scheduler.choose(1_000, 1_200 * MS)).as("only b until a's probe is due").contains(b);
+    }
+
+    @Test
+    void silenceOnEveryRouteIsTheDestinationsAndTakesNoRouteDown() {
+        RouteSpec a = RouteSpec.free("a", "b1");
+        RouteSpec b = RouteSpec.free("b", "b1");
+        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
+                RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
+        scheduler.choose(1_000, 0);
+        scheduler.choose(1_000, 0);
+        SchedulerSnapshot later = scheduler.snapshot(5_000 * MS);
+        assertThat(later.route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
+        assertThat(later.route("b").orElseThrow().state()).isEqualTo(RouteState.UP);
+        assertThat(scheduler.choose(1_000, 5_000 * MS)).isPresent();
     }
 
     @Test

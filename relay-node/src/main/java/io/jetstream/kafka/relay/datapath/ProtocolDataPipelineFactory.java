@@ -47,7 +47,11 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
         if (path != null) {
             throw new IllegalStateException("the data path is started once");
         }
-        DataPath created = new DataPath(context, chooserFactory.apply(context.config()));
+        RouteChooser chooser = chooserFactory.apply(context.config());
+        if (chooser instanceof SchedulingRouteChooser scheduling) {
+            context.metrics().beforeScrape(() -> scheduling.exportTo(context.metrics()));
+        }
+        DataPath created = new DataPath(context, chooser);
         encoder = new FrameEncoderHandler(context.config().frameMaxBytes());
         path = created;
         created.start();

@@ -4,9 +4,11 @@ import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.routing.NackReason;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
+import io.jetstream.kafka.core.routing.RouteStats;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -34,9 +36,11 @@ import java.util.function.Predicate;
  *       released at that thread's next choice, so at most one choice per event loop is ever
  *       counted without being on the wire.</li>
  *   <li>An ACK ends the batch with its round trip; a NACK of the path ({@code TIMEOUT},
- *       {@code NEXT_HOP_UNREACHABLE}, {@code OVERLOADED}) is a failure of the route; any other NACK
- *       is the destination's answer (no subscriber yet, write failed, ...) and only releases the
- *       batch, since every route would get it.</li>
+ *       {@code NEXT_HOP_UNREACHABLE}) is a failure of the route; any other NACK is the
+ *       destination's answer (no subscriber yet, write failed, ...) and only releases the batch,
+ *       since every route would get it. {@code OVERLOADED} counts as the destination's too: the
+ *       destination task's buffer is the usual source, and a relay that is full on one route
+ *       already shows as bytes in flight that do not drain.</li>
  *   <li>A first hop found down takes the route down ({@link #onFailure}); once the ingress reports
  *       it usable again, the scheduler is told it recovered and probes it with the next batch.
  *       (Before, a route reported down never came back.)</li>
@@ -180,7 +184,6 @@ public final class SchedulingRouteChooser implements RouteChooser {
         long now = nanoClock.getAsLong();
         Optional<NackReason> routeFault = switch (reason) {
             case TIMEOUT, NEXT_HOP_UNREACHABLE -> Optional.of(NackReason.TIMEOUT);
-            case OVERLOADED -> Optional.of(NackReason.OVERLOADED);
             default -> Optional.empty(); // the destination's answer: every route would get it
         };
         routeFault.ifPresentOrElse(r -> d.scheduler().onNack(core, batchBytes, r, now),
@@ -195,6 +198,24 @@ public final class SchedulingRouteChooser implements RouteChooser {
             pending.remove(); // the scheduler fails every batch in flight on the route, this one included
         }
         markDown(d, route, nanoClock.getAsLong());
+    }
+
+    /** Writes each scheduler's current view of its routes into the relay's decision metrics. */
+    public void exportTo(RelayMetrics metrics) {
+        long now = nanoClock.getAsLong();
+        destinations.forEach((destination, d) -> {
+            for (RouteStats route : d.scheduler().snapshot(now).routes()) {
+                metrics.decision(RelayMetrics.ROUTE_WEIGHT, destination, route.name()).set(route.capacityShare());
+                metrics.decision(RelayMetrics.ROUTE_TRAFFIC_SHARE, destination, route.name()).set(route.trafficShare());
+                metrics.decision(RelayMetrics.ROUTE_CAPACITY, destination, route.name()).set(route.bytesPerSecond());
+                metrics.decision(RelayMetrics.ROUTE_DELIVERED, destination, route.name())
+                        .set(route.deliveredBytesPerSecond());
+                metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e6);
+                metrics.decision(RelayMetrics.ROUTE_IN_FLIGHT, destination, route.name()).set(route.inFlightBytes());
+                metrics.decision(RelayMetrics.ROUTE_STATE, destination, route.name()).set(route.state().ordinal());
+                metrics.decision(RelayMetrics.ROUTE_SPENT, destination, route.name()).set(route.moneySpent());
+            }
+        });
     }
 
     /** The scheduler of a destination, for metrics. */

@@ -41,6 +41,8 @@ public final class RelayMetrics implements AutoCloseable {
     private final MetricFamily<Counter> errors;
     private final MetricFamily<Gauge> connections;
     private final MetricFamily<Counter> nacks;
+    private final Map<String, MetricFamily<DoubleGauge>> decisions = new java.util.LinkedHashMap<>();
+    private final List<Runnable> beforeScrape = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final Gauge bufferedBytes;
     private final Gauge bufferLimitBytes;
@@ -80,6 +82,16 @@ public final class RelayMetrics implements AutoCloseable {
         acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the destination).")
                 .labels();
         nacks = counter("nacks_total", "Negative acknowledgements sent upstream, by reason.", "reason");
+        // The adaptive scheduler's view at the ingress (routing.policy=adaptive), refreshed at each scrape.
+        decision(ROUTE_WEIGHT, "Adaptive routing: the route's share of the capacity of the routes not down "
+                + "(its weight).");
+        decision(ROUTE_TRAFFIC_SHARE, "Adaptive routing: the route's share of the bytes recently sent.");
+        decision(ROUTE_CAPACITY, "Adaptive routing: capacity estimate used for scheduling, bytes per second.");
+        decision(ROUTE_DELIVERED, "Adaptive routing: bytes acknowledged per second recently.");
+        decision(ROUTE_RTT, "Adaptive routing: base round-trip time used for scheduling, in milliseconds.");
+        decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and not yet acknowledged.");
+        decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
+        decision(ROUTE_SPENT, "Adaptive routing: egress and relay money charged to the route since start.");
 
         info.labels(relayId, version()).set(1);
         // Pre-create the bounded label sets: handles need no lookup, and every series is visible
@@ -144,6 +156,33 @@ public final class RelayMetrics implements AutoCloseable {
         return nacksByReason.get(reason);
     }
 
+    public static final String ROUTE_WEIGHT = "route_weight";
+    public static final String ROUTE_TRAFFIC_SHARE = "route_traffic_share";
+    public static final String ROUTE_CAPACITY = "route_capacity_bytes_per_second";
+    public static final String ROUTE_DELIVERED = "route_delivered_bytes_per_second";
+    public static final String ROUTE_RTT = "route_rtt_ms";
+    public static final String ROUTE_IN_FLIGHT = "route_inflight_bytes";
+    public static final String ROUTE_STATE = "route_state";
+    public static final String ROUTE_SPENT = "route_spent_total";
+
+    private void decision(String name, String help) {
+        decisions.put(name, family(name, help, MetricFamily.Type.GAUGE, DoubleGauge::new, "destination", "route"));
+    }
+
+    /** One of the adaptive scheduler's per-route figures ({@code ROUTE_*} names). */
+    public DoubleGauge decision(String name, String destination, String route) {
+        MetricFamily<DoubleGauge> family = decisions.get(name);
+        if (family == null) {
+            throw new IllegalArgumentException("no decision metric " + name);
+        }
+        return family.labels(destination, route);
+    }
+
+    /** Runs {@code refresh} before every scrape (figures computed on demand, such as the scheduler's). */
+    public void beforeScrape(Runnable refresh) {
+        beforeScrape.add(Objects.requireNonNull(refresh, "refresh"));
+    }
+
     /** Every family, in declaration order (for the exposition and the docs). */
     public List<MetricFamily<?>> families() {
         return Collections.unmodifiableList(families);
@@ -155,6 +194,7 @@ public final class RelayMetrics implements AutoCloseable {
     }
 
     public String scrape() {
+        beforeScrape.forEach(Runnable::run);
         StringBuilder out = new StringBuilder(4096);
         writePrometheus(out);
         return out.toString();

@@ -72,6 +72,24 @@ class SchedulingRouteChooserTest {
     }
 
     @Test
+    void theSchedulersViewIsExportedAsMetrics() {
+        RelayConfig config = config("adaptive");
+        SchedulingRouteChooser chooser = new SchedulingRouteChooser(config, RouteSchedulerSettings.defaults(), now::get);
+        for (int i = 0; i < 6; i++) {
+            RouteSpec route = chooser.choose("B", 100_000, r -> true).orElseThrow();
+            chooser.onSent(route, 100_000);
+        }
+        try (io.jetstream.kafka.relay.metrics.RelayMetrics metrics =
+                     new io.jetstream.kafka.relay.metrics.RelayMetrics("a1")) {
+            metrics.beforeScrape(() -> chooser.exportTo(metrics));
+            String scrape = metrics.scrape();
+            assertThat(scrape).contains("jetstream_relay_route_inflight_bytes{destination=\"B\",route=\"r1\"} 200000")
+                    .contains("jetstream_relay_route_state{destination=\"B\",route=\"r3\"} 0")
+                    .contains("jetstream_relay_route_weight{destination=\"B\",route=\"r2\"}");
+        }
+    }
+
+    @Test
     void failedRouteLosesItsTraffic() {
         RelayConfig config = config("adaptive");
         SchedulingRouteChooser chooser = new SchedulingRouteChooser(config, RouteSchedulerSettings.defaults(), now::get);
