@@ -87,6 +87,13 @@ final class RouteEntry {
         inFlightBatches = 0;
     }
 
+    void answered(long wireBytes, long nowNanos) {
+        release(wireBytes);
+        consecutiveFailures = 0;
+        lastProgressNanos = Math.max(lastProgressNanos, nowNanos);
+        lastAckNanos = Math.max(lastAckNanos, nowNanos);
+    }
+
     void release(long wireBytes) {
         inFlightBytes = Math.max(0, inFlightBytes - Math.max(0, wireBytes));
         inFlightBatches = Math.max(0, inFlightBatches - 1);

@@ -31,10 +31,10 @@ import java.util.Optional;
  *   <li>Price tiers, cheapest first (prices within {@code priceTolerance} share a tier): the
  *       healthy candidate with the earliest completion that is affordable, not full and within the
  *       latency target. Full: bytes in flight beyond {@code C * (R' + queueAllowance)}, where
- *       {@code R'} is the larger of {@code R} and the smallest recent ack latency, or the latest ack
- *       took {@code queueAllowance} longer than the fastest recent one while batches are in flight
- *       (a queue is seen; this is what stops a route whose {@code C} is too optimistic from being
- *       flooded).</li>
+ *       {@code R'} is the larger of {@code R} and the smallest recent ack latency, or its smoothed
+ *       ack latency exceeds the best route's by {@code queueAllowance} while batches are in flight
+ *       (a queue of its own is seen; this is what stops a route whose {@code C} is too optimistic
+ *       from being flooded; delays at the destination reach every route and cancel out).</li>
  *   <li>Else the same among {@link RouteState#DEGRADED} routes; else the earliest completion
  *       among all affordable candidates (everything is full: queue where it completes first);
  *       else none (the cap is reached: the caller applies backpressure).</li>
@@ -87,11 +87,12 @@ public final class RouteScheduler {
         Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
         double reference = referenceCapacity(estimates.values());
         detectStalls(estimates, reference, nowNanos);
+        double bestAckLatency = bestAckLatency(estimates);
         List<Candidate> candidates = new ArrayList<>();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             if (entry.health.usable(nowNanos)) {
-                candidates.add(candidate(entry, item.getValue(), reference, wireBytes, nowNanos));
+                candidates.add(candidate(entry, item.getValue(), reference, bestAckLatency, wireBytes, nowNanos));
             }
         }
         Optional<Candidate> chosen = probe(candidates, nowNanos)
@@ -125,7 +126,20 @@ public final class RouteScheduler {
         return entry.capacity.bytesPerSecond(e, reference, nowNanos);
     }
 
-    private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, int wireBytes, long nowNanos) {
+    /** The smallest smoothed ack latency among routes not down (NaN when none was measured). */
+    private static double bestAckLatency(Map<RouteEntry, LinkEstimates> estimates) {
+        double best = Double.NaN;
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            double latency = item.getValue().ackLatencyNanos();
+            if (item.getKey().health.state() != RouteState.DOWN && !Double.isNaN(latency) && !(latency >= best)) {
+                best = latency;
+            }
+        }
+        return best;
+    }
+
+    private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, double bestAckLatency,
+                                int wireBytes, long nowNanos) {
         double capacity = capacity(entry, e, reference, nowNanos);
         double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
         double ect = entry.inFlightBytes / capacity + rtt / 2 + wireBytes / capacity;
@@ -137,9 +151,12 @@ public final class RouteScheduler {
         double unqueuedRoundTrip = Double.isNaN(e.minAckLatencyNanos()) ? rtt
                 : Math.max(rtt, e.minAckLatencyNanos() / 1e9);
         boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + allowanceSeconds);
-        // the freshest sign of a queue, and the only one while the capacity is not measured
-        boolean queueObserved = entry.inFlightBatches > 0
-                && e.lastAckLatencyNanos() - e.minAckLatencyNanos() > allowanceSeconds * 1e9;
+        // the freshest sign of a queue, and the only one while the capacity is not measured: this
+        // route's acks take longer than the best route's. Relative, because delays at the
+        // destination (commits, its own queue) reach every route alike; and smoothed, because a
+        // route's own minimum goes stale when it carries little traffic, which would starve it.
+        boolean queueObserved = entry.inFlightBatches > 0 && !Double.isNaN(e.ackLatencyNanos())
+                && e.ackLatencyNanos() - bestAckLatency > allowanceSeconds * 1e9;
         boolean full = pipeAndQueueFull || queueObserved;
         boolean meetsTarget = settings.latencyTarget().map(t -> ect <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
@@ -275,6 +292,18 @@ public final class RouteScheduler {
      */
     public synchronized void onReleased(RouteSpec route, long wireBytes, long nowNanos) {
         entry(route).release(wireBytes);
+    }
+
+    /**
+     * The destination answered a batch on {@code route} with a refusal of its own (no subscriber
+     * yet, a write failure, a full buffer): the batch leaves the in-flight count and, since the
+     * answer travelled the whole route, the route counts as working (a recovery probe succeeds).
+     * Not a throughput sample: nothing was written.
+     */
+    public synchronized void onAnswered(RouteSpec route, long wireBytes, long nowNanos) {
+        RouteEntry entry = entry(route);
+        entry.answered(wireBytes, nowNanos);
+        entry.health.onAck();
     }
 
     /** The connection of {@code route} was lost: all its batches in flight are failed; it goes down. */

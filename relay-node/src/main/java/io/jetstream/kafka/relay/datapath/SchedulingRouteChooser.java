@@ -38,7 +38,8 @@ import java.util.function.Predicate;
  *   <li>An ACK ends the batch with its round trip; a NACK of the path ({@code TIMEOUT},
  *       {@code NEXT_HOP_UNREACHABLE}) is a failure of the route; any other NACK is the
  *       destination's answer (no subscriber yet, write failed, ...) and only releases the batch,
- *       since every route would get it. {@code OVERLOADED} counts as the destination's too: the
+ *       since every route would get it; the answer travelled the whole route, so it also shows the
+ *       route works. {@code OVERLOADED} counts as the destination's too: the
  *       destination task's buffer is the usual source, and a relay that is full on one route
  *       already shows as bytes in flight that do not drain.</li>
  *   <li>A first hop found down takes the route down ({@link #onFailure}); once the ingress reports
@@ -187,7 +188,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
             default -> Optional.empty(); // the destination's answer: every route would get it
         };
         routeFault.ifPresentOrElse(r -> d.scheduler().onNack(core, batchBytes, r, now),
-                () -> d.scheduler().onReleased(core, batchBytes, now));
+                () -> d.scheduler().onAnswered(core, batchBytes, now));
     }
 
     @Override
