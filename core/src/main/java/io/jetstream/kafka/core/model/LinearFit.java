@@ -36,6 +36,7 @@ public final class LinearFit {
     private long samples;
     private double intercept = Double.NaN;
     private double slope = Double.NaN;
+    private boolean slopeIdentified;
 
     public LinearFit(Duration timeConstant, double clampFactor, int warmupSamples) {
         if (timeConstant.isNegative() || timeConstant.isZero()) {
@@ -93,6 +94,7 @@ public final class LinearFit {
         double a = meanY - b * meanX;
         boolean negativeSlope = slopeIdentifiable && b < 0;
         boolean freeFitValid = slopeIdentifiable && a >= 0 && b >= 0;
+        slopeIdentified = slopeIdentifiable && b >= 0;
         if (freeFitValid) {
             intercept = a;
             slope = b;
@@ -117,6 +119,34 @@ public final class LinearFit {
 
     public double slope() {
         return slope;
+    }
+
+    /**
+     * Whether the samples' {@code x} varied enough to tell the slope from the intercept and the
+     * slope came out non-negative (a negative intercept refitted through the origin still counts).
+     */
+    public boolean slopeIdentified() {
+        return slopeIdentified;
+    }
+
+    /** Coefficient of variation of the weighted {@code x}: how far apart the sampled sizes are. */
+    public double relativeSpreadOfX() {
+        if (sw <= 0) {
+            return Double.NaN;
+        }
+        double meanX = sx / sw;
+        double varianceX = Math.max(0, sxx / sw - meanX * meanX);
+        return meanX > 0 ? Math.sqrt(varianceX) / meanX : Double.NaN;
+    }
+
+    /** Weighted mean of the sampled {@code x}, or NaN before the first sample. */
+    public double meanX() {
+        return sw > 0 ? sx / sw : Double.NaN;
+    }
+
+    /** Weighted mean of the sampled (clamped) {@code y}, or NaN before the first sample. */
+    public double meanY() {
+        return sw > 0 ? sy / sw : Double.NaN;
     }
 
     public boolean hasFit() {

@@ -1,0 +1,123 @@
+package io.jetstream.kafka.core.model;
+
+/**
+ * Splits the end-to-end acknowledgement time of a batch into a part that does not depend on its
+ * size and a part that does: {@code ack - sent = R + c + wireBytes / C}, with {@code R} the base
+ * round-trip time, {@code c} a fixed delay at the far end (the destination acknowledges only after
+ * its Kafka transaction commits, every 100-1000 ms in Connect's exactly-once mode, or after an
+ * offset flush in at-least-once mode) and {@code C} the throughput of the path.
+ *
+ * <p>Fit: a time-decayed least-squares line ({@link LinearFit}) of {@code y = ack - sent - R} on the
+ * batch's wire bytes; intercept = {@code c} (never negative), slope = {@code 1/C}. A commit
+ * releases every batch written since the previous one, so {@code y} carries a wait uniform in
+ * {@code [0, commit period)} that does not depend on the size: it is noise for the slope and
+ * averages into {@code c}, which is what a record waits on average.
+ *
+ * <p>Why not {@code bytes / (ack - sent - R)} per batch: with a fixed delay {@code c} that ratio
+ * grows with the batch size, so small batches look slow and large ones fast, and a model that takes
+ * it for the path's throughput drives itself to small batches (docs/model.md section 9).
+ *
+ * <p>When the sizes sampled hardly vary (relative spread below {@link #MIN_RELATIVE_SPREAD}) the slope
+ * is not identifiable: {@link #nanosPerByte()} is NaN, so the owner keeps its other throughput
+ * estimate (never this one, which would charge {@code c} to the bytes), and {@code c} is the mean
+ * {@code y} less the transmission at the given throughput, never below the smallest {@code y}
+ * recently seen.
+ *
+ * <p>The largest recent {@code y} ({@link #maxDelayNanos}) is kept for the in-flight window: a
+ * batch holds its slot for up to {@code R + max y}, and the window must cover that much of the
+ * arrival rate or the pipe runs dry while batches wait for a commit.
+ *
+ * <p>Not thread-safe: its owner ({@link AdaptiveBatchPolicy}) serialises calls.
+ */
+public final class AckTimeModel {
+
+    /** Relative spread (coefficient of variation) of batch sizes needed to trust the slope. */
+    static final double MIN_RELATIVE_SPREAD = 0.1;
+    /** Window of the smallest recent delay, the sign of a queue at the far end. */
+    static final java.time.Duration QUEUE_WINDOW = java.time.Duration.ofMillis(1_500);
+
+    private final LinearFit fit;
+    private final WindowedMin minDelay;
+    private final WindowedMin negatedMaxDelay;
+    private final WindowedMin recentMinDelay;
+    private final int warmupSamples;
+
+    public AckTimeModel(EstimatorSettings settings) {
+        this.fit = new LinearFit(settings.linkTimeConstant(), settings.clampFactor(), settings.warmupSamples());
+        this.minDelay = new WindowedMin(settings.linkTimeConstant(), 8);
+        this.negatedMaxDelay = new WindowedMin(settings.linkTimeConstant(), 8);
+        this.recentMinDelay = new WindowedMin(QUEUE_WINDOW, 8);
+        this.warmupSamples = settings.warmupSamples();
+    }
+
+    /**
+     * A batch of {@code wireBytes} sent at {@code sentAtNanos} was acknowledged at
+     * {@code ackedAtNanos}, on a path whose base round trip is {@code baseRttNanos} (NaN: unknown,
+     * the sample is dropped).
+     */
+    public void onAcked(long wireBytes, long sentAtNanos, long ackedAtNanos, double baseRttNanos) {
+        long latency = ackedAtNanos - sentAtNanos;
+        if (latency < 0 || wireBytes <= 0 || Double.isNaN(baseRttNanos)) {
+            return;
+        }
+        double beyondRtt = Math.max(0, latency - baseRttNanos);
+        fit.add(wireBytes, beyondRtt, ackedAtNanos);
+        minDelay.add(beyondRtt, ackedAtNanos);
+        negatedMaxDelay.add(-beyondRtt, ackedAtNanos);
+        recentMinDelay.add(beyondRtt - wireBytes / transmissionBytesPerSecond(), ackedAtNanos);
+    }
+
+    private double transmissionBytesPerSecond() {
+        return identified() ? 1e9 / fit.slope() : Double.POSITIVE_INFINITY;
+    }
+
+    /**
+     * Queue at the far end: the smallest recent delay beyond {@code R} (less the batch's
+     * transmission when known). Every batch of the last {@link #QUEUE_WINDOW} waited at least this
+     * long besides its commit wait, which the batch sent just before a commit does not have: a far
+     * end that processes batches one by one is not keeping up with them. 0 when unknown.
+     */
+    public double farEndQueueNanos(long nowNanos) {
+        double min = recentMinDelay.min(nowNanos);
+        return Double.isNaN(min) ? 0 : Math.max(0, min);
+    }
+
+    /** Whether the slope (1/C) can be told from the intercept: enough samples of different sizes. */
+    public boolean identified() {
+        return fit.samples() >= warmupSamples && fit.slopeIdentified()
+                && fit.relativeSpreadOfX() >= MIN_RELATIVE_SPREAD && fit.slope() > 0;
+    }
+
+    /** {@code 1/C} from the slope, in nanoseconds per wire byte; NaN unless {@link #identified()}. */
+    public double nanosPerByte() {
+        return identified() ? fit.slope() : Double.NaN;
+    }
+
+    /**
+     * The fixed delay {@code c}: the intercept when identified, else the mean delay less the
+     * transmission of the mean batch at {@code bytesPerSecond}, not below the smallest recent delay.
+     * NaN before the first sample.
+     */
+    public double fixedDelayNanos(double bytesPerSecond, long nowNanos) {
+        if (!fit.hasFit()) {
+            return Double.NaN;
+        }
+        if (identified()) {
+            return Math.max(0, fit.intercept());
+        }
+        double transmission = bytesPerSecond > 0 ? fit.meanX() / bytesPerSecond * 1e9 : 0;
+        double floor = minDelay.min(nowNanos);
+        double fromMean = Math.max(0, fit.meanY() - transmission);
+        return Double.isNaN(floor) ? fromMean : Math.max(Math.min(floor, fit.meanY()), fromMean);
+    }
+
+    /** The largest {@code ack - sent - R} recently seen (the slot a batch may hold beyond R); NaN if none. */
+    public double maxDelayNanos(long nowNanos) {
+        double negated = negatedMaxDelay.min(nowNanos);
+        return Double.isNaN(negated) ? Double.NaN : -negated;
+    }
+
+    public long samples() {
+        return fit.samples();
+    }
+}
