@@ -35,11 +35,16 @@ public final class AckTimeModel {
     static final double MIN_RELATIVE_SPREAD = 0.1;
     /** Window of the smallest recent delay, the sign of a queue at the far end. */
     static final java.time.Duration QUEUE_WINDOW = java.time.Duration.ofMillis(1_500);
+    /** A far-end queue shorter than this is taken for jitter, not for a far end falling behind. */
+    static final long MIN_QUEUE_NANOS = 5_000_000L;
 
     private final LinearFit fit;
     private final WindowedMin minDelay;
     private final WindowedMin negatedMaxDelay;
     private final WindowedMin recentMinDelay;
+    private final DecayingRate ackedBatches;
+    private final DecayingRate ackedBytes;
+    private final DecayingRatio farEndBatchCost;
     private final int warmupSamples;
 
     public AckTimeModel(EstimatorSettings settings) {
@@ -47,6 +52,10 @@ public final class AckTimeModel {
         this.minDelay = new WindowedMin(settings.linkTimeConstant(), 8);
         this.negatedMaxDelay = new WindowedMin(settings.linkTimeConstant(), 8);
         this.recentMinDelay = new WindowedMin(QUEUE_WINDOW, 8);
+        this.ackedBatches = new DecayingRate(settings.rateTimeConstant());
+        this.ackedBytes = new DecayingRate(settings.rateTimeConstant());
+        // no clamping: a far end that slows down must be followed at once
+        this.farEndBatchCost = new DecayingRatio(settings.linkTimeConstant(), Double.POSITIVE_INFINITY, 1);
         this.warmupSamples = settings.warmupSamples();
     }
 
@@ -60,6 +69,8 @@ public final class AckTimeModel {
         if (latency < 0 || wireBytes <= 0 || Double.isNaN(baseRttNanos)) {
             return;
         }
+        ackedBatches.add(1, ackedAtNanos);
+        ackedBytes.add(wireBytes, ackedAtNanos);
         double beyondRtt = Math.max(0, latency - baseRttNanos);
         fit.add(wireBytes, beyondRtt, ackedAtNanos);
         minDelay.add(beyondRtt, ackedAtNanos);
@@ -115,6 +126,33 @@ public final class AckTimeModel {
     public double maxDelayNanos(long nowNanos) {
         double negated = negatedMaxDelay.min(nowNanos);
         return Double.isNaN(negated) ? Double.NaN : -negated;
+    }
+
+    /**
+     * Serial cost of a batch at the far end besides its bytes ({@code k}: poll, hand-over to the
+     * producer, ack sequencing): while a far-end queue persists, the far end serves batches as fast as
+     * it can, so {@code k = 1 / (batches acked per second) - (mean wire bytes) / C}; without a queue
+     * that value is an upper bound, and the estimate is lowered to it. Learnt only from queues, so
+     * 0 until the far end has fallen behind once; kept (not decayed to 0) once learnt, so that
+     * batches do not shrink back into the same queue. Call at each decision, with {@code bytesPerSecond}
+     * NaN when the path's throughput is not measured (then nothing is learnt).
+     */
+    public double farEndBatchNanos(double bytesPerSecond, long nowNanos) {
+        double batchesPerSecond = ackedBatches.perSecond(nowNanos);
+        double bytes = ackedBytes.perSecond(nowNanos);
+        boolean measurable = batchesPerSecond > 0 && bytesPerSecond > 0 && Double.isFinite(bytesPerSecond);
+        if (measurable) {
+            double meanWire = bytes / batchesPerSecond;
+            double bound = Math.max(0, 1e9 / batchesPerSecond - meanWire / bytesPerSecond * 1e9);
+            boolean queued = farEndQueueNanos(nowNanos) > MIN_QUEUE_NANOS;
+            if (queued) {
+                farEndBatchCost.add(bound, 1, nowNanos);
+            } else if (farEndBatchCost.hasValue() && farEndBatchCost.value() > bound) {
+                farEndBatchCost.reset();
+                farEndBatchCost.add(bound, 1, nowNanos);
+            }
+        }
+        return farEndBatchCost.hasValue() ? farEndBatchCost.value() : 0;
     }
 
     public long samples() {

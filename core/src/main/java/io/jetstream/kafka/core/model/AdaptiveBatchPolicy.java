@@ -146,7 +146,9 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
             search = BatchSizeSearch.run(model, inputs, minBatchRecords(inputs), maxBatchRecords(inputs), GRID_RATIO);
         }
         LatencyPrediction best = search.best();
-        boolean modelNotYetInForce = current == null || current.reason() == DecisionReason.WARMUP;
+        // the initial caps carry no explanation, whatever their reason (the connector passes its
+        // configured caps as FIXED): the first model decision replaces them without hysteresis
+        boolean modelNotYetInForce = current == null || current.explanation().isEmpty();
         if (modelNotYetInForce) {
             return adopt(best, inputs, nowNanos, search.evaluated());
         }
@@ -190,6 +192,9 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         double throughput = path.throughputKnown() ? path.bytesPerSecond()
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
+        // the far end's per-batch cost is told from its bytes only against a measured throughput:
+        // against the prior it would take the whole service time of a batch for a per-batch cost
+        boolean throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
@@ -197,7 +202,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
                 orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
                 orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
-                Double.isFinite(fitted) ? fitted : Double.NaN);
+                Double.isFinite(fitted) ? fitted : Double.NaN,
+                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
     }
 
     private static double orElse(double measured, double prior) {

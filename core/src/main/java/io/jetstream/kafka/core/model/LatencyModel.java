@@ -14,10 +14,10 @@ package io.jetstream.kafka.core.model;
  *   P(b)       = max(R + c_max, A) + wire/C               time a batch holds a window slot (A: ack latency)
  *   N(b)       = ceil((P / (wire/C) + 1) * (1 + eps) * 1.5)   window that fills the pipe, capped by memory
  *   C_eff(b)   = min(C, N * wire / P)                     what that window can carry
- *   u_link     = r * wire(b) / b / C_eff,  u_enc = r * e(b) / b / threads
- *   Q(b)       = sum over link, encoder of  service * u / (1 - u) * (1/b + cs2) / 2   (Kingman)
+ *   u_link     = r * wire(b) / b / C_eff,  u_enc = r * e(b) / b / threads,  u_far = r * k / b
+ *   Q(b)       = sum over link, encoder, far end of  service * u / (1 - u) * (1/b + cs2) / 2   (Kingman)
  *   L(b)       = W_batch + e + Q + T + d + c              c: the same for every b, shared by the window
- *   keeps up  &lt;=&gt;  u_link &lt;= 1 - eps  and  u_enc &lt;= 1 - eps  and one batch fits the memory budget
+ *   keeps up  &lt;=&gt;  u_link, u_enc, u_far &lt;= 1 - eps  and one batch fits the memory budget
  * </pre>
  *
  * The Kingman term uses {@code 1/b} as the squared coefficient of variation of batch inter-arrival
@@ -79,18 +79,24 @@ public final class LatencyModel {
 
         double linkUtilisation = rate * wire / b / usableBytesPerSecond;
         double encoderUtilisation = rate * encode / b / 1e9 / encoderThreads;
+        double farEnd = finiteOrZero(in.farEndBatchNanos());
+        double farEndUtilisation = rate * farEnd / b / 1e9;
         boolean linkKeepsUp = linkUtilisation <= 1 - headroom;
         boolean encoderKeepsUp = encoderUtilisation <= 1 - headroom;
-        boolean keepsUp = fitsInMemory && linkKeepsUp && encoderKeepsUp;
+        boolean farEndKeepsUp = farEndUtilisation <= 1 - headroom;
+        boolean keepsUp = fitsInMemory && linkKeepsUp && encoderKeepsUp && farEndKeepsUp;
 
         double variability = (1.0 / b + serviceVariability) / 2;
         double queueing = waiting(wire / usableBytesPerSecond * 1e9, linkUtilisation, variability)
-                + waiting(encode / encoderThreads, encoderUtilisation, variability);
+                + waiting(encode / encoderThreads, encoderUtilisation, variability)
+                + (farEnd > 0 ? waiting(farEnd, farEndUtilisation, variability) : 0);
         double capacity = fitsInMemory
-                ? Math.min(usableBytesPerSecond * b / wire, encode > 0 ? encoderThreads * 1e9 * b / encode : Double.MAX_VALUE)
+                ? Math.min(Math.min(usableBytesPerSecond * b / wire,
+                        encode > 0 ? encoderThreads * 1e9 * b / encode : Double.MAX_VALUE),
+                        farEnd > 0 ? 1e9 * b / farEnd : Double.MAX_VALUE)
                 : 0;
         return new LatencyPrediction(b, wire, window, batching, encode, queueing, rtt / 2, transmission, decode,
-                linkUtilisation, encoderUtilisation, capacity, keepsUp, fixedDelay);
+                linkUtilisation, encoderUtilisation, capacity, keepsUp, fixedDelay, farEndUtilisation);
     }
 
     private static double finiteOrZero(double v) {
@@ -107,6 +113,7 @@ public final class LatencyModel {
 
     /** Whether the prediction is below saturation (it may still lack the headroom). */
     static boolean stable(LatencyPrediction p) {
-        return p.linkUtilisation() < 1 && p.encoderUtilisation() < 1 && p.capacityRecordsPerSecond() > 0;
+        return p.linkUtilisation() < 1 && p.encoderUtilisation() < 1 && p.farEndUtilisation() < 1
+                && p.capacityRecordsPerSecond() > 0;
     }
 }

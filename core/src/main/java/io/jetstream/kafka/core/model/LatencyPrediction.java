@@ -19,6 +19,7 @@ package io.jetstream.kafka.core.model;
  * @param keepsUp                  both utilisations are within {@code 1 - headroom}
  * @param fixedDelayNanos          {@code c}, the fixed delay at the far end (commit interval), the same
  *                                 for every batch size: a latency floor, not a cost batching can change
+ * @param farEndUtilisation        busy fraction of the far end's serial per-batch cost {@code k}
  */
 public record LatencyPrediction(
         int batchRecords,
@@ -34,7 +35,8 @@ public record LatencyPrediction(
         double encoderUtilisation,
         double capacityRecordsPerSecond,
         boolean keepsUp,
-        double fixedDelayNanos) {
+        double fixedDelayNanos,
+        double farEndUtilisation) {
 
     /** A prediction without a fixed delay at the far end. */
     public LatencyPrediction(int batchRecords, double wireBytes, int window, double batchingNanos, double encodeNanos,
@@ -43,7 +45,7 @@ public record LatencyPrediction(
                              double capacityRecordsPerSecond, boolean keepsUp) {
         this(batchRecords, wireBytes, window, batchingNanos, encodeNanos, queueingNanos, propagationNanos,
                 transmissionNanos, decodeNanos, linkUtilisation, encoderUtilisation, capacityRecordsPerSecond, keepsUp,
-                0);
+                0, 0);
     }
 
     /**

@@ -22,6 +22,8 @@ package io.jetstream.kafka.core.model;
  *                                  {@code R} plus this long, so the window is sized for it
  * @param fittedLinkBytesPerSecond  {@code C} from the slope of the ack-time fit; NaN when the sizes sampled
  *                                  did not vary enough to tell the slope from {@code c}
+ * @param farEndBatchNanos          {@code k}: serial cost of each batch at the far end besides its bytes,
+ *                                  learnt when the far end fell behind (0: none seen)
  */
 public record ModelInputs(
         double arrivalRecordsPerSecond,
@@ -36,20 +38,21 @@ public record ModelInputs(
         long backlogRecords,
         double fixedDelayNanos,
         double maxAckDelayNanos,
-        double fittedLinkBytesPerSecond) {
+        double fittedLinkBytesPerSecond,
+        double farEndBatchNanos) {
 
     /** Inputs without a fixed delay at the far end (acknowledged as soon as written). */
     public ModelInputs(double arrivalRecordsPerSecond, double effectiveRecordsPerSecond, double meanRecordBytes,
                        double compressionRatio, double encodeFixedNanos, double encodeNanosPerByte,
                        double linkBytesPerSecond, double rttNanos, double ackLatencyNanos, long backlogRecords) {
         this(arrivalRecordsPerSecond, effectiveRecordsPerSecond, meanRecordBytes, compressionRatio, encodeFixedNanos,
-                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, 0, 0, Double.NaN);
+                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, 0, 0, Double.NaN, 0);
     }
 
     /** The same inputs with another effective rate (a drain planned at what the path can carry). */
     public ModelInputs withEffectiveRate(double effective) {
         return new ModelInputs(arrivalRecordsPerSecond, effective, meanRecordBytes, compressionRatio, encodeFixedNanos,
                 encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, fixedDelayNanos,
-                maxAckDelayNanos, fittedLinkBytesPerSecond);
+                maxAckDelayNanos, fittedLinkBytesPerSecond, farEndBatchNanos);
     }
 }
