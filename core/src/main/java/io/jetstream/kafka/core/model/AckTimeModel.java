@@ -17,8 +17,9 @@ package io.jetstream.kafka.core.model;
  * grows with the batch size, so small batches look slow and large ones fast, and a model that takes
  * it for the path's throughput drives itself to small batches (docs/model.md section 9).
  *
- * <p>When the sizes sampled hardly vary (relative spread below {@link #MIN_RELATIVE_SPREAD}) the slope
- * is not identifiable: {@link #nanosPerByte()} is NaN, so the owner keeps its other throughput
+ * <p>When the sizes sampled hardly vary (relative spread below {@link #MIN_RELATIVE_SPREAD}), or the
+ * slope's standard error exceeds {@link #MAX_SLOPE_ERROR} of it (a commit wait uniform over 100 ms
+ * drowns the transmission time of kilobyte batches), the slope is not identifiable: {@link #nanosPerByte()} is NaN, so the owner keeps its other throughput
  * estimate (never this one, which would charge {@code c} to the bytes), and {@code c} is the mean
  * {@code y} less the transmission at the given throughput, never below the smallest {@code y}
  * recently seen.
@@ -33,6 +34,8 @@ public final class AckTimeModel {
 
     /** Relative spread (coefficient of variation) of batch sizes needed to trust the slope. */
     static final double MIN_RELATIVE_SPREAD = 0.1;
+    /** The slope is trusted only when its standard error is at most this fraction of it. */
+    static final double MAX_SLOPE_ERROR = 0.25;
     /** Window of the smallest recent delay, the sign of a queue at the far end. */
     static final java.time.Duration QUEUE_WINDOW = java.time.Duration.ofMillis(1_500);
     /** A far-end queue shorter than this is taken for jitter, not for a far end falling behind. */
@@ -42,6 +45,7 @@ public final class AckTimeModel {
     private final WindowedMin minDelay;
     private final WindowedMin negatedMaxDelay;
     private final WindowedMin recentMinDelay;
+    private final WindowedMin floorDelay;
     private final DecayingRate ackedBatches;
     private final DecayingRate ackedBytes;
     private final DecayingRatio farEndBatchCost;
@@ -52,6 +56,7 @@ public final class AckTimeModel {
         this.minDelay = new WindowedMin(settings.linkTimeConstant(), 8);
         this.negatedMaxDelay = new WindowedMin(settings.linkTimeConstant(), 8);
         this.recentMinDelay = new WindowedMin(QUEUE_WINDOW, 8);
+        this.floorDelay = new WindowedMin(settings.minRttWindow(), 8);
         this.ackedBatches = new DecayingRate(settings.rateTimeConstant());
         this.ackedBytes = new DecayingRate(settings.rateTimeConstant());
         // no clamping: a far end that slows down must be followed at once
@@ -75,28 +80,28 @@ public final class AckTimeModel {
         fit.add(wireBytes, beyondRtt, ackedAtNanos);
         minDelay.add(beyondRtt, ackedAtNanos);
         negatedMaxDelay.add(-beyondRtt, ackedAtNanos);
-        recentMinDelay.add(beyondRtt - wireBytes / transmissionBytesPerSecond(), ackedAtNanos);
-    }
-
-    private double transmissionBytesPerSecond() {
-        return identified() ? 1e9 / fit.slope() : Double.POSITIVE_INFINITY;
+        recentMinDelay.add(beyondRtt, ackedAtNanos);
+        floorDelay.add(beyondRtt, ackedAtNanos);
     }
 
     /**
-     * Queue at the far end: the smallest recent delay beyond {@code R} (less the batch's
-     * transmission when known). Every batch of the last {@link #QUEUE_WINDOW} waited at least this
-     * long besides its commit wait, which the batch sent just before a commit does not have: a far
-     * end that processes batches one by one is not keeping up with them. 0 when unknown.
+     * Queue at the far end: how far the smallest delay beyond {@code R} of the last
+     * {@link #QUEUE_WINDOW} rose above its floor over the base-RTT window. The batch that reaches the
+     * far end just before a commit waits for nothing, so the recent minimum is the transmission plus
+     * any queue; a rise of it means batches queue behind each other at the far end (or the link):
+     * the path does not keep up at the current batch size. 0 when unknown.
      */
     public double farEndQueueNanos(long nowNanos) {
-        double min = recentMinDelay.min(nowNanos);
-        return Double.isNaN(min) ? 0 : Math.max(0, min);
+        double recent = recentMinDelay.min(nowNanos);
+        double floor = floorDelay.min(nowNanos);
+        return Double.isNaN(recent) || Double.isNaN(floor) ? 0 : Math.max(0, recent - floor);
     }
 
     /** Whether the slope (1/C) can be told from the intercept: enough samples of different sizes. */
     public boolean identified() {
         return fit.samples() >= warmupSamples && fit.slopeIdentified()
-                && fit.relativeSpreadOfX() >= MIN_RELATIVE_SPREAD && fit.slope() > 0;
+                && fit.relativeSpreadOfX() >= MIN_RELATIVE_SPREAD && fit.slope() > 0
+                && fit.slopeStandardError() <= MAX_SLOPE_ERROR * fit.slope();
     }
 
     /** {@code 1/C} from the slope, in nanoseconds per wire byte; NaN unless {@link #identified()}. */
@@ -134,8 +139,9 @@ public final class AckTimeModel {
      * it can, so {@code k = 1 / (batches acked per second) - (mean wire bytes) / C}; without a queue
      * that value is an upper bound, and the estimate is lowered to it. Learnt only from queues, so
      * 0 until the far end has fallen behind once; kept (not decayed to 0) once learnt, so that
-     * batches do not shrink back into the same queue. Call at each decision, with {@code bytesPerSecond}
-     * NaN when the path's throughput is not measured (then nothing is learnt).
+     * batches do not shrink back into the same queue. Call at each decision with the throughput in
+     * use: when it is only the optimistic prior, the whole service time of a batch is taken for
+     * {@code k} (conservative: it grows batches, which is what a queue needs either way).
      */
     public double farEndBatchNanos(double bytesPerSecond, long nowNanos) {
         double batchesPerSecond = ackedBatches.perSecond(nowNanos);

@@ -192,9 +192,6 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         double throughput = path.throughputKnown() ? path.bytesPerSecond()
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
-        // the far end's per-batch cost is told from its bytes only against a measured throughput:
-        // against the prior it would take the whole service time of a batch for a per-batch cost
-        boolean throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
@@ -203,7 +200,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
                 orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
                 Double.isFinite(fitted) ? fitted : Double.NaN,
-                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
+                ackTime.farEndBatchNanos(throughput, nowNanos));
     }
 
     private static double orElse(double measured, double prior) {

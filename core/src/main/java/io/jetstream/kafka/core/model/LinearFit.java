@@ -33,6 +33,7 @@ public final class LinearFit {
     private double sy;
     private double sxx;
     private double sxy;
+    private double syy;
     private long samples;
     private double intercept = Double.NaN;
     private double slope = Double.NaN;
@@ -67,6 +68,7 @@ public final class LinearFit {
             sy *= decay;
             sxx *= decay;
             sxy *= decay;
+            syy *= decay;
             lastNanos = nowNanos;
         }
         boolean clamping = samples >= warmupSamples && hasFit() && Double.isFinite(clampFactor);
@@ -81,6 +83,7 @@ public final class LinearFit {
         sy += y;
         sxx += x * x;
         sxy += x * y;
+        syy += y * y;
         samples++;
         refit();
     }
@@ -137,6 +140,24 @@ public final class LinearFit {
         double meanX = sx / sw;
         double varianceX = Math.max(0, sxx / sw - meanX * meanX);
         return meanX > 0 ? Math.sqrt(varianceX) / meanX : Double.NaN;
+    }
+
+    /**
+     * Standard error of the least-squares slope, {@code sqrt(residual variance / (n var(x)))} with
+     * the decayed weight as {@code n}; NaN while the slope is not identifiable. Tells a slope
+     * measured from a noisy intercept (batches waiting for a commit) from a real one.
+     */
+    public double slopeStandardError() {
+        if (!slopeIdentified || sw <= 1) {
+            return Double.NaN;
+        }
+        double meanX = sx / sw;
+        double meanY = sy / sw;
+        double varianceX = sxx / sw - meanX * meanX;
+        double covariance = sxy / sw - meanX * meanY;
+        double varianceY = syy / sw - meanY * meanY;
+        double residual = Math.max(0, varianceY - covariance * covariance / varianceX);
+        return Math.sqrt(residual / (sw * varianceX));
     }
 
     /** Weighted mean of the sampled {@code x}, or NaN before the first sample. */

@@ -71,6 +71,13 @@ public record PathParams(
                 encodeOutlierChance, heartbeatIntervalNanos, periodNanos, destinationBatchNanos);
     }
 
+    /** The same path with another bottleneck capacity. */
+    public PathParams withLinkBytesPerSecond(double capacity) {
+        return new PathParams(capacity, oneWayDelayNanos, jitterNanos, serviceNoise, recordBytes,
+                compressionRatio, overheadBytes, encodeFixedNanos, encodeNanosPerByte, decodeFactor,
+                encodeOutlierChance, heartbeatIntervalNanos, commitPeriodNanos, destinationBatchNanos);
+    }
+
     /** The same path, with a serial cost of {@code nanos} per batch at the destination. */
     public PathParams withDestinationBatchCost(long nanos) {
         return new PathParams(linkBytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, recordBytes,
