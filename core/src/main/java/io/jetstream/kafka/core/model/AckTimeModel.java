@@ -139,9 +139,9 @@ public final class AckTimeModel {
      * it can, so {@code k = 1 / (batches acked per second) - (mean wire bytes) / C}; without a queue
      * that value is an upper bound, and the estimate is lowered to it. Learnt only from queues, so
      * 0 until the far end has fallen behind once; kept (not decayed to 0) once learnt, so that
-     * batches do not shrink back into the same queue. Call at each decision with the throughput in
-     * use: when it is only the optimistic prior, the whole service time of a batch is taken for
-     * {@code k} (conservative: it grows batches, which is what a queue needs either way).
+     * batches do not shrink back into the same queue. Call at each decision with the measured
+     * throughput, or NaN when there is none: against the prior the whole service time of a batch
+     * would be taken for {@code k}, and a far-end queue could as well be bytes (nothing is learnt).
      */
     public double farEndBatchNanos(double bytesPerSecond, long nowNanos) {
         double batchesPerSecond = ackedBatches.perSecond(nowNanos);

@@ -58,6 +58,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private long lastComputedNanos;
     private long lastChangeNanos;
     private long changes;
+    /** Whether the last inputs had a measured path throughput (else the prior). */
+    private boolean throughputMeasured;
 
     public AdaptiveBatchPolicy(AdaptiveBatchSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -192,6 +194,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         double throughput = path.throughputKnown() ? path.bytesPerSecond()
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
+        throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
@@ -200,7 +203,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
                 orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
                 Double.isFinite(fitted) ? fitted : Double.NaN,
-                ackTime.farEndBatchNanos(throughput, nowNanos));
+                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
     }
 
     private static double orElse(double measured, double prior) {
@@ -208,14 +211,19 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     }
 
     /**
-     * Guard rail against collapse: the smallest batch whose frame header takes at most
-     * {@link #MAX_OVERHEAD_SHARE} of the path's capacity at the current (effective) rate,
-     * {@code r / b * h / C <= share}. Whatever the estimates say, batches do not shrink below it
-     * (nor above the largest allowed size).
+     * Guard rail against collapse: no batch so small that its frame header takes more than
+     * {@link #MAX_OVERHEAD_SHARE} of the path. With a measured throughput {@code C}, of the path's
+     * capacity at the current (effective) rate: {@code r / b * h / C <= share}. With only the prior
+     * (acks released in commit groups measure no capacity), of the batch's own wire bytes:
+     * {@code h / (h + rho s b) <= share}, since then nothing says the path is not nearly full.
+     * Never above the largest batch allowed at the current rate (record, frame and linger caps).
      */
     private int minBatchRecords(ModelInputs in) {
-        double headerShare = in.effectiveRecordsPerSecond() * settings.batchOverheadBytes() / in.linkBytesPerSecond();
-        double min = Math.ceil(headerShare / MAX_OVERHEAD_SHARE);
+        double h = settings.batchOverheadBytes();
+        double min = throughputMeasured
+                ? Math.ceil(in.effectiveRecordsPerSecond() * h / in.linkBytesPerSecond() / MAX_OVERHEAD_SHARE)
+                : Math.ceil(h * (1 - MAX_OVERHEAD_SHARE)
+                        / (MAX_OVERHEAD_SHARE * in.compressionRatio() * in.meanRecordBytes()));
         return (int) Math.max(1, Math.min(maxBatchRecords(in), Double.isFinite(min) ? min : 1));
     }
 

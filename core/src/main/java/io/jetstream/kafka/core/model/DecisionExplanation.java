@@ -11,8 +11,8 @@ package io.jetstream.kafka.core.model;
  * @param bestCandidate       prediction for the best batch size found
  * @param held                the caps in force were kept (dwell time or too small a gain)
  * @param candidatesEvaluated batch sizes evaluated by the search
- * @param minBatchRecords     the guard rail: no smaller batch was considered, since its per-batch
- *                            overhead (frame header) would take more than a few % of the path
+ * @param minBatchRecords     the guard rail: no smaller batch was considered, since its frame header
+ *                            would take more than 5% of its wire bytes
  */
 public record DecisionExplanation(
         long decidedAtNanos,

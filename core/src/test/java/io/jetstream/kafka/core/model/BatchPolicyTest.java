@@ -112,11 +112,12 @@ class BatchPolicyTest {
 
     @Test
     void aBacklogGrowsBatchesAtOnceAndTheyShrinkOnlyAfterTheDwell() {
+        // a 16-byte header keeps the overhead guard rail (at least 3 records with 64 bytes) out of the way
         AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().priorLinkBytesPerSecond(4.7e6)
-                .encoderThreads(1).build();
+                .encoderThreads(1).batchOverheadBytes(16).build();
         AdaptiveBatchPolicy policy = policy(settings, 2, 1_000);
         for (long t = 0; t <= 1_000 * MS; t += 100 * MS) {
-            policy.onBatchSent(2, 2_048, 1_200, 150_000 + 6_000, t);
+            policy.onBatchSent(2, 2_048, 1_152, 150_000 + 6_000, t);
         }
         int calm = policy.decision(1_000 * MS).maxRecords();
         policy.onBacklog(5_000, 5_000 * 1_024, 1_001 * MS);

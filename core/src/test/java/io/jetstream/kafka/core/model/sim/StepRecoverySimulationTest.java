@@ -32,12 +32,14 @@ class StepRecoverySimulationTest {
         PathParams wan = PathParams.emulatedWan();
         PathParams commit = wan.withCommitPeriod(SimLoop.millis(100));
         return List.of(
-                Arguments.of("rate 1000 -> 2000 rec/s, emulated wan", wan, 1_000.0, 2_000.0, 0.0),
-                Arguments.of("rate 1000 -> 2000 rec/s, emulated wan, commit 100 ms", commit, 1_000.0, 2_000.0, 0.0),
+                // 10x up: at 2,000 rec/s batches of one record would load the link to 95%
+                Arguments.of("rate 200 -> 2000 rec/s, emulated wan", wan, 200.0, 2_000.0, 0.0),
+                Arguments.of("rate 200 -> 2000 rec/s, emulated wan, commit 100 ms", commit, 200.0, 2_000.0, 0.0),
                 Arguments.of("rate 2000 -> 500 rec/s, emulated wan, commit 100 ms", commit, 2_000.0, 500.0, 0.0),
-                Arguments.of("link 1.5 -> 1.0 MB/s at 1200 rec/s, emulated wan", wan, 1_200.0, 1_200.0, 1.0e6),
-                Arguments.of("link 1.5 -> 1.0 MB/s at 1200 rec/s, emulated wan, commit 100 ms", commit, 1_200.0,
-                        1_200.0, 1.0e6));
+                // half the capacity: batches of one record at 1,000 rec/s would load the link to 95%
+                Arguments.of("link 1.5 -> 0.75 MB/s at 1000 rec/s, emulated wan", wan, 1_000.0, 1_000.0, 0.75e6),
+                Arguments.of("link 1.5 -> 0.75 MB/s at 1000 rec/s, emulated wan, commit 100 ms", commit, 1_000.0,
+                        1_000.0, 0.75e6));
     }
 
     @ParameterizedTest(name = "{0}")
