@@ -38,8 +38,12 @@ public final class AckTimeModel {
     static final double MAX_SLOPE_ERROR = 0.25;
     /** Window of the smallest recent delay, the sign of a queue at the far end. */
     static final java.time.Duration QUEUE_WINDOW = java.time.Duration.ofMillis(1_500);
-    /** A far-end queue shorter than this is taken for jitter, not for a far end falling behind. */
+    /**
+     * A far-end queue shorter than this, or than {@link #QUEUE_SPREAD_SHARE} of the recent spread
+     * of delays (path jitter, commit waits), is not taken for a far end falling behind.
+     */
     static final long MIN_QUEUE_NANOS = 5_000_000L;
+    static final double QUEUE_SPREAD_SHARE = 0.5;
 
     private final LinearFit fit;
     private final WindowedMin minDelay;
@@ -89,12 +93,19 @@ public final class AckTimeModel {
      * {@link #QUEUE_WINDOW} rose above its floor over the base-RTT window. The batch that reaches the
      * far end just before a commit waits for nothing, so the recent minimum is the transmission plus
      * any queue; a rise of it means batches queue behind each other at the far end (or the link):
-     * the path does not keep up at the current batch size. 0 when unknown.
+     * the path does not keep up at the current batch size. 0 when unknown, or when the rise is within
+     * {@link #MIN_QUEUE_NANOS} or {@link #QUEUE_SPREAD_SHARE} of the recent spread of delays.
      */
     public double farEndQueueNanos(long nowNanos) {
         double recent = recentMinDelay.min(nowNanos);
         double floor = floorDelay.min(nowNanos);
-        return Double.isNaN(recent) || Double.isNaN(floor) ? 0 : Math.max(0, recent - floor);
+        if (Double.isNaN(recent) || Double.isNaN(floor)) {
+            return 0;
+        }
+        double rise = recent - floor;
+        double spread = maxDelayNanos(nowNanos) - floor;
+        double threshold = Math.max(MIN_QUEUE_NANOS, Double.isFinite(spread) ? QUEUE_SPREAD_SHARE * spread : 0);
+        return rise > threshold ? rise : 0;
     }
 
     /** Whether the slope (1/C) can be told from the intercept: enough samples of different sizes. */
@@ -150,7 +161,7 @@ public final class AckTimeModel {
         if (measurable) {
             double meanWire = bytes / batchesPerSecond;
             double bound = Math.max(0, 1e9 / batchesPerSecond - meanWire / bytesPerSecond * 1e9);
-            boolean queued = farEndQueueNanos(nowNanos) > MIN_QUEUE_NANOS;
+            boolean queued = farEndQueueNanos(nowNanos) > 0;
             if (queued) {
                 farEndBatchCost.add(bound, 1, nowNanos);
             } else if (farEndBatchCost.hasValue() && farEndBatchCost.value() > bound) {

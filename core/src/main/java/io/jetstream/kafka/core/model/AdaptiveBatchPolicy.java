@@ -60,12 +60,16 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private long changes;
     /** Whether the last inputs had a measured path throughput (else the prior). */
     private boolean throughputMeasured;
+    /** Highest delivered rate in the base-RTT window (negated: a windowed minimum). */
+    private final WindowedMin deliveredPeak;
+    private double peakDeliveredBytesPerSecond;
 
     public AdaptiveBatchPolicy(AdaptiveBatchSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.stream = new StreamMonitor(settings.estimators(), settings.batchOverheadBytes());
         this.link = new LinkMonitor(settings.estimators());
         this.ackTime = new AckTimeModel(settings.estimators());
+        this.deliveredPeak = new WindowedMin(settings.estimators().minRttWindow(), 8);
         this.model = LatencyModel.from(settings);
     }
 
@@ -195,6 +199,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
         throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
+        deliveredPeak.add(-path.deliveredBytesPerSecond(), nowNanos);
+        peakDeliveredBytesPerSecond = Math.max(0, -deliveredPeak.min(nowNanos));
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
@@ -212,18 +218,20 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     /**
      * Guard rail against collapse: no batch so small that its frame header takes more than
-     * {@link #MAX_OVERHEAD_SHARE} of the path. With a measured throughput {@code C}, of the path's
-     * capacity at the current (effective) rate: {@code r / b * h / C <= share}. With only the prior
-     * (acks released in commit groups measure no capacity), of the batch's own wire bytes:
-     * {@code h / (h + rho s b) <= share}, since then nothing says the path is not nearly full.
-     * Never above the largest batch allowed at the current rate (record, frame and linger caps).
+     * {@link #MAX_OVERHEAD_SHARE} of the path's capacity at the current (effective) rate,
+     * {@code r / b * h / C_guard <= share}. {@code C_guard} is the measured throughput; while there
+     * is only the prior (acks released in commit groups measure no capacity), the most the path is
+     * known to carry: the highest rate it delivered in the base-RTT window, and at least the
+     * payload now offered ({@code r rho s}; then the header is at most 5% of the bytes), so an
+     * optimistic prior cannot talk the policy into tiny batches. Never above the largest batch
+     * allowed at the current rate (record, frame and linger caps).
      */
     private int minBatchRecords(ModelInputs in) {
-        double h = settings.batchOverheadBytes();
-        double min = throughputMeasured
-                ? Math.ceil(in.effectiveRecordsPerSecond() * h / in.linkBytesPerSecond() / MAX_OVERHEAD_SHARE)
-                : Math.ceil(h * (1 - MAX_OVERHEAD_SHARE)
-                        / (MAX_OVERHEAD_SHARE * in.compressionRatio() * in.meanRecordBytes()));
+        double offeredPayload = in.effectiveRecordsPerSecond() * in.compressionRatio() * in.meanRecordBytes();
+        double guardCapacity = throughputMeasured ? in.linkBytesPerSecond()
+                : Math.max(offeredPayload, peakDeliveredBytesPerSecond);
+        double min = Math.ceil(in.effectiveRecordsPerSecond() * settings.batchOverheadBytes() / guardCapacity
+                / MAX_OVERHEAD_SHARE);
         return (int) Math.max(1, Math.min(maxBatchRecords(in), Double.isFinite(min) ? min : 1));
     }
 

@@ -72,9 +72,13 @@ class AckTimeModelTest {
         }
         assertThat(model.farEndQueueNanos(now)).isZero();
         for (int i = 0; i < 200; i++, now += 10 * MS) {
-            model.onAcked(5_000, now, now + (long) RTT + 40 * MS + (i % 10) * 10 * MS, RTT); // 40 ms more for all
+            model.onAcked(5_000, now, now + (long) RTT + 30 * MS + (i % 10) * 10 * MS, RTT);
         }
-        assertThat(model.farEndQueueNanos(now)).isCloseTo(40e6, within(1e6));
+        assertThat(model.farEndQueueNanos(now)).as("a rise within half the spread is jitter").isZero();
+        for (int i = 0; i < 200; i++, now += 10 * MS) {
+            model.onAcked(5_000, now, now + (long) RTT + 150 * MS + (i % 10) * 10 * MS, RTT); // 150 ms more for all
+        }
+        assertThat(model.farEndQueueNanos(now)).as("beyond half the spread of delays").isCloseTo(150e6, within(1e6));
         double k = model.farEndBatchNanos(CAPACITY, now);
         assertThat(k).as("service per batch while queued, less transmission: 10 ms - 3.3 ms")
                 .isCloseTo(10e6 - 5_000 / CAPACITY * 1e9, within(1e6));
