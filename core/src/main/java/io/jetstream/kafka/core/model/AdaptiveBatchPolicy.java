@@ -195,6 +195,10 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         double excessBacklog = Math.max(0, measured.backlogRecords() + farEndBacklog - openBatch);
         double drainRate = excessBacklog / (settings.backlogDrainTime().toNanos() / 1e9);
         double fitted = 1e9 / ackTime.nanosPerByte();
+        // batch sizes follow the queue (a backlog closes larger batches), which biases the slope
+        // upwards: a fitted throughput no higher than what the path delivered is no evidence
+        boolean fittedAboveDelivered = fitted > path.deliveredBytesPerSecond() * (1 + settings.minGain());
+        fitted = fittedAboveDelivered ? fitted : Double.NaN;
         double throughput = path.throughputKnown() ? path.bytesPerSecond()
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
