@@ -46,20 +46,30 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private static final double LARGE_GAIN_FRACTION = 0.5;
     /** Linger as a multiple of the expected fill time, so it only cuts batches when the rate drops. */
     private static final double LINGER_FILL_FACTOR = 1.5;
+    /** Guard rail: no batch so small that its frame header takes more than this share of the path. */
+    static final double MAX_OVERHEAD_SHARE = 0.05;
 
     private final AdaptiveBatchSettings settings;
     private final StreamMonitor stream;
     private final LinkMonitor link;
+    private final AckTimeModel ackTime;
     private final LatencyModel model;
     private BatchDecision current;
     private long lastComputedNanos;
     private long lastChangeNanos;
     private long changes;
+    /** Whether the last inputs had a measured path throughput (else the prior). */
+    private boolean throughputMeasured;
+    /** Highest delivered rate in the base-RTT window (negated: a windowed minimum). */
+    private final WindowedMin deliveredPeak;
+    private double peakDeliveredBytesPerSecond;
 
     public AdaptiveBatchPolicy(AdaptiveBatchSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.stream = new StreamMonitor(settings.estimators(), settings.batchOverheadBytes());
         this.link = new LinkMonitor(settings.estimators());
+        this.ackTime = new AckTimeModel(settings.estimators());
+        this.deliveredPeak = new WindowedMin(settings.estimators().minRttWindow(), 8);
         this.model = LatencyModel.from(settings);
     }
 
@@ -79,6 +89,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     public synchronized void onBatchAcked(int records, long wireBytes, long sentAtNanos, long ackedAtNanos,
                                           long oldestRecordArrivalNanos) {
         link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
+        ackTime.onAcked(wireBytes, sentAtNanos, ackedAtNanos, link.estimates(ackedAtNanos).baseRttNanos());
         stream.onBatchAcked(ackedAtNanos, oldestRecordArrivalNanos);
     }
 
@@ -127,8 +138,9 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         if (warmingUp) {
             return settings.initial();
         }
-        ModelInputs inputs = inputs(measured, link.estimates(nowNanos));
-        BatchSizeSearch.Result search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+        ModelInputs inputs = inputs(measured, link.estimates(nowNanos), nowNanos);
+        BatchSizeSearch.Result search = BatchSizeSearch.run(model, inputs, minBatchRecords(inputs),
+                maxBatchRecords(inputs), GRID_RATIO);
         boolean drainingFasterThanPossible = inputs.effectiveRecordsPerSecond() > inputs.arrivalRecordsPerSecond()
                 && !search.best().keepsUp();
         if (drainingFasterThanPossible) {
@@ -136,11 +148,13 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
             // would only pick the largest batches, and their latency, without draining any sooner
             double carried = Math.max(inputs.arrivalRecordsPerSecond(),
                     search.maxCapacityRecordsPerSecond() * (1 - settings.headroom()));
-            inputs = withEffectiveRate(inputs, Math.min(inputs.effectiveRecordsPerSecond(), carried));
-            search = BatchSizeSearch.run(model, inputs, maxBatchRecords(inputs), GRID_RATIO);
+            inputs = inputs.withEffectiveRate(Math.min(inputs.effectiveRecordsPerSecond(), carried));
+            search = BatchSizeSearch.run(model, inputs, minBatchRecords(inputs), maxBatchRecords(inputs), GRID_RATIO);
         }
         LatencyPrediction best = search.best();
-        boolean modelNotYetInForce = current == null || current.reason() == DecisionReason.WARMUP;
+        // the initial caps carry no explanation, whatever their reason (the connector passes its
+        // configured caps as FIXED): the first model decision replaces them without hysteresis
+        boolean modelNotYetInForce = current == null || current.explanation().isEmpty();
         if (modelNotYetInForce) {
             return adopt(best, inputs, nowNanos, search.evaluated());
         }
@@ -160,33 +174,69 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
             return adopt(best, inputs, nowNanos, search.evaluated());
         }
         DecisionExplanation why = new DecisionExplanation(nowNanos, inputs, inForce, best, differentSize,
-                search.evaluated());
+                search.evaluated(), minBatchRecords(inputs));
         return new BatchDecision(current.maxRecords(), current.maxBytes(), current.linger(),
                 current.maxInFlightBatches(), current.maxInFlightBytes(), current.reason(), Optional.of(why));
     }
 
-    private ModelInputs inputs(StreamEstimates measured, LinkEstimates path) {
+    /**
+     * The path throughput {@code C}: the busy-period estimate of the link monitor when it has one,
+     * else the slope of the ack-time fit when the sizes sampled make it identifiable, else the
+     * optimistic prior; never below what the path recently delivered. Never
+     * {@code bytes / (ack - sent - R)} of single batches: a fixed delay {@code c} at the destination
+     * would make small batches look slow (docs/model.md section 9).
+     */
+    private ModelInputs inputs(StreamEstimates measured, LinkEstimates path, long nowNanos) {
         long openBatch = current == null ? 0 : current.maxRecords();
-        long excessBacklog = Math.max(0, measured.backlogRecords() - openBatch);
-        double drainRate = excessBacklog / (settings.backlogDrainTime().toNanos() / 1e9);
         double rate = measured.recordsPerSecond();
+        // records queued at the far end (it does not keep up with the batches one by one) are a
+        // backlog as much as the sender's own: drain them with larger batches
+        double farEndBacklog = ackTime.farEndQueueNanos(nowNanos) / 1e9 * rate;
+        double excessBacklog = Math.max(0, measured.backlogRecords() + farEndBacklog - openBatch);
+        double drainRate = excessBacklog / (settings.backlogDrainTime().toNanos() / 1e9);
+        double fitted = 1e9 / ackTime.nanosPerByte();
+        // batch sizes follow the queue (a backlog closes larger batches), which biases the slope
+        // upwards: a fitted throughput no higher than what the path delivered is no evidence
+        boolean fittedAboveDelivered = fitted > path.deliveredBytesPerSecond() * (1 + settings.minGain());
+        fitted = fittedAboveDelivered ? fitted : Double.NaN;
+        double throughput = path.throughputKnown() ? path.bytesPerSecond()
+                : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
+        throughput = Math.max(throughput, path.deliveredBytesPerSecond());
+        throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
+        deliveredPeak.add(-path.deliveredBytesPerSecond(), nowNanos);
+        peakDeliveredBytesPerSecond = Math.max(0, -deliveredPeak.min(nowNanos));
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
-                Math.max(orElse(path.bytesPerSecond(), settings.priorLinkBytesPerSecond()),
-                        path.deliveredBytesPerSecond()),
+                throughput,
                 orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
-                orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords());
-    }
-
-    private static ModelInputs withEffectiveRate(ModelInputs in, double effective) {
-        return new ModelInputs(in.arrivalRecordsPerSecond(), effective, in.meanRecordBytes(), in.compressionRatio(),
-                in.encodeFixedNanos(), in.encodeNanosPerByte(), in.linkBytesPerSecond(), in.rttNanos(),
-                in.ackLatencyNanos(), in.backlogRecords());
+                orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
+                orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
+                Double.isFinite(fitted) ? fitted : Double.NaN,
+                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
     }
 
     private static double orElse(double measured, double prior) {
         return Double.isNaN(measured) ? prior : measured;
+    }
+
+    /**
+     * Guard rail against collapse: no batch so small that its frame header takes more than
+     * {@link #MAX_OVERHEAD_SHARE} of the path's capacity at the current (effective) rate,
+     * {@code r / b * h / C_guard <= share}. {@code C_guard} is the measured throughput; while there
+     * is only the prior (acks released in commit groups measure no capacity), the most the path is
+     * known to carry: the highest rate it delivered in the base-RTT window, and at least the
+     * payload now offered ({@code r rho s}; then the header is at most 5% of the bytes), so an
+     * optimistic prior cannot talk the policy into tiny batches. Never above the largest batch
+     * allowed at the current rate (record, frame and linger caps).
+     */
+    private int minBatchRecords(ModelInputs in) {
+        double offeredPayload = in.effectiveRecordsPerSecond() * in.compressionRatio() * in.meanRecordBytes();
+        double guardCapacity = throughputMeasured ? in.linkBytesPerSecond()
+                : Math.max(offeredPayload, peakDeliveredBytesPerSecond);
+        double min = Math.ceil(in.effectiveRecordsPerSecond() * settings.batchOverheadBytes() / guardCapacity
+                / MAX_OVERHEAD_SHARE);
+        return (int) Math.max(1, Math.min(maxBatchRecords(in), Double.isFinite(min) ? min : 1));
     }
 
     /** The largest batch allowed by the record cap, the frame cap and the latency (linger) cap. */
@@ -207,7 +257,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 : !chosen.keepsUp() ? DecisionReason.NO_HEADROOM
                 : in.effectiveRecordsPerSecond() > in.arrivalRecordsPerSecond() * 1.05 ? DecisionReason.DRAIN_BACKLOG
                 : DecisionReason.LATENCY_OPTIMAL;
-        DecisionExplanation why = new DecisionExplanation(nowNanos, in, chosen, chosen, false, evaluated);
+        DecisionExplanation why = new DecisionExplanation(nowNanos, in, chosen, chosen, false, evaluated,
+                minBatchRecords(in));
         return new BatchDecision(records, (int) Math.max(1, bytes), Duration.ofNanos(lingerNanos),
                 Math.min(chosen.window(), settings.maxInFlightBatches()), settings.maxInFlightBytes(), reason,
                 Optional.of(why));

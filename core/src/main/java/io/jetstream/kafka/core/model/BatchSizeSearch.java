@@ -25,8 +25,13 @@ final class BatchSizeSearch {
     }
 
     static Result run(LatencyModel model, ModelInputs inputs, int maxRecords, double gridRatio) {
+        return run(model, inputs, 1, maxRecords, gridRatio);
+    }
+
+    /** As {@link #run(LatencyModel, ModelInputs, int, double)}, over sizes from {@code minRecords} only. */
+    static Result run(LatencyModel model, ModelInputs inputs, int minRecords, int maxRecords, double gridRatio) {
         List<LatencyPrediction> candidates = new ArrayList<>();
-        int b = 1;
+        int b = Math.max(1, Math.min(minRecords, maxRecords));
         while (true) {
             candidates.add(model.predict(inputs, b));
             if (b >= maxRecords) {

@@ -17,6 +17,9 @@ package io.jetstream.kafka.core.model;
  * @param encoderUtilisation       encoder busy fraction
  * @param capacityRecordsPerSecond records per second this batch size can carry at most
  * @param keepsUp                  both utilisations are within {@code 1 - headroom}
+ * @param fixedDelayNanos          {@code c}, the fixed delay at the far end (commit interval), the same
+ *                                 for every batch size: a latency floor, not a cost batching can change
+ * @param farEndUtilisation        busy fraction of the far end's serial per-batch cost {@code k}
  */
 public record LatencyPrediction(
         int batchRecords,
@@ -31,11 +34,26 @@ public record LatencyPrediction(
         double linkUtilisation,
         double encoderUtilisation,
         double capacityRecordsPerSecond,
-        boolean keepsUp) {
+        boolean keepsUp,
+        double fixedDelayNanos,
+        double farEndUtilisation) {
 
-    /** Predicted mean latency of a record from arrival at the sender to delivery at the destination. */
+    /** A prediction without a fixed delay at the far end. */
+    public LatencyPrediction(int batchRecords, double wireBytes, int window, double batchingNanos, double encodeNanos,
+                             double queueingNanos, double propagationNanos, double transmissionNanos,
+                             double decodeNanos, double linkUtilisation, double encoderUtilisation,
+                             double capacityRecordsPerSecond, boolean keepsUp) {
+        this(batchRecords, wireBytes, window, batchingNanos, encodeNanos, queueingNanos, propagationNanos,
+                transmissionNanos, decodeNanos, linkUtilisation, encoderUtilisation, capacityRecordsPerSecond, keepsUp,
+                0, 0);
+    }
+
+    /**
+     * Predicted mean latency of a record from arrival at the sender to delivery (commit) at the
+     * destination: propagation, the fixed delay and the controllable part.
+     */
     public double totalNanos() {
-        return propagationNanos + controllableNanos();
+        return propagationNanos + fixedDelayNanos + controllableNanos();
     }
 
     /** The part of {@link #totalNanos()} that batching can change: all but propagation. */

@@ -33,9 +33,11 @@ public final class LinearFit {
     private double sy;
     private double sxx;
     private double sxy;
+    private double syy;
     private long samples;
     private double intercept = Double.NaN;
     private double slope = Double.NaN;
+    private boolean slopeIdentified;
 
     public LinearFit(Duration timeConstant, double clampFactor, int warmupSamples) {
         if (timeConstant.isNegative() || timeConstant.isZero()) {
@@ -66,6 +68,7 @@ public final class LinearFit {
             sy *= decay;
             sxx *= decay;
             sxy *= decay;
+            syy *= decay;
             lastNanos = nowNanos;
         }
         boolean clamping = samples >= warmupSamples && hasFit() && Double.isFinite(clampFactor);
@@ -80,6 +83,7 @@ public final class LinearFit {
         sy += y;
         sxx += x * x;
         sxy += x * y;
+        syy += y * y;
         samples++;
         refit();
     }
@@ -93,6 +97,7 @@ public final class LinearFit {
         double a = meanY - b * meanX;
         boolean negativeSlope = slopeIdentifiable && b < 0;
         boolean freeFitValid = slopeIdentifiable && a >= 0 && b >= 0;
+        slopeIdentified = slopeIdentifiable && b >= 0;
         if (freeFitValid) {
             intercept = a;
             slope = b;
@@ -117,6 +122,52 @@ public final class LinearFit {
 
     public double slope() {
         return slope;
+    }
+
+    /**
+     * Whether the samples' {@code x} varied enough to tell the slope from the intercept and the
+     * slope came out non-negative (a negative intercept refitted through the origin still counts).
+     */
+    public boolean slopeIdentified() {
+        return slopeIdentified;
+    }
+
+    /** Coefficient of variation of the weighted {@code x}: how far apart the sampled sizes are. */
+    public double relativeSpreadOfX() {
+        if (sw <= 0) {
+            return Double.NaN;
+        }
+        double meanX = sx / sw;
+        double varianceX = Math.max(0, sxx / sw - meanX * meanX);
+        return meanX > 0 ? Math.sqrt(varianceX) / meanX : Double.NaN;
+    }
+
+    /**
+     * Standard error of the least-squares slope, {@code sqrt(residual variance / (n var(x)))} with
+     * the decayed weight as {@code n}; NaN while the slope is not identifiable. Tells a slope
+     * measured from a noisy intercept (batches waiting for a commit) from a real one.
+     */
+    public double slopeStandardError() {
+        if (!slopeIdentified || sw <= 1) {
+            return Double.NaN;
+        }
+        double meanX = sx / sw;
+        double meanY = sy / sw;
+        double varianceX = sxx / sw - meanX * meanX;
+        double covariance = sxy / sw - meanX * meanY;
+        double varianceY = syy / sw - meanY * meanY;
+        double residual = Math.max(0, varianceY - covariance * covariance / varianceX);
+        return Math.sqrt(residual / (sw * varianceX));
+    }
+
+    /** Weighted mean of the sampled {@code x}, or NaN before the first sample. */
+    public double meanX() {
+        return sw > 0 ? sx / sw : Double.NaN;
+    }
+
+    /** Weighted mean of the sampled (clamped) {@code y}, or NaN before the first sample. */
+    public double meanY() {
+        return sw > 0 ? sy / sw : Double.NaN;
     }
 
     public boolean hasFit() {

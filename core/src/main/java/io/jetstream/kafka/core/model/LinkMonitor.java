@@ -41,6 +41,12 @@ public final class LinkMonitor {
     static final int EXPIRY_TIME_CONSTANTS = 3;
     /** Queueing must exceed this many mean absolute deviations of the heartbeat RTT (a uniform jitter's range). */
     static final double JITTER_MARGIN_DEVIATIONS = 4.0;
+    /**
+     * Acks closer than this arrived together: released at once by the far end (a transaction
+     * commit acknowledges every batch written since the previous one), not served one after
+     * another by a bottleneck (serving the smallest batch takes longer).
+     */
+    static final long RELEASED_TOGETHER_NANOS = 5_000L;
 
     private final int warmupSamples;
     private final DecayingRatio nanosPerByte;
@@ -54,6 +60,8 @@ public final class LinkMonitor {
     private long lastAckNanos;
     private long busyBytes;
     private long busyServiceNanos;
+    private int busyBatches;
+    private int busyReleasedTogether;
     private long inFlightBytes;
     private int inFlightBatches;
     private long bytesSent;
@@ -127,13 +135,20 @@ public final class LinkMonitor {
         }
         busyBytes += wireBytes;
         busyServiceNanos += ackedAtNanos - lastAckNanos;
+        busyBatches++;
+        if (ackedAtNanos - lastAckNanos < RELEASED_TOGETHER_NANOS) {
+            busyReleasedTogether++;
+        }
         if (busyServiceNanos >= MIN_SAMPLE_NANOS) {
             flushBusyPeriod(ackedAtNanos);
         }
     }
 
     private void flushBusyPeriod(long nowNanos) {
-        if (busyBytes > 0 && busyServiceNanos > 0) {
+        // most acks of the period arrived together: the far end releases batches in groups (commits),
+        // the gaps measure how often it releases them, i.e. the sender's own rate, not the capacity
+        boolean releasedInGroups = busyBatches >= 3 && 2 * busyReleasedTogether > busyBatches;
+        if (busyBytes > 0 && busyServiceNanos > 0 && !releasedInGroups) {
             boolean expired = nowNanos - lastThroughputSampleNanos > throughputExpiryNanos;
             if (expired) {
                 nanosPerByte.reset();
@@ -143,6 +158,8 @@ public final class LinkMonitor {
         }
         busyBytes = 0;
         busyServiceNanos = 0;
+        busyBatches = 0;
+        busyReleasedTogether = 0;
     }
 
     /** A heartbeat (or any out-of-band probe) measured a round trip of {@code rttNanos}. */
@@ -175,6 +192,10 @@ public final class LinkMonitor {
         inFlightBatches = 0;
         busyBytes = 0;
         busyServiceNanos = 0;
+        busyBatches = 0;
+        busyReleasedTogether = 0;
+        busyBatches = 0;
+        busyReleasedTogether = 0;
     }
 
     private void release(long wireBytes) {

@@ -15,6 +15,15 @@ package io.jetstream.kafka.core.model;
  * @param ackLatencyNanos           mean time from sending a batch to its acknowledgement, {@code A}
  *                                  (a window slot is held this long; at least {@code R})
  * @param backlogRecords            records waiting at the sender
+ * @param fixedDelayNanos           {@code c}: the part of a batch's ack time beyond {@code R} that does not
+ *                                  depend on its size (commit interval at the destination); a latency every
+ *                                  record pays, shared by all batches in flight, not a loss of throughput
+ * @param maxAckDelayNanos          the largest recent ack time beyond {@code R}: a window slot is held up to
+ *                                  {@code R} plus this long, so the window is sized for it
+ * @param fittedLinkBytesPerSecond  {@code C} from the slope of the ack-time fit; NaN when the sizes sampled
+ *                                  did not vary enough to tell the slope from {@code c}
+ * @param farEndBatchNanos          {@code k}: serial cost of each batch at the far end besides its bytes,
+ *                                  learnt when the far end fell behind (0: none seen)
  */
 public record ModelInputs(
         double arrivalRecordsPerSecond,
@@ -26,5 +35,24 @@ public record ModelInputs(
         double linkBytesPerSecond,
         double rttNanos,
         double ackLatencyNanos,
-        long backlogRecords) {
+        long backlogRecords,
+        double fixedDelayNanos,
+        double maxAckDelayNanos,
+        double fittedLinkBytesPerSecond,
+        double farEndBatchNanos) {
+
+    /** Inputs without a fixed delay at the far end (acknowledged as soon as written). */
+    public ModelInputs(double arrivalRecordsPerSecond, double effectiveRecordsPerSecond, double meanRecordBytes,
+                       double compressionRatio, double encodeFixedNanos, double encodeNanosPerByte,
+                       double linkBytesPerSecond, double rttNanos, double ackLatencyNanos, long backlogRecords) {
+        this(arrivalRecordsPerSecond, effectiveRecordsPerSecond, meanRecordBytes, compressionRatio, encodeFixedNanos,
+                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, 0, 0, Double.NaN, 0);
+    }
+
+    /** The same inputs with another effective rate (a drain planned at what the path can carry). */
+    public ModelInputs withEffectiveRate(double effective) {
+        return new ModelInputs(arrivalRecordsPerSecond, effective, meanRecordBytes, compressionRatio, encodeFixedNanos,
+                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, fixedDelayNanos,
+                maxAckDelayNanos, fittedLinkBytesPerSecond, farEndBatchNanos);
+    }
 }

@@ -63,6 +63,40 @@ class BatchPolicyTest {
     }
 
     @Test
+    void aCommitDelayIsAFixedLatencyCoveredByTheWindowNotAThroughputLoss() {
+        BatchDecision configured = BatchDecision.of(10_000, 1 << 20, Duration.ofMillis(20), 1_024, 64L << 20,
+                DecisionReason.FIXED);
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().maxBatchRecords(10_000)
+                .maxLinger(Duration.ofMillis(20)).maxInFlightBatches(1_024).maxInFlightBytes(64L << 20)
+                .batchOverheadBytes(128).initial(configured).build();
+        AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
+        java.util.Random random = new java.util.Random(3);
+        for (long t = 0; t <= 3_000 * MS; t += MS) {
+            policy.onRecordsArrived(1, 1_024, t);
+            if (t % (2 * MS) == 0) { // batches of 2 records, acknowledged at the next 500 ms commit
+                long wire = 128 + 2 * 584;
+                policy.onBatchSent(2, 2_048, wire, 160_000, t);
+                long committed = ((t + 25 * MS) / (500 * MS) + 1) * 500 * MS;
+                policy.onBatchAcked(2, wire, t, committed + 25 * MS, t - MS);
+            }
+            if (t % (1_000 * MS) == 0) {
+                policy.onRttSample(50 * MS + random.nextInt(100_000), t);
+            }
+        }
+        BatchDecision d = policy.decision(3_000 * MS);
+        DecisionExplanation why = d.explanation().orElseThrow();
+        assertThat(d.reason()).as("the configured FIXED caps were replaced").isNotEqualTo(DecisionReason.FIXED);
+        assertThat(why.fixedDelayNanos()).as("c: mean wait for the commit").isBetween(150e6, 350e6);
+        assertThat(why.fittedLinkBytesPerSecond()).as("one size: no throughput from the ack times").isNaN();
+        assertThat(why.inputs().linkBytesPerSecond()).as("not bytes / (ack - sent - R)").isGreaterThan(10e6);
+        assertThat(d.maxRecords()).as("no collapse: the header takes at most 5% of the path")
+                .isGreaterThanOrEqualTo(why.minBatchRecords());
+        double slotSeconds = (50 + 500) / 1e3;
+        assertThat(d.maxInFlightBatches() * (double) d.maxRecords())
+                .as("the window covers (R + c_max) x rate").isGreaterThanOrEqualTo(1_000 * slotSeconds);
+    }
+
+    @Test
     void capsStayWithinTheSettingsWhateverTheInputs() {
         AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().maxBatchRecords(300).maxBatchBytes(64 << 10)
                 .maxLinger(Duration.ofMillis(20)).maxInFlightBatches(8).maxInFlightBytes(1 << 20).build();
@@ -78,11 +112,12 @@ class BatchPolicyTest {
 
     @Test
     void aBacklogGrowsBatchesAtOnceAndTheyShrinkOnlyAfterTheDwell() {
+        // a 16-byte header keeps the overhead guard rail (at least 3 records with 64 bytes) out of the way
         AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().priorLinkBytesPerSecond(4.7e6)
-                .encoderThreads(1).build();
+                .encoderThreads(1).batchOverheadBytes(16).build();
         AdaptiveBatchPolicy policy = policy(settings, 2, 1_000);
         for (long t = 0; t <= 1_000 * MS; t += 100 * MS) {
-            policy.onBatchSent(2, 2_048, 1_200, 150_000 + 6_000, t);
+            policy.onBatchSent(2, 2_048, 1_152, 150_000 + 6_000, t);
         }
         int calm = policy.decision(1_000 * MS).maxRecords();
         policy.onBacklog(5_000, 5_000 * 1_024, 1_001 * MS);

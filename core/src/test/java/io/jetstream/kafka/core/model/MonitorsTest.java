@@ -82,6 +82,22 @@ class MonitorsTest {
     }
 
     @Test
+    void acksReleasedTogetherByACommitAreNoMeasureOfCapacity() {
+        LinkMonitor link = new LinkMonitor(settings);
+        long rtt = 50 * MS;
+        for (int i = 0; i < 2_000; i++) {
+            long sent = i * MS; // 1,000 batches/s of 1 KB, far below the path's capacity
+            link.onSent(1_000, sent);
+            long decoded = sent + rtt / 2 + MS;
+            long committed = (decoded / (100 * MS) + 1) * 100 * MS; // acknowledged at the next commit
+            link.onAcked(1_000, sent, committed + rtt / 2);
+        }
+        LinkEstimates e = link.estimates(2_200 * MS);
+        assertThat(e.throughputKnown()).as("gaps between commits measure the sender's own rate").isFalse();
+        assertThat(e.deliveredBytesPerSecond()).isGreaterThan(0);
+    }
+
+    @Test
     void idleLinkHasNoThroughputEstimateButAnRtt() {
         LinkMonitor link = new LinkMonitor(settings);
         for (int i = 0; i < 100; i++) {

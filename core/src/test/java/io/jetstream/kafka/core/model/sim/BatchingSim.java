@@ -13,7 +13,8 @@ import java.util.function.DoubleUnaryOperator;
  * millisecond at a rate that may vary in time, a single encoder thread, a {@link SimLink} to the
  * destination, a single decoder thread there, and acknowledgements back over the reverse
  * direction. A record's latency is the time from its arrival at the sender to the end of its
- * batch's decoding at the destination.
+ * batch's decoding at the destination, or, when the destination commits periodically
+ * ({@link PathParams#commitPeriodNanos()}), to the commit that makes it visible and acknowledges it.
  */
 public final class BatchingSim {
 
@@ -36,6 +37,7 @@ public final class BatchingSim {
     private final LatencyHistogram latencies = new LatencyHistogram();
     private final double[] secondSums = new double[100_000];
     private final long[] secondCounts = new long[100_000];
+    private final long[] secondDelivered = new long[100_000];
     private int buffered;
     private int inFlightBatches;
     private long inFlightBytes;
@@ -45,6 +47,7 @@ public final class BatchingSim {
     private long measureFrom;
     private long arrivedMeasured;
     private long deliveredMeasured;
+    private long drainedMeasured;
     private long batches;
     private long changes;
     private BatchDecision lastSeen;
@@ -81,7 +84,7 @@ public final class BatchingSim {
         return new SimResult(name, arrivedMeasured, deliveredMeasured, deliveredMeasured / measuredSeconds,
                 latencies.meanMillis(), latencies.percentileMillis(50), latencies.percentileMillis(99),
                 latencies.fractionWithinMillis(latencyTargetMillis), timeWeightedMeanMillis(), batches, changes,
-                lastSeen == null ? 0 : lastSeen.maxRecords());
+                lastSeen == null ? 0 : lastSeen.maxRecords(), drainedMeasured / measuredSeconds);
     }
 
     /** Mean over each second of arrivals of the mean latency of that second's records. */
@@ -95,6 +98,22 @@ public final class BatchingSim {
             }
         }
         return seconds == 0 ? Double.NaN : sum / seconds;
+    }
+
+    /** From {@code atSeconds} on, the forward link carries {@code bytesPerSecond} (a capacity step). */
+    public BatchingSim linkCapacityAt(double atSeconds, double bytesPerSecond) {
+        loop.at(SimLoop.seconds(atSeconds), () -> forward.bytesPerSecond(bytesPerSecond));
+        return this;
+    }
+
+    /** Mean latency (ms) of the records that arrived in second {@code second}, NaN if none. */
+    public double meanMillisOfSecond(int second) {
+        return secondCounts[second] == 0 ? Double.NaN : secondSums[second] / secondCounts[second];
+    }
+
+    /** Records that arrived in second {@code second} and were delivered by the end of the run. */
+    public long deliveredOfSecond(int second) {
+        return secondDelivered[second];
     }
 
     /** {@code [timeNanos, maxRecords, maxInFlightBatches]} at each change of caps. */
@@ -187,13 +206,18 @@ public final class BatchingSim {
                 batch.encodeNanos(), sentAt);
         forward.send(batch.wireBytes(), arrival -> {
             long decodeStart = Math.max(arrival, decoderFreeAt);
-            decoderFreeAt = decodeStart + (long) (path.decodeFactor() * path.encodeNanos(batch.records()));
-            long deliveredAt = decoderFreeAt;
+            decoderFreeAt = decodeStart + (long) (path.decodeFactor() * path.encodeNanos(batch.records()))
+                    + path.destinationBatchNanos();
+            long deliveredAt = path.committedAt(decoderFreeAt);
             loop.at(deliveredAt, () -> {
                 for (Chunk c : batch.chunks()) {
                     recordLatency(c, deliveredAt);
+                    secondDelivered[(int) (c.arrivalNanos() / 1_000_000_000L)] += c.records();
                     if (c.arrivalNanos() >= measureFrom) {
                         deliveredMeasured += c.records();
+                    }
+                    if (deliveredAt >= measureFrom) {
+                        drainedMeasured += c.records();
                     }
                 }
                 backward.send(64, ackedAt -> acked(batch, sentAt, ackedAt));

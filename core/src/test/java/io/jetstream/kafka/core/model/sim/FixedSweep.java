@@ -18,16 +18,27 @@ public final class FixedSweep {
     private final List<SimResult> results = new ArrayList<>();
 
     public static FixedBatchPolicy fixed(int records, Duration linger) {
-        return new FixedBatchPolicy(BatchDecision.of(records, records * 4096, linger, 256, 16L << 20,
-                DecisionReason.FIXED));
+        return fixed(records, linger, 256, 16L << 20);
+    }
+
+    public static FixedBatchPolicy fixed(int records, Duration linger, int window, long windowBytes) {
+        return new FixedBatchPolicy(BatchDecision.of(records, (int) Math.min(Integer.MAX_VALUE, records * 4096L),
+                linger, window, windowBytes, DecisionReason.FIXED));
     }
 
     public static FixedSweep run(PathParams path, DoubleUnaryOperator rate, double seconds, double warmupSeconds,
                                  double targetMillis, long seed, Duration... lingers) {
+        return run(path, rate, seconds, warmupSeconds, targetMillis, seed, SIZES, 256, 16L << 20, lingers);
+    }
+
+    /** The sweep over {@code sizes}, with a window of {@code window} batches and {@code windowBytes}. */
+    public static FixedSweep run(PathParams path, DoubleUnaryOperator rate, double seconds, double warmupSeconds,
+                                 double targetMillis, long seed, int[] sizes, int window, long windowBytes,
+                                 Duration... lingers) {
         FixedSweep sweep = new FixedSweep();
         for (Duration linger : lingers) {
-            for (int b : SIZES) {
-                BatchingSim sim = new BatchingSim(path, fixed(b, linger), rate, seed);
+            for (int b : sizes) {
+                BatchingSim sim = new BatchingSim(path, fixed(b, linger, window, windowBytes), rate, seed);
                 sweep.results.add(sim.run("fixed " + b + " linger " + linger.toMillis() + "ms", seconds, warmupSeconds,
                         targetMillis));
             }
@@ -41,6 +52,11 @@ public final class FixedSweep {
                 .filter(r -> r.delivered() >= 0.999 * r.arrived())
                 .min(Comparator.comparingDouble(metric))
                 .orElseThrow();
+    }
+
+    /** The highest throughput (records delivered per second in the measured time) among all runs. */
+    public SimResult bestThroughput() {
+        return results.stream().max(Comparator.comparingDouble(SimResult::drainedPerSecond)).orElseThrow();
     }
 
     public List<SimResult> results() {

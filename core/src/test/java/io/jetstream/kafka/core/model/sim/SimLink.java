@@ -14,7 +14,7 @@ import java.util.function.LongConsumer;
 public final class SimLink {
 
     private final SimLoop loop;
-    private final double bytesPerSecond;
+    private double bytesPerSecond;
     private final long delayNanos;
     private final long jitterNanos;
     static final long JITTER_PERIOD_NANOS = 100_000_000L;
@@ -90,6 +90,11 @@ public final class SimLink {
 
     public long bytesDelivered() {
         return bytesDelivered;
+    }
+
+    /** Changes the bottleneck's capacity from now on (a batch being transmitted keeps its time). */
+    public void bytesPerSecond(double capacity) {
+        this.bytesPerSecond = capacity;
     }
 
     public double bytesPerSecond() {
