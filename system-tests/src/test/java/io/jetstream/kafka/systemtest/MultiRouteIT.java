@@ -47,12 +47,22 @@ class MultiRouteIT {
 
     @BeforeAll
     static void start() throws Exception {
-        env = ReplicationEnvironment.builder(workDir)
+        ReplicationEnvironment.Builder builder = ReplicationEnvironment.builder(workDir)
                 .routes(3)
                 .linkRate(LINK_RATE)
                 .oneWayDelay(Duration.ofMillis(25))
-                .sourceConnector("compression.type", "none")
-                .start();
+                .sourceConnector("compression.type", "none");
+        // -Djetstream.it.routing=adaptive|round-robin and -Djetstream.it.batching=fixed|adaptive
+        // compare policies; by default the relay's and the connector's defaults run.
+        String routing = System.getProperty("jetstream.it.routing", "");
+        if (!routing.isEmpty()) {
+            builder.ingressProperty("routing.policy", routing);
+        }
+        String batching = System.getProperty("jetstream.it.batching", "");
+        if (!batching.isEmpty()) {
+            builder.sourceConnector("batch.policy", batching);
+        }
+        env = builder.start();
         env.awaitConnectorsRunning(Duration.ofSeconds(90));
     }
 

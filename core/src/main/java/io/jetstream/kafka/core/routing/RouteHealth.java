@@ -8,8 +8,14 @@ package io.jetstream.kafka.core.routing;
  *   UP, DEGRADED --connection lost | stalled--&gt; DOWN
  *   DEGRADED --recoveryAcks consecutive acks--&gt; UP
  *   DOWN --after backoff, one probe batch--&gt; ack: UP | failure or probe timeout: DOWN, backoff doubled
- *   DOWN (disconnected) --recovered--&gt; DOWN, probe due at once
+ *   DOWN (only its connection was lost) --recovered--&gt; UP
+ *   DOWN (disconnected after failures of its own) --recovered--&gt; DOWN, probe due at once
  * </pre>
+ *
+ * A route that went down only because its first hop's connection was lost (or was not connected
+ * yet at start) comes back up as soon as the connection is back: waiting for a probe's
+ * end-to-end acknowledgement would keep it idle for as long as the destination takes to answer,
+ * while the other routes get the whole backlog.
  *
  * Invariants: at most one probe is in flight; a disconnected route is never probed; the backoff
  * stays within {@code [initial, max]}. Not thread-safe: the scheduler serialises calls.
@@ -24,6 +30,8 @@ final class RouteHealth {
     private int consecutiveFailures;
     private int consecutiveAcks;
     private boolean disconnected;
+    /** Down because of its connection alone, with no failure of its own before. */
+    private boolean downForConnectionOnly;
     private boolean probeInFlight;
     private long backoffNanos;
     private long probeAtNanos;
@@ -66,6 +74,7 @@ final class RouteHealth {
     }
 
     void onConnectionLost(long nowNanos) {
+        downForConnectionOnly = state == RouteState.UP || downForConnectionOnly && state == RouteState.DOWN;
         disconnected = true;
         probeInFlight = false;
         goDown(nowNanos);
@@ -74,7 +83,12 @@ final class RouteHealth {
     void onRecovered(long nowNanos) {
         disconnected = false;
         probeInFlight = false;
-        if (state == RouteState.DOWN) {
+        if (state == RouteState.DOWN && downForConnectionOnly) {
+            downForConnectionOnly = false;
+            consecutiveFailures = 0;
+            backoffNanos = initialBackoffNanos;
+            moveTo(RouteState.UP);
+        } else if (state == RouteState.DOWN) {
             probeAtNanos = nowNanos;
         }
     }
@@ -86,6 +100,9 @@ final class RouteHealth {
     }
 
     private void goDown(long nowNanos) {
+        if (!disconnected) {
+            downForConnectionOnly = false;
+        }
         // the first failure from a working state backs off briefly; each failed probe doubles it
         backoffNanos = state == RouteState.DOWN ? Math.min(maxBackoffNanos, backoffNanos * 2) : initialBackoffNanos;
         moveTo(RouteState.DOWN);

@@ -88,11 +88,13 @@ public final class RouteScheduler {
         double reference = referenceCapacity(estimates.values());
         detectStalls(estimates, reference, nowNanos);
         double bestAckLatency = bestAckLatency(estimates);
+        double commonAckRtt = commonAckRtt(estimates);
         List<Candidate> candidates = new ArrayList<>();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             if (entry.health.usable(nowNanos)) {
-                candidates.add(candidate(entry, item.getValue(), reference, bestAckLatency, wireBytes, nowNanos));
+                candidates.add(candidate(entry, item.getValue(), reference, bestAckLatency, commonAckRtt, wireBytes,
+                        nowNanos));
             }
         }
         Optional<Candidate> chosen = probe(candidates, nowNanos)
@@ -138,11 +140,35 @@ public final class RouteScheduler {
         return best;
     }
 
+    /** The smallest round trip among routes without heartbeat measurements (seconds; the prior if none). */
+    private double commonAckRtt(Map<RouteEntry, LinkEstimates> estimates) {
+        double best = Double.NaN;
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            LinkEstimates e = item.getValue();
+            double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
+            if (Double.isNaN(e.smoothedRttNanos()) && item.getKey().health.state() != RouteState.DOWN
+                    && !(rtt >= best)) {
+                best = rtt;
+            }
+        }
+        return Double.isNaN(best) ? settings.priorRtt().toNanos() / 1e9 : best;
+    }
+
     private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, double bestAckLatency,
-                                int wireBytes, long nowNanos) {
+                                double commonAckRtt, int wireBytes, long nowNanos) {
         double capacity = capacity(entry, e, reference, nowNanos);
         double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
-        double ect = entry.inFlightBytes / capacity + rtt / 2 + wireBytes / capacity;
+        // Ranking. Where heartbeats measure the route's round trip, ack timing separates from path
+        // time and the route's own capacity estimate is used. Otherwise (acks are the only signal,
+        // and they hold the destination's delays, common to all routes) join the shortest queue:
+        // bytes in flight drain at the route's own pace, so a slower route keeps more in flight and
+        // gets fewer batches, and at saturation the split follows the capacities without trusting
+        // estimates whose errors feed back (a route given less traffic measures less and gets less
+        // still); the round trip is then the smallest among such routes, for all of them.
+        boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
+        double rankingCapacity = pathMeasured ? capacity : reference;
+        double pathRtt = pathMeasured ? rtt : commonAckRtt;
+        double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
         boolean affordable = ledger.canAfford(cost, nowNanos);

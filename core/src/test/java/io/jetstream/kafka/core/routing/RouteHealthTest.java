@@ -53,14 +53,27 @@ class RouteHealthTest {
     }
 
     @Test
-    void aDisconnectedRouteIsNotProbedUntilRecovered() {
+    void aRouteDownOnlyForItsConnectionIsUpOnceReconnected() {
         health.onConnectionLost(0);
         assertThat(health.usable(60_000 * MS)).isFalse();
         health.onRecovered(60_000 * MS);
+        assertThat(health.state()).isEqualTo(RouteState.UP);
+        assertThat(health.transitions()).isEqualTo(2);
+    }
+
+    @Test
+    void aRouteThatFailedBeforeItsDisconnectionIsProbedOnceReconnected() {
+        health.onFailure(0);
+        health.onFailure(0);
+        health.onFailure(0);
+        assertThat(health.state()).isEqualTo(RouteState.DOWN);
+        health.onConnectionLost(0);
+        assertThat(health.usable(60_000 * MS)).as("a disconnected route is never probed").isFalse();
+        health.onRecovered(60_000 * MS);
+        assertThat(health.state()).isEqualTo(RouteState.DOWN);
         assertThat(health.probeDue(60_000 * MS)).as("probe at once").isTrue();
         health.onSent(60_000 * MS);
         health.onAck();
         assertThat(health.state()).isEqualTo(RouteState.UP);
-        assertThat(health.transitions()).isEqualTo(2);
     }
 }
