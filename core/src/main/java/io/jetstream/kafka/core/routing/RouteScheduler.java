@@ -263,6 +263,8 @@ public final class RouteScheduler {
 
     private void detectStalls(Map<RouteEntry, LinkEstimates> estimates, double reference, long nowNanos) {
         long stallNanos = settings.stallTimeout().toNanos();
+        double best = bestAckLatency(estimates);
+        double commonAckLatency = Double.isNaN(best) ? 0 : best;
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             double capacity = capacity(entry, item.getValue(), reference, nowNanos);
@@ -277,7 +279,9 @@ public final class RouteScheduler {
             if (waiting && silentTooLong && anotherRouteProgressed(entry, stallNanos, nowNanos)) {
                 entry.health.onStalled(nowNanos);
             }
-            if (entry.health.probeTimedOut(nowNanos, settings.stallTimeout().toNanos() + (long) oneBatchNanos)) {
+            // a probe waits as long as acks take on the best route now (the destination's delay is
+            // everyone's), plus the stall timeout
+            if (entry.health.probeTimedOut(nowNanos, stallNanos + (long) oneBatchNanos + (long) commonAckLatency)) {
                 entry.health.onFailure(nowNanos);
             }
         }
