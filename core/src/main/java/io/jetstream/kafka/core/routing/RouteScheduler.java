@@ -183,7 +183,10 @@ public final class RouteScheduler {
         // route's own minimum goes stale when it carries little traffic, which would starve it.
         boolean queueObserved = entry.inFlightBatches > 0 && !Double.isNaN(e.ackLatencyNanos())
                 && e.ackLatencyNanos() - bestAckLatency > allowanceSeconds * 1e9;
-        boolean full = pipeAndQueueFull || queueObserved;
+        // Without a path measurement a route's queue signal rests on its own smoothed ack latency,
+        // which goes stale on a route given little traffic and then starved it for good; the
+        // shortest-queue ranking already keeps queues even, so only the pipe bound applies there.
+        boolean full = pipeAndQueueFull || (pathMeasured && queueObserved);
         boolean meetsTarget = settings.latencyTarget().map(t -> ect <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
@@ -273,7 +276,10 @@ public final class RouteScheduler {
             double oneBatchNanos = entry.inFlightBatches == 0 ? 0
                     : (double) entry.inFlightBytes / entry.inFlightBatches / capacity * 1e9;
             boolean waiting = entry.inFlightBatches > 0;
-            boolean silentTooLong = nowNanos - entry.lastProgressNanos > stallNanos + oneBatchNanos;
+            // acks come back as late as the destination answers: silence counts beyond what acks
+            // take on the best route now (twice: they arrive in bursts, e.g. at commits)
+            boolean silentTooLong = nowNanos - entry.lastProgressNanos
+                    > stallNanos + oneBatchNanos + 2 * commonAckLatency;
             // Silence on every route at once is the destination or the way to it (a write stall,
             // queues before the far end), not a route: taking routes down would only refuse batches.
             if (waiting && silentTooLong && anotherRouteProgressed(entry, stallNanos, nowNanos)) {

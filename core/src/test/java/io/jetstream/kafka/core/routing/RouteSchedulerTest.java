@@ -77,10 +77,11 @@ class RouteSchedulerTest {
         RouteSpec first = scheduler.choose(1_000, 0).orElseThrow();
         RouteSpec second = scheduler.choose(1_000, 0).orElseThrow();
         assertThat(List.of(first, second)).containsExactlyInAnyOrder(a, b);
-        scheduler.onAcked(b, 1_000, 0, 1_000 * MS);
-        assertThat(scheduler.snapshot(900 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
-        assertThat(scheduler.snapshot(1_100 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.DOWN);
-        assertThat(scheduler.choose(1_000, 1_200 * MS)).as("only b until a's probe is due").contains(b);
+        scheduler.onAcked(b, 1_000, 900 * MS, 1_000 * MS); // b's acks take 100 ms
+        // silence counts beyond the stall timeout plus twice the best route's ack latency: 1.2 s
+        assertThat(scheduler.snapshot(1_150 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
+        assertThat(scheduler.snapshot(1_300 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.DOWN);
+        assertThat(scheduler.choose(1_000, 1_400 * MS)).as("only b until a's probe is due").contains(b);
     }
 
     @Test

@@ -176,7 +176,8 @@ class DemoLinkRoutingSimulationTest {
         double[] afterRestore = shares(45, 60);
         System.out.printf("  down %.2f s after the cut, %d recovery probes while cut, up %.2f s after restore%n",
                 (downAt[0] - SimLoop.seconds(20)) / 1e9, probes, (upAgainAt[0] - SimLoop.seconds(40)) / 1e9);
-        assertThat(downAt[0] - SimLoop.seconds(20)).as("drained within ~1 s").isLessThanOrEqualTo(SimLoop.millis(1100));
+        // the stall timeout (1 s) plus twice the best route's ack latency (acks come in bursts)
+        assertThat(downAt[0] - SimLoop.seconds(20)).as("drained within ~1.5 s").isLessThanOrEqualTo(SimLoop.millis(1500));
         assertThat(probes).as("only recovery probes, every 0.5-2 s").isLessThanOrEqualTo(12);
         assertThat(whileCut[0]).isLessThan(0.02);
         assertThat(upAgainAt[0] - SimLoop.seconds(40)).as("up again within the probe backoff")
