@@ -81,17 +81,16 @@ final class RelayConfigDef {
                                 + " needs destinations.<destination>.routes. In YAML the list may be left out:"
                                 + " the names under a nested destinations: map are used."));
         new ConfigGroup(def, GROUP_ROUTING)
-                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("round-robin")
+                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("adaptive")
                         .validator(ConfigDef.ValidString.in("adaptive", "round-robin"))
                         .importance(Importance.MEDIUM).displayName("Routing policy")
-                        .doc("How the ingress splits batches over a destination's routes. 'round-robin': in turn,"
-                                + " skipping routes that just failed (equal shares for equal routes). 'adaptive'"
-                                + " (experimental): core's route scheduler, in proportion to each route's measured"
-                                + " capacity (earliest expected completion), cheaper routes first, costlier ones only"
-                                + " when the cheaper cannot carry the load, within routing.spend.cap.per.hour"
-                                + " (docs/model.md), with a probing share for every healthy route. On real links it"
-                                + " once concentrated traffic on one route; the fix is verified in simulation only, so"
-                                + " it is not the default yet."))
+                        .doc("How the ingress splits batches over a destination's routes. 'adaptive': core's route"
+                                + " scheduler (docs/model.md section 4): cheaper routes first, costlier ones only when"
+                                + " the cheaper cannot carry the load or meet routing.latency.target.ms, within"
+                                + " routing.spend.cap.per.hour; within a price tier it joins the shortest queue of"
+                                + " bytes in flight, so a saturating load splits by capacity; failed routes are"
+                                + " drained within seconds and probed back. 'round-robin': in turn, skipping routes"
+                                + " that just failed; ignores prices and capacities (equal shares for equal routes)."))
                 .add(key(RelayConfig.ROUTING_SPEND_CAP_PER_HOUR, Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Spend cap per hour")
