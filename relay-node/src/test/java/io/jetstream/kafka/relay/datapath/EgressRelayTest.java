@@ -186,6 +186,8 @@ class EgressRelayTest {
         assertThat(subscriber.ackHeld()).isEqualTo(1);
 
         assertThat(drained.get(10, TimeUnit.SECONDS)).as("drained").isTrue();
+        // the relay has written the ACK when it finishes draining; the sender reads it a moment later
+        Poll.until("the batch in flight answered", WAIT, () -> sender.outcomes.containsKey(inFlight));
         assertThat(sender.outcomes.get(inFlight).isOk()).isTrue();
     }
 }
