@@ -29,11 +29,12 @@ final class LinkThreads {
                 body.run();
             } catch (RuntimeException | Error e) {
                 log.error("link {}: thread {} failed", linkName, threadName, e);
-            } finally {
-                running.remove(Thread.currentThread());
             }
+            // stays in the set until it is seen dead: close() must join a thread whose body just
+            // returned too, or someone may see it still alive after close()
         }, threadName);
         thread.setDaemon(true);
+        running.removeIf(t -> t.getState() == Thread.State.TERMINATED);
         running.add(thread);
         thread.start();
     }
@@ -45,24 +46,33 @@ final class LinkThreads {
      */
     boolean interruptAndJoin(long deadlineNanos) {
         Thread self = Thread.currentThread();
-        running.forEach(Thread::interrupt);
-        for (Thread thread : List.copyOf(running)) {
-            long remaining = deadlineNanos - System.nanoTime();
-            if (remaining <= 0 || thread == self) {
-                continue;
+        // Rounds until none is left: a connection's reader may start its writer while the link closes,
+        // after the first round took its snapshot of the running threads.
+        while (deadlineNanos - System.nanoTime() > 0) {
+            List<Thread> others = running.stream()
+                    .filter(thread -> thread != self && thread.getState() != Thread.State.TERMINATED).toList();
+            if (others.isEmpty()) {
+                return true;
             }
-            try {
-                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
-            } catch (InterruptedException e) {
-                self.interrupt();
-                break;
+            others.forEach(Thread::interrupt);
+            for (Thread thread : others) {
+                long remaining = deadlineNanos - System.nanoTime();
+                if (remaining <= 0) {
+                    break;
+                }
+                try {
+                    thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
+                } catch (InterruptedException e) {
+                    self.interrupt();
+                    return running.stream().noneMatch(t -> t != self && t.getState() != Thread.State.TERMINATED);
+                }
             }
         }
-        return running.stream().noneMatch(thread -> thread != self && thread.isAlive());
+        return running.stream().noneMatch(thread -> thread != self && thread.getState() != Thread.State.TERMINATED);
     }
 
     @Override
     public String toString() {
-        return running.stream().map(Thread::getName).sorted().toList().toString();
+        return running.stream().filter(Thread::isAlive).map(Thread::getName).sorted().toList().toString();
     }
 }
