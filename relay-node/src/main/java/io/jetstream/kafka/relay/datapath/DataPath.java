@@ -257,9 +257,12 @@ final class DataPath {
                 chooser.onNack(entry.route, entry.bytes, ack.reason());
             }
         }
-        relayBuffer.release(entry.bytes);
-        entry.upstream.entryDone(entry.bytes);
+        // The answer is queued on the upstream connection before the relay's buffer says the entry
+        // is gone: a draining relay closes its connections once the buffer is empty, and a close
+        // queued ahead of the answer would lose it.
         entry.upstream.sendAck(ack);
+        entry.upstream.entryDone(entry.bytes);
+        relayBuffer.release(entry.bytes);
         budgetWaiters.wakeAll();
         return true;
     }
