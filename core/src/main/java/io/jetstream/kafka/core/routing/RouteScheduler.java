@@ -176,12 +176,7 @@ public final class RouteScheduler {
         // acks may include processing at the far end that heartbeats do not see: the pipe is the larger
         double unqueuedRoundTrip = Double.isNaN(e.minAckLatencyNanos()) ? rtt
                 : Math.max(rtt, e.minAckLatencyNanos() / 1e9);
-        // Without a path measurement the pipe bound uses the same capacity and round trip for every
-        // route, like the ranking: a route whose own (ack-derived) estimates came out low would
-        // otherwise be "full" early, lose traffic, measure lower still and starve.
-        double pipeCapacity = pathMeasured ? capacity : reference;
-        double pipeRoundTrip = pathMeasured ? unqueuedRoundTrip : commonAckRtt;
-        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > pipeCapacity * (pipeRoundTrip + allowanceSeconds);
+        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + allowanceSeconds);
         // the freshest sign of a queue, and the only one while the capacity is not measured: this
         // route's acks take longer than the best route's. Relative, because delays at the
         // destination (commits, its own queue) reach every route alike; and smoothed, because a
