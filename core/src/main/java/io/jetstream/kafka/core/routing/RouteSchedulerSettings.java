@@ -108,7 +108,7 @@ public record RouteSchedulerSettings(
         private int downAfterFailures = 3;
         private int recoveryAcks = 3;
         private Duration probeBackoff = Duration.ofMillis(500);
-        private Duration maxProbeBackoff = Duration.ofSeconds(30);
+        private Duration maxProbeBackoff = Duration.ofSeconds(2);
         private Duration stallTimeout = Duration.ofSeconds(1);
         private double priceTolerance = 0.05;
         private double probeShare = 0.05;
