@@ -58,6 +58,10 @@ import java.util.Optional;
  */
 public final class RouteScheduler {
 
+    /** While another route is down, a route takes at most this many seconds of its delivered rate. */
+    static final double RECOVERY_COMMIT_SECONDS = 2.0;
+    static final double RECOVERY_COMMIT_FLOOR_BYTES = 4 << 20;
+
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
     private final SpendLedger ledger;
@@ -101,8 +105,28 @@ public final class RouteScheduler {
                 .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
                 .or(() -> earliest(candidates.stream().filter(Candidate::affordable).toList()));
+        if (chosen.isPresent() && overcommitsWhileOthersRecover(chosen.get().entry(), wireBytes, nowNanos)) {
+            return Optional.empty(); // the caller refuses the batch retriably: its sender keeps it
+        }
         chosen.ifPresent(c -> commit(c, wireBytes, nowNanos));
         return chosen.map(c -> c.entry().spec);
+    }
+
+    /**
+     * While another route is down (it may be back in a moment), a route takes no more than it drains
+     * in {@link #RECOVERY_COMMIT_SECONDS} at the rate it recently delivered (at least
+     * {@link #RECOVERY_COMMIT_FLOOR_BYTES}): a backlog arriving as a burst would otherwise be committed
+     * to the routes that happen to be up, and the recovered ones would sit idle while they drain it.
+     */
+    private boolean overcommitsWhileOthersRecover(RouteEntry entry, int wireBytes, long nowNanos) {
+        boolean anotherDown = routes.values().stream()
+                .anyMatch(other -> other != entry && other.health.state() == RouteState.DOWN);
+        if (!anotherDown) {
+            return false;
+        }
+        double delivered = entry.link.estimates(nowNanos).deliveredBytesPerSecond();
+        double cap = Math.max(RECOVERY_COMMIT_FLOOR_BYTES, delivered * RECOVERY_COMMIT_SECONDS);
+        return entry.inFlightBatches > 0 && entry.inFlightBytes + wireBytes > cap;
     }
 
     private Map<RouteEntry, LinkEstimates> estimates(long nowNanos) {
