@@ -32,26 +32,24 @@ final class DestinationTail {
 
     /** The fingerprint of a record as replicated. */
     static long fingerprint(ReplicatedRecord record, boolean withTimestamp) {
-        long h = start();
-        h = mix(h, record.key());
-        h = mix(h, record.value());
+        long h = mix(mix(start(), record.key()), record.value());
         for (RecordHeader header : record.headers()) {
-            h = mix(h, header.key().getBytes(StandardCharsets.UTF_8));
-            h = mix(h, header.value());
+            h = mixHeader(h, header.key(), header.value());
         }
         return withTimestamp ? mix(h, record.timestamp()) : h;
     }
 
-    /** The fingerprint of a record read back from the destination. */
+    /** The fingerprint of a record read back from the destination; equal to the replicated one's. */
     static long fingerprint(ConsumerRecord<byte[], byte[]> record, boolean withTimestamp) {
-        long h = start();
-        h = mix(h, record.key());
-        h = mix(h, record.value());
+        long h = mix(mix(start(), record.key()), record.value());
         for (Header header : record.headers()) {
-            h = mix(h, header.key().getBytes(StandardCharsets.UTF_8));
-            h = mix(h, header.value());
+            h = mixHeader(h, header.key(), header.value());
         }
         return withTimestamp ? mix(h, record.timestamp()) : h;
+    }
+
+    private static long mixHeader(long h, String key, byte[] value) {
+        return mix(mix(h, key.getBytes(StandardCharsets.UTF_8)), value);
     }
 
     /** Whether fingerprints include timestamps: only when the origin record carried one. */

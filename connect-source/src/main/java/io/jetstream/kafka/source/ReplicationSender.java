@@ -219,15 +219,7 @@ final class ReplicationSender implements AutoCloseable {
      * predecessor arrives, so successors sent ahead only fill its re-order buffer.
      */
     private boolean waitsForPredecessor(InFlightWindow.Entry<Pending> entry) {
-        for (InFlightWindow.Entry<Pending> older : window.entries(entry.partition())) {
-            if (older == entry) {
-                return false;
-            }
-            if (!window.isAcked(older) && !older.payload().onWire) {
-                return true;
-            }
-        }
-        return false;
+        return window.hasOlderUnacked(entry, older -> !older.onWire);
     }
 
     /** Sends an entry now if the policy's window admits it and a relay is ready; false otherwise. */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -169,15 +170,24 @@ public final class InFlightWindow<P> {
         return out;
     }
 
-    /** The entries of a partition not yet released, oldest first. */
-    public List<Entry<P>> entries(TopicPartition partition) {
-        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
-        return queue == null ? List.of() : new ArrayList<>(queue);
-    }
-
-    /** Whether the batch is acknowledged (it stays in the window until its predecessors are too). */
-    public boolean isAcked(Entry<P> entry) {
-        return entry.acked;
+    /**
+     * Whether an older entry of {@code entry}'s partition is unacknowledged and matches
+     * {@code waiting}. Walks the partition's queue in place (no copy): called for every batch sent.
+     */
+    public boolean hasOlderUnacked(Entry<P> entry, Predicate<P> waiting) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
+        if (queue == null) {
+            return false;
+        }
+        for (Entry<P> older : queue) {
+            if (older == entry) {
+                return false;
+            }
+            if (!older.acked && waiting.test(older.payload)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every entry not yet released, in no particular order. */
