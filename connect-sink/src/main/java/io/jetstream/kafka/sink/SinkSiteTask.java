@@ -58,6 +58,11 @@ public final class SinkSiteTask extends SourceTask {
     static final String OFFSET = "offset";
     /** At-least-once: the predicted destination offset of the record, see {@link DestinationOffsets}. */
     static final String DESTINATION_OFFSET = "destination.offset";
+    /**
+     * Longest wait for one read of the stored progress (Connect's reader has no limit of its own):
+     * well below the worker's graceful stop timeout, so a stop is never held up by a broker outage.
+     */
+    static final Duration PROGRESS_READ_TIMEOUT = Duration.ofSeconds(3);
 
     private SinkSiteTaskConfig config;
     private String sourceAlias;
@@ -68,6 +73,7 @@ public final class SinkSiteTask extends SourceTask {
     private DestinationTopics topics;
     private SinkSiteMetrics metrics;
     private boolean exactlyOnce;
+    private BoundedReads progressReads;
     private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
 
     @Override
@@ -87,6 +93,10 @@ public final class SinkSiteTask extends SourceTask {
         exactlyOnce = config.exactlyOnce();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+        // Of two instances of this task subscribed at once (one left over from a stop that timed
+        // out), the relay keeps the one that started later.
+        long epoch = System.currentTimeMillis();
+        progressReads = new BoundedReads("jetstream-progress-" + nodeId, PROGRESS_READ_TIMEOUT);
         metrics = new SinkSiteMetrics(context.pluginMetrics());
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 String.join(",", config.targetBootstrapServers()),
@@ -104,7 +114,8 @@ public final class SinkSiteTask extends SourceTask {
                 : null;
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("jetstream-sink-" + nodeId, true),
                 NioIoHandler.newFactory());
-        SubscribeFrame subscription = new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount);
+        SubscribeFrame subscription = new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount,
+                epoch);
         for (var address : relaySettings.relays()) {
             PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SUBSCRIBER, nodeId,
                             relaySettings.streamId(), relaySettings.token().value())
@@ -134,7 +145,7 @@ public final class SinkSiteTask extends SourceTask {
     private final class StoredProgress implements ReplicationReceiver.ProgressStore {
         @Override
         public long lastWritten(String originTopic, int partition) {
-            return offsetOf(context.offsetStorageReader().offset(sourcePartition(originTopic, partition)));
+            return offsetOf(storedOffset(new TopicPartition(originTopic, partition)));
         }
 
         @Override
@@ -143,8 +154,9 @@ public final class SinkSiteTask extends SourceTask {
             for (TopicPartition tp : partitions) {
                 keys.put(tp, sourcePartition(tp.topic(), tp.partition()));
             }
-            Map<Map<String, Object>, Map<String, Object>> offsets =
-                    context.offsetStorageReader().offsets(keys.values());
+            Map<Map<String, Object>, Map<String, Object>> offsets = progressReads.read(
+                    "stored progress of " + partitions.size() + " partition(s)",
+                    () -> context.offsetStorageReader().offsets(keys.values()));
             Map<TopicPartition, Long> out = new HashMap<>();
             keys.forEach((tp, key) -> out.put(tp, offsetOf(offsets.get(key))));
             return out;
@@ -156,6 +168,12 @@ public final class SinkSiteTask extends SourceTask {
             }
             return number.longValue();
         }
+    }
+
+    /** The stored source offset of an origin partition, read within {@link #PROGRESS_READ_TIMEOUT}. */
+    private Map<String, Object> storedOffset(TopicPartition origin) {
+        return progressReads.read("stored progress of " + origin,
+                () -> context.offsetStorageReader().offset(sourcePartition(origin.topic(), origin.partition())));
     }
 
     /**
@@ -240,8 +258,14 @@ public final class SinkSiteTask extends SourceTask {
                     + "for this partition: {}", destination, origin.partition(), e.toString());
             return DestinationOffsets.unknown();
         }
-        Map<String, Object> stored = context.offsetStorageReader().offset(
-                sourcePartition(origin.topic(), origin.partition()));
+        Map<String, Object> stored;
+        try {
+            stored = storedOffset(origin);
+        } catch (RuntimeException e) {
+            log.warn("Cannot read the stored progress of {}; records written twice after a crash are not counted "
+                    + "for this partition: {}", origin, e.toString());
+            return DestinationOffsets.unknown();
+        }
         long rewritten;
         if (stored != null) {
             long storedDestination = stored.get(DESTINATION_OFFSET) instanceof Number n
@@ -318,6 +342,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (topics != null) {
             topics.close();
+        }
+        if (progressReads != null) {
+            progressReads.close();
         }
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,7 +38,7 @@ class ReplicationIT {
 
     private static final Duration VERIFY_DEADLINE = Duration.ofSeconds(180);
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
 
     private static ReplicationEnvironment env;
@@ -82,7 +83,12 @@ class ReplicationIT {
                 .deadline(VERIFY_DEADLINE)
                 .build()
                 .verify(log);
-        assertThat(report.isPerfect()).as(report.toString()).isTrue();
+        if (!report.isPerfect() || report.duplicates() != 0) {
+            String diagnostics = env.diagnostics();
+            org.slf4j.LoggerFactory.getLogger(ReplicationIT.class).error("verification failed: {}{}", report,
+                    diagnostics);
+            assertThat(report.isPerfect()).as(report + diagnostics).isTrue();
+        }
         assertThat(report.duplicates()).as(report.toString()).isZero();
         return report;
     }
@@ -168,6 +174,9 @@ class ReplicationIT {
                 env.siteA().bootstrapServers())) {
             workload.start();
             awaitProduced(workload, 5_000);
+            // Stop the broker while the destination tasks are writing (in open transactions).
+            Poll.until("destination writing A.demo.outage", Duration.ofSeconds(60),
+                    () -> env.siteB().endOffsetSum("A.demo.outage") >= 3_000);
             env.siteB().broker().stop();
             long stoppedAt = System.nanoTime();
             Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.HelloFrame;
@@ -61,7 +62,10 @@ import org.slf4j.LoggerFactory;
  *   <li>when the connection fails or closes (ERROR from the relay, handshake timeout, I/O error,
  *       bad input), the client waits ({@link ReconnectBackoff}: doubling from
  *       {@code reconnectBackoff} to {@code reconnectBackoffMax}, with jitter; reset once a
- *       handshake succeeds) and connects again, forever, until {@link #close()}.</li>
+ *       handshake succeeds) and connects again, forever, until {@link #close()} — except after
+ *       {@code ERROR(SUPERSEDED)}: a newer instance of this subscriber holds its share, and this one
+ *       stops for good ({@link #isSuperseded()}), so a left-over task instance cannot take the share
+ *       back by reconnecting.</li>
  * </ol>
  *
  * <h2>Threading</h2>
@@ -119,6 +123,8 @@ public final class PeerClient implements AutoCloseable {
     private final String peer;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The relay gave this subscription to a newer instance of the task: never reconnect. */
+    private volatile boolean superseded;
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder bytesReceived = new LongAdder();
 
@@ -294,6 +300,14 @@ public final class PeerClient implements AutoCloseable {
         return closed.get();
     }
 
+    /**
+     * Whether the relay answered {@code ERROR(SUPERSEDED)}: a newer instance of this subscriber holds
+     * its share, so this client stopped for good (as if closed).
+     */
+    public boolean isSuperseded() {
+        return superseded;
+    }
+
     @Override
     public String toString() {
         return "PeerClient[" + peer + ", ready=" + ready + "]";
@@ -343,6 +357,8 @@ public final class PeerClient implements AutoCloseable {
         String problem = cause == null ? "closed by the relay" : cause.toString();
         if (closed.get()) {
             log.debug("{} closed", peer);
+        } else if (superseded) {
+            log.warn("{}: {}; this instance stops receiving and does not reconnect", peer, problem);
         } else if (wasReady || !problem.equals(lastProblem)) {
             log.info("{} {}: {}; reconnecting", peer, wasReady ? "lost" : "failed", problem);
         } else {
@@ -354,7 +370,7 @@ public final class PeerClient implements AutoCloseable {
         } catch (RuntimeException e) {
             log.error("{}: listener failed in onDisconnected", peer, e);
         }
-        if (closed.get()) {
+        if (closed.get() || superseded) {
             return;
         }
         Duration delay = backoff.delay(failures);
@@ -408,6 +424,10 @@ public final class PeerClient implements AutoCloseable {
                 recordRtt(pong.rttNanos(System.nanoTime()));
             } else if (frame instanceof ErrorFrame error) {
                 closeCause = new PeerRejectedException(peer, error);
+                if (error.code() == ErrorCode.SUPERSEDED) {
+                    superseded = true;
+                    ready = false;
+                }
                 deliver(frame);
                 ctx.close();
             } else if (state == State.AWAIT_HELLO_OK && frame instanceof HelloOkFrame ok) {

@@ -16,7 +16,13 @@ public enum ErrorCode {
     NOT_AUTHORIZED(7),
     SHUTTING_DOWN(8),
     IDLE_TIMEOUT(9),
-    INTERNAL_ERROR(10);
+    INTERNAL_ERROR(10),
+    /**
+     * A subscription gave way to a newer instance of the same task (a higher or equal epoch for the
+     * same share), or was refused because a newer one holds the share. A client receiving it must
+     * not reconnect: it is a left-over instance.
+     */
+    SUPERSEDED(11);
 
     private static final ErrorCode[] BY_CODE = WireEnums.indexByCode(ErrorCode.class, ErrorCode::code);
 

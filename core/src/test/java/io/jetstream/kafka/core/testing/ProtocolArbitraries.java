@@ -115,7 +115,8 @@ public final class ProtocolArbitraries {
     public static Arbitrary<Frame> subscribe() {
         return Combinators.combine(id(), id(), Arbitraries.integers().between(1, 0xFFFF))
                 .flatAs((stream, subscriber, count) -> Arbitraries.integers().between(0, count - 1)
-                        .map(index -> new SubscribeFrame(stream, subscriber, index, count)));
+                        .flatMap(index -> Arbitraries.longs().greaterOrEqual(0)
+                                .map(epoch -> new SubscribeFrame(stream, subscriber, index, count, epoch))));
     }
 
     public static Arbitrary<Frame> subscribeOk() {

@@ -69,9 +69,26 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
                     + subscribe.streamId() + "' on a connection authenticated for '" + session.streamId() + "'");
             return;
         }
-        link = new SubscriberLink(ctx.channel(), session, subscribe);
-        SubscriberLink replaced = path.subscribers().register(session.streamId(), link);
+        SubscriberLink candidate = new SubscriberLink(ctx.channel(), session, subscribe);
+        Subscribers.Registration registration = path.subscribers().register(session.streamId(), candidate);
+        if (registration.refused()) {
+            SubscriberLink holder = registration.holder();
+            log.warn("{} refused share {}/{}: {} holds it with a newer epoch ({} > {}); a left-over task instance?",
+                    session, subscribe.shareIndex(), subscribe.shareCount(), holder,
+                    holder.subscription().epoch(), subscribe.epoch());
+            reject(ctx, ErrorKind.SUPERSEDED, ErrorCode.SUPERSEDED, "share " + subscribe.shareIndex() + "/"
+                    + subscribe.shareCount() + " of stream " + subscribe.streamId() + " is held by " + holder.peerId()
+                    + ", a newer task instance (epoch " + holder.subscription().epoch() + " > " + subscribe.epoch()
+                    + ")");
+            return;
+        }
+        link = candidate;
         ctx.writeAndFlush(SubscribeOkFrame.of(subscribe));
+        SubscriberLink replaced = registration.replaced();
+        if (replaced != null) {
+            path.metrics().errors(ErrorKind.SUPERSEDED).inc();
+            replaced.supersede(link);
+        }
         log.info("{} subscribed to share {}/{}{}", session, subscribe.shareIndex(), subscribe.shareCount(),
                 replaced == null ? "" : " (replacing " + replaced + ")");
     }

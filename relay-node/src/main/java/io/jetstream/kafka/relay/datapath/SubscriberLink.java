@@ -1,10 +1,13 @@
 package io.jetstream.kafka.relay.datapath;
 
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.Shares;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.relay.metrics.PeerMetrics;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -82,6 +85,25 @@ final class SubscriberLink implements Downstream {
         if (channel.isWritable()) {
             waiters.wakeAll();
         }
+    }
+
+    /**
+     * A newer instance of the same task took this share: the connection is told why and closed
+     * (its in-flight batches are then failed back upstream, to be re-sent to the new holder). A
+     * stale connection of the same instance (same subscriber id) is closed without the ERROR, which
+     * would tell a live client to stop.
+     */
+    void supersede(SubscriberLink by) {
+        closed = true;
+        if (by.subscription.subscriberId().equals(subscription.subscriberId())) {
+            channel.close();
+            return;
+        }
+        channel.writeAndFlush(ErrorFrame.of(ErrorCode.SUPERSEDED, "share " + subscription.shareIndex() + "/"
+                        + subscription.shareCount() + " of stream " + session.streamId() + " is taken over by "
+                        + by.session.peerId() + " (epoch " + by.subscription.epoch() + " >= "
+                        + subscription.epoch() + ")"))
+                .addListener(ChannelFutureListener.CLOSE);
     }
 
     /** The connection closed: nothing more is sent; waiters re-check (and find it gone). */

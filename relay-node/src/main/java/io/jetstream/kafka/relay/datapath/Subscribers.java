@@ -10,29 +10,45 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>A batch of {@code topic}-{@code partition} goes to the first subscription whose share owns it
  * ({@code Shares.owns} with that subscription's own share count, so tasks that subscribed with
- * different counts during a rescale are each asked about their own split). A new subscription for
- * the same share (index and count) replaces the older one: the older connection stays open but
- * receives nothing new.
+ * different counts during a rescale are each asked about their own split). Of two subscriptions
+ * for the same share (index and count) the one with the higher epoch (the task instance started
+ * later) holds it; at equal epochs the later subscription does. The caller closes the loser.
  */
 final class Subscribers {
 
+    /** The outcome of {@link #register}: the link registered (replacing one, or none), or refused. */
+    record Registration(SubscriberLink replaced, SubscriberLink holder) {
+        /** Whether the new link was refused because {@link #holder} is newer. */
+        boolean refused() {
+            return holder != null;
+        }
+    }
+
     private final ConcurrentHashMap<String, CopyOnWriteArrayList<SubscriberLink>> byStream = new ConcurrentHashMap<>();
 
-    /** Registers {@code link}; returns the subscription it replaced, or null. */
-    SubscriberLink register(String streamId, SubscriberLink link) {
+    /**
+     * Registers {@code link} unless a subscription of the same share with a higher epoch holds it;
+     * a registered link replaces the older subscription of its share, if any.
+     */
+    Registration register(String streamId, SubscriberLink link) {
         CopyOnWriteArrayList<SubscriberLink> links = byStream.computeIfAbsent(streamId,
                 s -> new CopyOnWriteArrayList<>());
         synchronized (links) {
-            SubscriberLink replaced = null;
-            for (SubscriberLink existing : links) {
-                if (existing.sameShare(link)) {
-                    replaced = existing;
-                    links.remove(existing);
+            SubscriberLink existing = null;
+            for (SubscriberLink candidate : links) {
+                if (candidate.sameShare(link)) {
+                    existing = candidate;
                     break;
                 }
             }
+            if (existing != null && existing.subscription().epoch() > link.subscription().epoch()) {
+                return new Registration(null, existing);
+            }
+            if (existing != null) {
+                links.remove(existing);
+            }
             links.add(link);
-            return replaced;
+            return new Registration(existing, null);
         }
     }
 

@@ -31,6 +31,11 @@ public enum ErrorKind {
      * was reached (backpressure: the batch waits, nothing is dropped).
      */
     BUFFER_FULL,
+    /**
+     * A subscription closed or refused because a newer instance of the same sink-site task holds
+     * its share (a task instance left over from a stop that timed out).
+     */
+    SUPERSEDED,
     /** A connection closed after {@code idle.timeout.ms} without input. */
     IDLE_TIMEOUT,
     /** A forwarded batch not acknowledged within {@code ack.timeout.ms}. */

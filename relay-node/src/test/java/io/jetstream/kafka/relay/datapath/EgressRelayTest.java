@@ -117,6 +117,39 @@ class EgressRelayTest {
     }
 
     @Test
+    void aLaterTaskInstanceTakesTheShareAndAnEarlierOneCannotTakeItBack() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber earlier = keep(new TestSubscriber("sink-0-a", relay.data(), 0, 1, clients, 100));
+        Poll.until("the earlier instance ready", WAIT, earlier::isReady);
+        earlier.autoAck = false;
+        TestSender sender = sender("source-0");
+        long stranded = sender.send("orders", 0, 1, 10);
+        Poll.until("delivered to the earlier instance, not acknowledged", WAIT, () -> earlier.batches.get() == 1);
+
+        TestSubscriber later = keep(new TestSubscriber("sink-0-b", relay.data(), 0, 1, clients, 200));
+        Poll.until("the later instance ready", WAIT, later::isReady);
+        Poll.until("the earlier instance told to stop", WAIT, () -> earlier.client().isSuperseded());
+        Poll.until("its unacknowledged batch failed back", WAIT, () -> sender.outcomes.containsKey(stranded));
+        assertThat(sender.outcomes.get(stranded).isOk()).isFalse();
+        assertThat(sender.outcomes.get(stranded).reason().retriable()).isTrue();
+
+        // A left-over instance that (re)connects now is refused and stays away.
+        TestSubscriber leftover = keep(new TestSubscriber("sink-0-c", relay.data(), 0, 1, clients, 150));
+        Poll.until("the left-over refused", WAIT, () -> leftover.client().isSuperseded());
+        for (int i = 0; i < 20; i++) {
+            sender.send("orders", i % 4, 1, 10);
+        }
+        Poll.until("21 answers", WAIT, () -> sender.outcomes.size() == 21);
+        assertThat(sender.oks()).isEqualTo(20);
+        assertThat(later.batches.get()).isEqualTo(20);
+        assertThat(earlier.batches.get()).isEqualTo(1);
+        assertThat(leftover.batches.get()).isZero();
+        assertThat(earlier.isReady()).isFalse();
+        assertThat(leftover.isReady()).isFalse();
+        assertThat(relay.metrics().errors(ErrorKind.SUPERSEDED).value()).isEqualTo(2);
+    }
+
+    @Test
     void partitionsNobodyOwnsAreNackedNoSubscriberAtOnce() throws Exception {
         relay = TestRelay.start(TestRelay.egress("relay-b1"));
         TestSubscriber share0 = subscriber("sink-0", 0, 2);

@@ -45,12 +45,23 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
     /** @param tls client TLS ({@code ClientTls}), or null for plaintext */
     public TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount, EventLoopGroup group,
                           SslContext tls) {
+        this(nodeId, relay, shareIndex, shareCount, group, tls, 0L);
+    }
+
+    /** @param epoch the subscription's epoch (when the task instance it stands for started) */
+    public TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount, EventLoopGroup group,
+                          long epoch) {
+        this(nodeId, relay, shareIndex, shareCount, group, null, epoch);
+    }
+
+    private TestSubscriber(String nodeId, InetSocketAddress relay, int shareIndex, int shareCount,
+                           EventLoopGroup group, SslContext tls, long epoch) {
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SUBSCRIBER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
                 .sslContext(tls)
                 .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
-                .subscription(new SubscribeFrame(TestRelay.STREAM, nodeId, shareIndex, shareCount))
+                .subscription(new SubscribeFrame(TestRelay.STREAM, nodeId, shareIndex, shareCount, epoch))
                 .build();
         this.client = new PeerClient(config, group, this);
         client.start();

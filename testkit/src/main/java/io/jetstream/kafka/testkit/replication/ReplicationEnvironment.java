@@ -200,6 +200,25 @@ public final class ReplicationEnvironment implements AutoCloseable {
         sites.a().connect().awaitRunning(SOURCE_CONNECTOR, 1, timeout);
     }
 
+    /**
+     * What to look at when a verification fails: both connectors' status and the last warnings and
+     * errors of both workers. Never throws.
+     */
+    public String diagnostics() {
+        StringBuilder out = new StringBuilder();
+        for (Site site : List.of(sites.a(), sites.b())) {
+            String connector = site == sites.a() ? SOURCE_CONNECTOR : SINK_CONNECTOR;
+            try {
+                out.append("\n").append(site.name()).append(" status: ").append(site.connect().status(connector));
+            } catch (Exception e) {
+                out.append("\n").append(site.name()).append(" status unavailable: ").append(e);
+            }
+            out.append("\n").append(site.name()).append(" worker warnings and errors (last 25):\n")
+                    .append(site.requireWorker().process().problems(25));
+        }
+        return out.toString();
+    }
+
     public Site siteA() {
         return sites.a();
     }

@@ -178,6 +178,32 @@ public final class JavaProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * The last {@code lines} warnings and errors of the log (first line of each, repeated lines
+     * once, client reconnection chatter left out), for failure messages.
+     */
+    public String problems(int lines) {
+        try {
+            List<String> picked = new java.util.ArrayList<>();
+            String previous = null;
+            for (String line : Files.readAllLines(logFile)) {
+                if (!(line.contains("] WARN ") || line.contains("] ERROR "))
+                        || line.contains("could not be established") || line.contains("Bootstrap broker")) {
+                    continue;
+                }
+                String text = line.substring(Math.min(line.length(), line.indexOf(']') + 1));
+                text = text.length() > 300 ? text.substring(0, 300) + "..." : text;
+                if (!text.equals(previous)) {
+                    picked.add(line.substring(0, Math.min(line.length(), line.indexOf(']') + 1)) + text);
+                }
+                previous = text;
+            }
+            return String.join("\n", picked.subList(Math.max(0, picked.size() - lines), picked.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
     @Override
     public void close() {
         stop(Duration.ofSeconds(20));

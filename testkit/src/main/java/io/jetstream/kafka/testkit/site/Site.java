@@ -155,6 +155,28 @@ public final class Site implements AutoCloseable {
         }
     }
 
+    /**
+     * The end offsets of a topic's partitions summed: how far writers got (with transactions this
+     * counts commit markers too). Zero for a topic that does not exist yet.
+     */
+    public long endOffsetSum(String topic) throws InterruptedException, ExecutionException {
+        try (Admin admin = admin()) {
+            var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request =
+                    new java.util.HashMap<>();
+            description.partitions().forEach(p -> request.put(
+                    new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            return admin.listOffsets(request).all().get().values().stream()
+                    .mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
     public void createTopic(String topic, int partitions) throws InterruptedException, ExecutionException {
         createTopic(topic, partitions, Map.of());
     }

@@ -1,16 +1,17 @@
 package io.jetstream.kafka.core.protocol.codec;
 
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.buffer.ByteBuf;
 
 /**
  * SUBSCRIBE (type 5), from a sink-site task to an egress relay.
  *
  * <pre>
- * +--------+------+------------+------------+----------+--------------+
- * | length | type | shareIndex | shareCount | streamId | subscriberId |
- * | int32  | 0x05 | uint16     | uint16     | string   | string       |
- * +--------+------+------------+------------+----------+--------------+
+ * +--------+------+------------+------------+-------+----------+--------------+
+ * | length | type | shareIndex | shareCount | epoch | streamId | subscriberId |
+ * | int32  | 0x05 | uint16     | uint16     | int64 | string   | string       |
+ * +--------+------+------------+------------+-------+----------+--------------+
  * </pre>
  */
 final class SubscribeCodec implements BodyCodec<SubscribeFrame> {
@@ -21,6 +22,7 @@ final class SubscribeCodec implements BodyCodec<SubscribeFrame> {
     public void encode(SubscribeFrame frame, ByteBuf out) {
         out.writeShort(frame.shareIndex());
         out.writeShort(frame.shareCount());
+        out.writeLong(frame.epoch());
         BodyWriter.writeString(out, frame.streamId());
         BodyWriter.writeString(out, frame.subscriberId());
     }
@@ -29,6 +31,11 @@ final class SubscribeCodec implements BodyCodec<SubscribeFrame> {
     public SubscribeFrame decode(BodyReader in) {
         int shareIndex = in.readUnsignedShort("shareIndex");
         int shareCount = in.readUnsignedShort("shareCount");
-        return new SubscribeFrame(in.readString("streamId"), in.readString("subscriberId"), shareIndex, shareCount);
+        long epoch = in.readLong("epoch");
+        if (epoch < 0) {
+            throw new ProtocolException(ProtocolException.Kind.MALFORMED, "SUBSCRIBE.epoch " + epoch + " is negative");
+        }
+        return new SubscribeFrame(in.readString("streamId"), in.readString("subscriberId"), shareIndex, shareCount,
+                epoch);
     }
 }

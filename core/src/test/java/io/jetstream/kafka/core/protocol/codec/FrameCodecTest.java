@@ -90,9 +90,13 @@ class FrameCodecTest {
         // ERROR with code 99
         assertKind(() -> decodeBytes(new byte[] {0, 0, 0, 5, 10, 0, 99, 0, 0}), Kind.MALFORMED);
         // SUBSCRIBE with shareIndex 3 of 3: the record constructor's rule, reported as MALFORMED
-        ByteBuf subscribe = Unpooled.buffer().writeInt(11).writeByte(5).writeShort(3).writeShort(3)
+        ByteBuf subscribe = Unpooled.buffer().writeInt(19).writeByte(5).writeShort(3).writeShort(3).writeLong(0)
                 .writeShort(1).writeByte('s').writeShort(1).writeByte('t');
         assertKind(() -> codec.decode(subscribe), Kind.MALFORMED);
+        // SUBSCRIBE with a negative epoch
+        ByteBuf negativeEpoch = Unpooled.buffer().writeInt(19).writeByte(5).writeShort(0).writeShort(1).writeLong(-1)
+                .writeShort(1).writeByte('s').writeShort(1).writeByte('t');
+        assertKind(() -> codec.decode(negativeEpoch), Kind.MALFORMED);
     }
 
     @Test

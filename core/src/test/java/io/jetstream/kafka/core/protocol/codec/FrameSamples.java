@@ -69,6 +69,8 @@ final class FrameSamples {
                 AckReason.NO_SUBSCRIBER, "orders", 0, -1, "nobody owns orders-0 at relay-b1 ✓"));
         frames.add(new SubscribeFrame("stream-1", "connect-b/task-2", 2, 3));
         frames.add(new SubscribeFrame("s", "t", 65534, 65535));
+        frames.add(new SubscribeFrame("stream-1", "connect-b/task-2", 0, 1, 1_764_470_000_000L));
+        frames.add(new SubscribeFrame("s", "t", 0, 1, Long.MAX_VALUE));
         frames.add(new SubscribeOkFrame("stream-1", 0, 1));
         frames.add(new SubscribeOkFrame("stream-1", 4, 5));
         frames.add(new PingFrame(1, 123456789));
