@@ -86,13 +86,15 @@ final class ReplicationSender implements AutoCloseable {
         final BatchFrame frame;
         final long oldestArrivalNanos;
         final long wireBytes;
+        final int records;
         Relay via;
         boolean onWire;
 
-        Pending(BatchFrame frame, long oldestArrivalNanos, long wireBytes) {
+        Pending(BatchFrame frame, long oldestArrivalNanos, long wireBytes, int records) {
             this.frame = frame;
             this.oldestArrivalNanos = oldestArrivalNanos;
             this.wireBytes = wireBytes;
+            this.records = records;
         }
     }
 
@@ -113,6 +115,7 @@ final class ReplicationSender implements AutoCloseable {
     private int nextRelay;
     private int onWireBatches;
     private long onWireBytes;
+    private long onWireRecords;
     private boolean closed;
 
     ReplicationSender(Settings settings, List<Relay> relays, BatchPolicy policy, LongSupplier nanoTime,
@@ -190,7 +193,20 @@ final class ReplicationSender implements AutoCloseable {
                 break; // window closed or no relay ready: keep the order, try again next tick
             }
         }
-        policy.onBacklog(0, accumulator.bufferedBytes(), now);
+        reportBacklog(now);
+    }
+
+    /**
+     * Tells the policy what waits at the sender: records in open batches plus sealed batches the
+     * window does not admit yet. A saturated path shows up here (the arrival rate the policy
+     * measures is then the drain rate: Connect hands over records only as fast as they leave), so
+     * this is what grows batches when the load exceeds what the current size carries.
+     */
+    private void reportBacklog(long now) {
+        long queuedRecords = window.unackedRecords() - onWireRecords;
+        long queuedBytes = window.unackedBytes() - onWireBytes;
+        policy.onBacklog(accumulator.bufferedRecords() + queuedRecords, accumulator.bufferedBytes() + queuedBytes,
+                now);
     }
 
     private void enqueue(RecordBatch batch, Long oldestArrivalNanos, long now) {
@@ -204,7 +220,8 @@ final class ReplicationSender implements AutoCloseable {
         long uncompressed = batch.records().stream().mapToLong(ReplicatedRecord::dataBytes).sum();
         policy.onBatchSent(batch.size(), uncompressed, wireBytes, encodeNanos, now);
         metrics.batchEncoded(batch.size(), uncompressed, wireBytes, encodeNanos);
-        Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes);
+        Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes,
+                batch.size());
         TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
         InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
                 now, now);
@@ -245,6 +262,7 @@ final class ReplicationSender implements AutoCloseable {
         pending.onWire = true;
         onWireBatches++;
         onWireBytes += pending.wireBytes;
+        onWireRecords += pending.records;
         window.resent(entry, now, now + settings.ackTimeout().toNanos());
         return true;
     }
@@ -271,6 +289,7 @@ final class ReplicationSender implements AutoCloseable {
             pending.onWire = false;
             onWireBatches--;
             onWireBytes -= pending.wireBytes;
+            onWireRecords -= pending.records;
         }
     }
 

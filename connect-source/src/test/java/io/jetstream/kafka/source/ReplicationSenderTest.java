@@ -7,6 +7,7 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.DecisionReason;
+import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -132,6 +133,42 @@ class ReplicationSenderTest {
         sender.onFrame(r1, ok(sent.get(2)));
         assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 6L);
         assertThat(sender.inFlightBatches()).isZero();
+    }
+
+    @Test
+    void reportsRecordsWaitingInOpenBatchesAndBehindTheWindowAsBacklog() {
+        BatchDecision oneInFlight = BatchDecision.of(2, 1 << 20, Duration.ofSeconds(60), 1, 64L << 20,
+                DecisionReason.FIXED);
+        long[] backlog = new long[2];
+        BatchPolicy recording = new BatchPolicy() {
+            @Override
+            public void onBacklog(long records, long bytes, long nowNanos) {
+                backlog[0] = records;
+                backlog[1] = bytes;
+            }
+
+            @Override
+            public BatchDecision decision(long nowNanos) {
+                return oneInFlight;
+            }
+        };
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
+                UnpooledByteBufAllocator.DEFAULT, new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+        sender.assign(List.of(p0));
+        for (long offset = 0; offset < 7; offset++) {
+            sender.append(p0, record(offset));
+        }
+        sender.tick();
+        // one batch of 2 on the wire, two sealed batches (4 records) waiting for the window, 1 open record
+        assertThat(allSent()).hasSize(1);
+        assertThat(backlog[0]).isEqualTo(5);
+        assertThat(backlog[1]).isPositive();
+
+        sender.onFrame(r1, ok(allSent().get(0)));
+        sender.tick();
+        assertThat(allSent()).hasSize(2);
+        assertThat(backlog[0]).as("the next batch left, one waits, 1 open record").isEqualTo(3);
     }
 
     @Test

@@ -35,6 +35,7 @@ public final class BatchAccumulator {
     private final Map<TopicPartition, Open> open = new HashMap<>();
     private final Map<TopicPartition, Long> lastClosedOffset = new HashMap<>();
     private long bufferedBytes;
+    private long bufferedRecords;
 
     /** Starts fresh chains for newly assigned partitions. */
     public void assign(Collection<TopicPartition> partitions) {
@@ -43,6 +44,7 @@ public final class BatchAccumulator {
             Open dropped = open.remove(partition);
             if (dropped != null) {
                 bufferedBytes -= dropped.bytes;
+                bufferedRecords -= dropped.records.size();
             }
         }
     }
@@ -65,6 +67,7 @@ public final class BatchAccumulator {
         batch.records.add(record);
         batch.bytes += size;
         bufferedBytes += size;
+        bufferedRecords++;
         boolean full = batch.records.size() >= maxRecords || batch.bytes >= maxBytes;
         return full ? close(partition) : null;
     }
@@ -105,10 +108,16 @@ public final class BatchAccumulator {
 
     private RecordBatch seal(TopicPartition partition, Open batch) {
         bufferedBytes -= batch.bytes;
+        bufferedRecords -= batch.records.size();
         long prevOffset = lastClosedOffset.getOrDefault(partition, -1L);
         RecordBatch sealed = new RecordBatch(partition.topic(), partition.partition(), prevOffset, batch.records);
         lastClosedOffset.put(partition, sealed.lastOffset());
         return sealed;
+    }
+
+    /** Records waiting in open batches. */
+    public long bufferedRecords() {
+        return bufferedRecords;
     }
 
     /** Estimated bytes of records waiting in open batches. */

@@ -100,6 +100,10 @@ public final class InFlightWindow<P> {
     private final Map<TopicPartition, Long> committable = new HashMap<>();
     private final Consumer<P> release;
     private long bytes;
+    private long records;
+    /** Of {@link #records}/{@link #bytes}: acknowledged, held until their predecessors are. */
+    private long ackedRecords;
+    private long ackedBytes;
 
     public InFlightWindow(Consumer<P> release) {
         this.release = Objects.requireNonNull(release, "release");
@@ -117,6 +121,7 @@ public final class InFlightWindow<P> {
         }
         byPartition.computeIfAbsent(partition, p -> new ArrayDeque<>()).addLast(entry);
         this.bytes += bytes;
+        this.records += records;
         return entry;
     }
 
@@ -130,11 +135,16 @@ public final class InFlightWindow<P> {
             return null;
         }
         entry.acked = true;
+        ackedRecords += entry.records;
+        ackedBytes += entry.bytes;
         ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
         while (queue != null && !queue.isEmpty() && queue.peekFirst().acked) {
             Entry<P> done = queue.pollFirst();
             byId.remove(done.batchId);
             bytes -= done.bytes;
+            records -= done.records;
+            ackedRecords -= done.records;
+            ackedBytes -= done.bytes;
             committable.put(done.partition, done.lastOffset + 1);
             release.accept(done.payload);
         }
@@ -217,6 +227,11 @@ public final class InFlightWindow<P> {
                 Entry<P> entry = it.next();
                 byId.remove(entry.batchId);
                 bytes -= entry.bytes;
+                records -= entry.records;
+                if (entry.acked) {
+                    ackedRecords -= entry.records;
+                    ackedBytes -= entry.bytes;
+                }
                 release.accept(entry.payload);
             }
         }
@@ -230,6 +245,21 @@ public final class InFlightWindow<P> {
     /** Bytes of unacknowledged and not yet released batches. */
     public long bytes() {
         return bytes;
+    }
+
+    /** Records of batches not yet released (unacknowledged, or acknowledged before a predecessor). */
+    public long records() {
+        return records;
+    }
+
+    /** Records of batches not acknowledged yet. */
+    public long unackedRecords() {
+        return records - ackedRecords;
+    }
+
+    /** Bytes of batches not acknowledged yet. */
+    public long unackedBytes() {
+        return bytes - ackedBytes;
     }
 
     /** Batches sent and not yet released. */

@@ -38,6 +38,32 @@ class InFlightWindowTest {
     }
 
     @Test
+    void countsWhatIsStillUnacknowledgedApartFromAcknowledgedBatchesHeldForAPredecessor() {
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
+        window.add(2, p0, 19, 7, 70, "b2", 0, 20);
+        window.add(3, p1, 4, 5, 50, "c1", 0, 20);
+        assertThat(window.unackedRecords()).isEqualTo(22);
+
+        window.ack(2); // held: b1 is not acknowledged yet
+        assertThat(window.records()).isEqualTo(22);
+        assertThat(window.unackedRecords()).isEqualTo(15);
+        assertThat(window.unackedBytes()).isEqualTo(150);
+
+        window.ack(1);
+        assertThat(window.records()).isEqualTo(5);
+        assertThat(window.unackedRecords()).isEqualTo(5);
+
+        window.ack(3);
+        window.add(4, p0, 29, 3, 30, "b4", 0, 20);
+        window.add(5, p0, 39, 2, 20, "b5", 0, 20);
+        window.ack(5);
+        window.revoke(List.of(p0));
+        assertThat(window.records()).isZero();
+        assertThat(window.unackedRecords()).isZero();
+        assertThat(window.unackedBytes()).isZero();
+    }
+
+    @Test
     void lateAndDuplicateAcknowledgementsAreIgnored() {
         window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         assertThat(window.ack(1)).isNotNull();
