@@ -83,8 +83,9 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "(experimental): the batch size, linger and in-flight window are chosen continuously "
                                 + "from the measured event rate, event size, encode cost, throughput and round-trip "
                                 + "time to minimise event latency while keeping up (docs/model.md), with the caps as "
-                                + "upper bounds; end to end it still picks batches far too small (see docs/model.md, "
-                                + "'Status'), so it is not the default yet.",
+                                + "upper bounds. Not the default yet: on par with the fixed caps under a saturating "
+                                + "load, but it starts small and grows slowly after a cold start or a route failure "
+                                + "(docs/model.md, 'Status').",
                         BATCHING, 1, Width.SHORT, "Batch policy")
                 .define(BATCH_MAX_BYTES, Type.INT, 1024 * 1024,
                         ConfigDef.Range.between(1024, BATCH_MAX_BYTES_LIMIT), Importance.MEDIUM,
