@@ -58,9 +58,10 @@ import java.util.Optional;
  */
 public final class RouteScheduler {
 
-    /** While another route is down, a route takes at most this many seconds of its delivered rate. */
-    static final double RECOVERY_COMMIT_SECONDS = 2.0;
-    static final double RECOVERY_COMMIT_FLOOR_BYTES = 4 << 20;
+    /** A route takes at most this many seconds of its delivered rate in flight. */
+    static final double COMMIT_SECONDS = 2.0;
+    /** ... but always this much (a route that delivered little yet still fills its pipe). */
+    static final double COMMIT_FLOOR_BYTES = 4 << 20;
 
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
@@ -101,31 +102,28 @@ public final class RouteScheduler {
                         nowNanos));
             }
         }
+        // a route at its in-flight cap takes nothing more now; none left: the caller refuses the
+        // batch retriably and its sender keeps it
+        candidates.removeIf(c -> overcommits(c.entry(), wireBytes, nowNanos));
         Optional<Candidate> chosen = probe(candidates, nowNanos)
                 .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
                 .or(() -> earliest(candidates.stream().filter(Candidate::affordable).toList()));
-        if (chosen.isPresent() && overcommitsWhileOthersRecover(chosen.get().entry(), wireBytes, nowNanos)) {
-            return Optional.empty(); // the caller refuses the batch retriably: its sender keeps it
-        }
         chosen.ifPresent(c -> commit(c, wireBytes, nowNanos));
         return chosen.map(c -> c.entry().spec);
     }
 
     /**
-     * While another route is down (it may be back in a moment), a route takes no more than it drains
-     * in {@link #RECOVERY_COMMIT_SECONDS} at the rate it recently delivered (at least
-     * {@link #RECOVERY_COMMIT_FLOOR_BYTES}): a backlog arriving as a burst would otherwise be committed
-     * to the routes that happen to be up, and the recovered ones would sit idle while they drain it.
+     * A route takes no more than it drains in {@link #COMMIT_SECONDS} at the rate it recently
+     * delivered (at least {@link #COMMIT_FLOOR_BYTES}). A backlog arriving as a burst would
+     * otherwise be committed to the routes at once and queue for seconds on the links: recovering
+     * routes would sit idle while the others drain it, and, since the destination puts each
+     * partition in order, a batch that crossed a shorter queue would wait for its predecessor on a
+     * longer one, silencing its route until the stall rule takes it down (docs/model.md, §4 and §9).
      */
-    private boolean overcommitsWhileOthersRecover(RouteEntry entry, int wireBytes, long nowNanos) {
-        boolean anotherDown = routes.values().stream()
-                .anyMatch(other -> other != entry && other.health.state() == RouteState.DOWN);
-        if (!anotherDown) {
-            return false;
-        }
+    private boolean overcommits(RouteEntry entry, int wireBytes, long nowNanos) {
         double delivered = entry.link.estimates(nowNanos).deliveredBytesPerSecond();
-        double cap = Math.max(RECOVERY_COMMIT_FLOOR_BYTES, delivered * RECOVERY_COMMIT_SECONDS);
+        double cap = Math.max(COMMIT_FLOOR_BYTES, delivered * COMMIT_SECONDS);
         return entry.inFlightBatches > 0 && entry.inFlightBytes + wireBytes > cap;
     }
 

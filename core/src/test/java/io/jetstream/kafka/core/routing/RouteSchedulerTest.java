@@ -42,6 +42,34 @@ class RouteSchedulerTest {
     }
 
     @Test
+    void aRouteTakesAtMostItsInFlightCapAndTheNextRouteTheRest() {
+        RouteSpec other = new RouteSpec("other", List.of("a2", "b1"), 0.02, 0);
+        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, other), RouteSchedulerSettings.defaults());
+        int mib = 1 << 20;
+        // nothing delivered yet: each route takes up to the 4 MiB floor
+        for (int i = 0; i < 8; i++) {
+            assertThat(scheduler.choose(mib, i * MS)).as("batch %d", i).isPresent();
+        }
+        SchedulerSnapshot snapshot = scheduler.snapshot(8 * MS);
+        assertThat(snapshot.route("cheap").orElseThrow().inFlightBatches()).isEqualTo(4);
+        assertThat(snapshot.route("other").orElseThrow().inFlightBatches()).isEqualTo(4);
+        assertThat(scheduler.choose(mib, 9 * MS)).as("both at their cap: the sender keeps it").isEmpty();
+
+        scheduler.onAcked(other, mib, 0, 10 * MS);
+        assertThat(scheduler.choose(mib, 11 * MS)).contains(other);
+    }
+
+    @Test
+    void aCheaperRouteAtItsCapLeavesTheBatchToACostlierOne() {
+        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, costly), RouteSchedulerSettings.defaults());
+        int mib = 1 << 20;
+        for (int i = 0; i < 4; i++) {
+            assertThat(scheduler.choose(mib, i * MS)).contains(cheap);
+        }
+        assertThat(scheduler.choose(mib, 5 * MS)).contains(costly);
+    }
+
+    @Test
     void theSpendCapStopsAllSendingWhenReached() {
         RouteScheduler scheduler = new RouteScheduler(List.of(cheap),
                 RouteSchedulerSettings.builder().spendCap(SpendCap.total(2.5e-7)).build());
