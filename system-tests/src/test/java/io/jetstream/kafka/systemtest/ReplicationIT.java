@@ -6,6 +6,7 @@ import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.ConnectorStatus;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import io.jetstream.kafka.testkit.workload.ProducedLog;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
@@ -18,6 +19,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * End to end on two real sites: both connectors loaded from their packaged plugins, deployed
@@ -85,7 +89,7 @@ class ReplicationIT {
                 .verify(log);
         if (!report.isPerfect() || report.duplicates() != 0) {
             String diagnostics = env.diagnostics();
-            org.slf4j.LoggerFactory.getLogger(ReplicationIT.class).error("verification failed: {}{}", report,
+            LoggerFactory.getLogger(ReplicationIT.class).error("verification failed: {}{}", report,
                     diagnostics);
             assertThat(report.isPerfect()).as(report + diagnostics).isTrue();
         }
@@ -177,13 +181,42 @@ class ReplicationIT {
             // Stop the broker while the destination tasks are writing (in open transactions).
             Poll.until("destination writing A.demo.outage", Duration.ofSeconds(60),
                     () -> env.siteB().endOffsetSum("A.demo.outage") >= 3_000);
+            long writtenBeforeOutage = env.siteB().endOffsetSum("A.demo.outage");
             env.siteB().broker().stop();
             long stoppedAt = System.nanoTime();
             Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),
                     () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
             env.siteB().startBroker();
-            env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(120));
+            awaitDestinationWritingAgain("A.demo.outage", writtenBeforeOutage);
             verify(workload.awaitCompletion(Duration.ofSeconds(60)));
+        }
+    }
+
+    /**
+     * Waits until the destination writes {@code topic} beyond {@code writtenBefore} again. Connect
+     * 4.3.1 stops a worker's tasks once its group coordinator is unreachable; after the broker is
+     * back it usually rejoins and starts them again, but in about one full build in four it stayed a
+     * member with the connector UNASSIGNED and nothing running (docs/operations.md). Then the test
+     * does what that page tells operators: restart the destination worker (a REST restart of an
+     * unassigned connector finds no worker to run it). Anything else that keeps the destination
+     * from writing fails the test.
+     */
+    private static void awaitDestinationWritingAgain(String topic, long writtenBefore) throws Exception {
+        // abort markers of the transactions the outage broke add a few offsets: ask for more
+        Callable<Boolean> writing = () -> env.siteB().endOffsetSum(topic) > writtenBefore + 500;
+        try {
+            Poll.until("destination writing " + topic + " again", Duration.ofSeconds(60), Duration.ofSeconds(1),
+                    writing);
+        } catch (TimeoutException e) {
+            ConnectorStatus status = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR);
+            if (!"UNASSIGNED".equals(status.state())) {
+                throw new AssertionError("destination not writing after the outage: " + status + env.diagnostics(), e);
+            }
+            LoggerFactory.getLogger(ReplicationIT.class).warn("Connect left {} UNASSIGNED after the broker outage; "
+                    + "restarting the destination worker (docs/operations.md){}", status, env.diagnostics());
+            restartWorker(env.siteB().requireWorker(), env.connectB(), ReplicationEnvironment.SINK_CONNECTOR, 2);
+            Poll.until("destination writing " + topic + " after the restart", Duration.ofSeconds(60),
+                    Duration.ofSeconds(1), writing);
         }
     }
 

@@ -79,8 +79,28 @@ public final class FakeRelay implements AutoCloseable {
         this.mode = newMode;
     }
 
-    /** Binds a free port on loopback, or {@code port} when it is not 0 (restarts). */
+    /**
+     * Binds a free port on loopback, or {@code port} when it is not 0 (restarts). A restart on the
+     * same port retries for a few seconds: a client reconnecting to that port meanwhile can be given
+     * the very same port as its own local port (the port is in the ephemeral range) and hold it
+     * briefly through a connection to itself, until its handshake fails.
+     */
     public InetSocketAddress start(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            try {
+                return bind(port);
+            } catch (Exception e) {
+                boolean inUse = e instanceof java.net.BindException;
+                if (port == 0 || !inUse || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private InetSocketAddress bind(int port) throws InterruptedException {
         listener = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
