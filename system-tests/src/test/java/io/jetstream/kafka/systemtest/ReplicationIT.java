@@ -6,7 +6,6 @@ import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
-import io.jetstream.kafka.testkit.site.ConnectorStatus;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import io.jetstream.kafka.testkit.workload.ProducedLog;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
@@ -181,41 +180,43 @@ class ReplicationIT {
             // Stop the broker while the destination tasks are writing (in open transactions).
             Poll.until("destination writing A.demo.outage", Duration.ofSeconds(60),
                     () -> env.siteB().endOffsetSum("A.demo.outage") >= 3_000);
-            long writtenBeforeOutage = env.siteB().endOffsetSum("A.demo.outage");
             env.siteB().broker().stop();
             long stoppedAt = System.nanoTime();
             Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),
                     () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
             env.siteB().startBroker();
-            awaitDestinationWritingAgain("A.demo.outage", writtenBeforeOutage);
+            awaitDestinationWritingAgain("A.demo.outage");
             verify(workload.awaitCompletion(Duration.ofSeconds(60)));
         }
     }
 
     /**
-     * Waits until the destination writes {@code topic} beyond {@code writtenBefore} again. Connect
-     * 4.3.1 stops a worker's tasks once its group coordinator is unreachable; after the broker is
-     * back it usually rejoins and starts them again, but in about one full build in four it stayed a
-     * member with the connector UNASSIGNED and nothing running (docs/operations.md). Then the test
-     * does what that page tells operators: restart the destination worker (a REST restart of an
-     * unassigned connector finds no worker to run it). Anything else that keeps the destination
-     * from writing fails the test.
+     * Waits until the destination writes {@code topic} again after the broker's return. A broker
+     * stopped while the destination tasks commit transactions can keep transactions that its
+     * coordinator no longer knows open on some partitions (hanging transactions, Kafka 4.3.1; seen in
+     * about one full build in four here). Their last stable offset stays behind them, so Connect's
+     * offset store of the exactly-once tasks never finishes reading and the tasks never start. Then
+     * the test does what docs/operations.md tells operators: abort the hanging transactions
+     * ({@code kafka-transactions.sh find-hanging}/{@code abort}). Anything else that keeps the
+     * destination from writing fails the test.
      */
-    private static void awaitDestinationWritingAgain(String topic, long writtenBefore) throws Exception {
-        // abort markers of the transactions the outage broke add a few offsets: ask for more
-        Callable<Boolean> writing = () -> env.siteB().endOffsetSum(topic) > writtenBefore + 500;
+    private static void awaitDestinationWritingAgain(String topic) throws Exception {
+        long[] baseline = {-1};
+        Poll.until("destination offsets of " + topic + " readable", Duration.ofSeconds(60), Duration.ofSeconds(1),
+                () -> (baseline[0] = env.siteB().endOffsetSum(topic)) >= 0);
+        Callable<Boolean> writing = () -> env.siteB().endOffsetSum(topic) > baseline[0] + 500;
         try {
             Poll.until("destination writing " + topic + " again", Duration.ofSeconds(60), Duration.ofSeconds(1),
                     writing);
         } catch (TimeoutException e) {
-            ConnectorStatus status = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR);
-            if (!"UNASSIGNED".equals(status.state())) {
-                throw new AssertionError("destination not writing after the outage: " + status + env.diagnostics(), e);
+            List<String> aborted = env.siteB().abortHangingTransactions();
+            if (aborted.isEmpty()) {
+                throw new AssertionError("destination not writing after the outage, and no hanging transaction: "
+                        + env.diagnostics(), e);
             }
-            LoggerFactory.getLogger(ReplicationIT.class).warn("Connect left {} UNASSIGNED after the broker outage; "
-                    + "restarting the destination worker (docs/operations.md){}", status, env.diagnostics());
-            restartWorker(env.siteB().requireWorker(), env.connectB(), ReplicationEnvironment.SINK_CONNECTOR, 2);
-            Poll.until("destination writing " + topic + " after the restart", Duration.ofSeconds(60),
+            LoggerFactory.getLogger(ReplicationIT.class).warn("Destination not writing 60 s after the broker came "
+                    + "back; aborted {} hanging transaction(s) as docs/operations.md says: {}", aborted.size(), aborted);
+            Poll.until("destination writing " + topic + " after aborting hanging transactions", Duration.ofSeconds(90),
                     Duration.ofSeconds(1), writing);
         }
     }

@@ -213,7 +213,7 @@ public final class ReplicationEnvironment implements AutoCloseable {
             } catch (Exception e) {
                 out.append("\n").append(site.name()).append(" status unavailable: ").append(e);
             }
-            out.append("\n").append(site.name()).append(" worker warnings and errors (last 25):\n")
+            out.append("\n").append(site.name()).append(" worker warnings, errors and group membership (last 25):\n")
                     .append(site.requireWorker().process().problems(25));
         }
         return out.toString();

@@ -179,15 +179,18 @@ public final class JavaProcess implements AutoCloseable {
     }
 
     /**
-     * The last {@code lines} warnings and errors of the log (first line of each, repeated lines
-     * once, client reconnection chatter left out), for failure messages.
+     * The last {@code lines} warnings and errors of the log, and Connect's group-membership lines
+     * (first line of each, repeated lines once, client reconnection chatter left out), for failure
+     * messages.
      */
     public String problems(int lines) {
         try {
             List<String> picked = new java.util.ArrayList<>();
             String previous = null;
             for (String line : Files.readAllLines(logFile)) {
-                if (!(line.contains("] WARN ") || line.contains("] ERROR "))
+                boolean membership = line.contains("Joined group at generation")
+                        || line.contains("coordinator was unreachable");
+                if (!(membership || line.contains("] WARN ") || line.contains("] ERROR "))
                         || line.contains("could not be established") || line.contains("Bootstrap broker")) {
                     continue;
                 }

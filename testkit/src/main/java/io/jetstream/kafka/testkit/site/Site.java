@@ -177,6 +177,58 @@ public final class Site implements AutoCloseable {
         }
     }
 
+    /**
+     * Finds and aborts hanging transactions, as {@code kafka-transactions.sh find-hanging} and
+     * {@code abort} do (KIP-664): a partition holds an open transaction of a producer whose
+     * transaction coordinator has no ongoing transaction with that producer epoch on that partition.
+     * Such a transaction is never completed; its partition's last stable offset stays behind it, and
+     * every read_committed reader (Connect's offset store of exactly-once tasks, consumers) waits
+     * for ever. Seen after a broker was stopped while transactions were being committed.
+     *
+     * @return a line per aborted transaction
+     */
+    public List<String> abortHangingTransactions() throws InterruptedException, ExecutionException {
+        List<String> aborted = new ArrayList<>();
+        try (Admin admin = admin()) {
+            Map<Long, String> transactionalIds = new HashMap<>();
+            admin.listTransactions().all().get()
+                    .forEach(t -> transactionalIds.put(t.producerId(), t.transactionalId()));
+            Map<String, org.apache.kafka.clients.admin.TransactionDescription> coordinators = transactionalIds.isEmpty()
+                    ? Map.of() : admin.describeTransactions(transactionalIds.values()).all().get();
+            List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+            admin.describeTopics(admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                    .names().get()).allTopicNames().get().forEach((topic, description) ->
+                    description.partitions().forEach(p -> partitions.add(
+                            new org.apache.kafka.common.TopicPartition(topic, p.partition()))));
+            var producers = admin.describeProducers(partitions).all().get();
+            for (var entry : producers.entrySet()) {
+                for (var producer : entry.getValue().activeProducers()) {
+                    if (producer.currentTransactionStartOffset().isEmpty()) {
+                        continue;
+                    }
+                    String transactionalId = transactionalIds.get(producer.producerId());
+                    var coordinator = transactionalId == null ? null : coordinators.get(transactionalId);
+                    boolean ongoingThere = coordinator != null
+                            && coordinator.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING
+                            && coordinator.producerEpoch() == producer.producerEpoch()
+                            && coordinator.topicPartitions().contains(entry.getKey());
+                    if (ongoingThere || transactionalId == null) {
+                        continue; // a live transaction, or one this admin cannot attribute: leave it
+                    }
+                    admin.abortTransaction(new org.apache.kafka.clients.admin.AbortTransactionSpec(entry.getKey(),
+                            producer.producerId(), (short) producer.producerEpoch(),
+                            producer.coordinatorEpoch().orElse(0))).all().get();
+                    aborted.add(entry.getKey() + ": transaction of " + transactionalId + " (producer "
+                            + producer.producerId() + ", epoch " + producer.producerEpoch() + ") from offset "
+                            + producer.currentTransactionStartOffset().getAsLong() + "; the coordinator has "
+                            + (coordinator == null ? "nothing" : coordinator.state() + " at epoch "
+                            + coordinator.producerEpoch()));
+                }
+            }
+        }
+        return aborted;
+    }
+
     public void createTopic(String topic, int partitions) throws InterruptedException, ExecutionException {
         createTopic(topic, partitions, Map.of());
     }
