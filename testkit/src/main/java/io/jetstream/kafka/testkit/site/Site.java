@@ -179,8 +179,9 @@ public final class Site implements AutoCloseable {
 
     /**
      * Finds and aborts hanging transactions, as {@code kafka-transactions.sh find-hanging} and
-     * {@code abort} do (KIP-664): a partition holds an open transaction of a producer whose
-     * transaction coordinator has no ongoing transaction with that producer epoch on that partition.
+     * {@code abort} do (KIP-664): a partition holds an open transaction, older than its transaction
+     * timeout, of a producer whose transaction coordinator has no ongoing transaction with that
+     * producer epoch on that partition.
      * Such a transaction is never completed; its partition's last stable offset stays behind it, and
      * every read_committed reader (Connect's offset store of exactly-once tasks, consumers) waits
      * for ever. Seen after a broker was stopped while transactions were being committed.
@@ -212,8 +213,13 @@ public final class Site implements AutoCloseable {
                             && coordinator.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING
                             && coordinator.producerEpoch() == producer.producerEpoch()
                             && coordinator.topicPartitions().contains(entry.getKey());
-                    if (ongoingThere || transactionalId == null) {
-                        continue; // a live transaction, or one this admin cannot attribute: leave it
+                    // A live transaction ends (commit, or abort by its coordinator) within its timeout;
+                    // with transactions v2 the epoch moves on at each end, so a live one can also look
+                    // "not ongoing at that epoch" for a moment: only an old open one is hanging.
+                    long timeoutMs = coordinator == null ? 60_000 : coordinator.transactionTimeoutMs();
+                    boolean old = System.currentTimeMillis() - producer.lastTimestamp() > timeoutMs + 10_000;
+                    if (ongoingThere || transactionalId == null || !old) {
+                        continue; // live, or young, or one this admin cannot attribute: leave it
                     }
                     admin.abortTransaction(new org.apache.kafka.clients.admin.AbortTransactionSpec(entry.getKey(),
                             producer.producerId(), (short) producer.producerEpoch(),
