@@ -18,7 +18,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -200,12 +204,11 @@ class ReplicationIT {
      * every 10 s until closed; logs each abort.
      */
     private static final class HangingTransactionJanitor implements AutoCloseable {
-        private final java.util.concurrent.ScheduledExecutorService timer =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        private final java.util.concurrent.atomic.AtomicInteger aborted = new java.util.concurrent.atomic.AtomicInteger();
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final AtomicInteger aborted = new AtomicInteger();
 
         HangingTransactionJanitor() {
-            timer.scheduleWithFixedDelay(this::sweep, 60, 10, java.util.concurrent.TimeUnit.SECONDS);
+            timer.scheduleWithFixedDelay(this::sweep, 60, 10, TimeUnit.SECONDS);
         }
 
         private void sweep() {

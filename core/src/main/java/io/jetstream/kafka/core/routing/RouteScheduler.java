@@ -104,7 +104,7 @@ public final class RouteScheduler {
         }
         // a route at its in-flight cap takes nothing more now; none left: the caller refuses the
         // batch retriably and its sender keeps it
-        candidates.removeIf(c -> overcommits(c.entry(), wireBytes, nowNanos));
+        candidates.removeIf(c -> overcommits(c.entry(), estimates.get(c.entry()), wireBytes));
         Optional<Candidate> chosen = probe(candidates, nowNanos)
                 .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
@@ -121,8 +121,8 @@ public final class RouteScheduler {
      * partition in order, a batch that crossed a shorter queue would wait for its predecessor on a
      * longer one, silencing its route until the stall rule takes it down (docs/model.md, §4 and §9).
      */
-    private boolean overcommits(RouteEntry entry, int wireBytes, long nowNanos) {
-        double delivered = entry.link.estimates(nowNanos).deliveredBytesPerSecond();
+    private static boolean overcommits(RouteEntry entry, LinkEstimates estimates, int wireBytes) {
+        double delivered = estimates.deliveredBytesPerSecond();
         double cap = Math.max(COMMIT_FLOOR_BYTES, delivered * COMMIT_SECONDS);
         return entry.inFlightBatches > 0 && entry.inFlightBytes + wireBytes > cap;
     }

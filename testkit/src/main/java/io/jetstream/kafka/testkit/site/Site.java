@@ -13,11 +13,20 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,17 +151,21 @@ public final class Site implements AutoCloseable {
                         }
                         // The leader itself must serve the partition (its own view can lag the controller's):
                         // ListOffsets is answered by the leader only.
-                        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request =
-                                new java.util.HashMap<>();
-                        description.partitions().forEach(p -> request.put(
-                                new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                                org.apache.kafka.clients.admin.OffsetSpec.latest()));
-                        admin.listOffsets(request).all().get();
+                        latestOffsets(admin, description);
                         return true;
                     });
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+    }
+
+    /** The latest offset of every partition of a topic, answered by each partition's leader. */
+    private static Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> latestOffsets(
+            Admin admin, TopicDescription description) throws InterruptedException, ExecutionException {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        description.partitions().forEach(p -> request.put(new TopicPartition(description.name(), p.partition()),
+                OffsetSpec.latest()));
+        return admin.listOffsets(request).all().get();
     }
 
     /**
@@ -161,16 +174,11 @@ public final class Site implements AutoCloseable {
      */
     public long endOffsetSum(String topic) throws InterruptedException, ExecutionException {
         try (Admin admin = admin()) {
-            var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request =
-                    new java.util.HashMap<>();
-            description.partitions().forEach(p -> request.put(
-                    new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
-            return admin.listOffsets(request).all().get().values().stream()
-                    .mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return latestOffsets(admin, description).values().stream()
+                    .mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return 0;
             }
             throw e;
@@ -194,13 +202,13 @@ public final class Site implements AutoCloseable {
             Map<Long, String> transactionalIds = new HashMap<>();
             admin.listTransactions().all().get()
                     .forEach(t -> transactionalIds.put(t.producerId(), t.transactionalId()));
-            Map<String, org.apache.kafka.clients.admin.TransactionDescription> coordinators = transactionalIds.isEmpty()
+            Map<String, TransactionDescription> coordinators = transactionalIds.isEmpty()
                     ? Map.of() : admin.describeTransactions(transactionalIds.values()).all().get();
-            List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
-            admin.describeTopics(admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+            List<TopicPartition> partitions = new ArrayList<>();
+            admin.describeTopics(admin.listTopics(new ListTopicsOptions().listInternal(true))
                     .names().get()).allTopicNames().get().forEach((topic, description) ->
                     description.partitions().forEach(p -> partitions.add(
-                            new org.apache.kafka.common.TopicPartition(topic, p.partition()))));
+                            new TopicPartition(topic, p.partition()))));
             var producers = admin.describeProducers(partitions).all().get();
             for (var entry : producers.entrySet()) {
                 for (var producer : entry.getValue().activeProducers()) {
@@ -210,7 +218,7 @@ public final class Site implements AutoCloseable {
                     String transactionalId = transactionalIds.get(producer.producerId());
                     var coordinator = transactionalId == null ? null : coordinators.get(transactionalId);
                     boolean ongoingThere = coordinator != null
-                            && coordinator.state() == org.apache.kafka.clients.admin.TransactionState.ONGOING
+                            && coordinator.state() == TransactionState.ONGOING
                             && coordinator.producerEpoch() == producer.producerEpoch()
                             && coordinator.topicPartitions().contains(entry.getKey());
                     // A live transaction ends (commit, or abort by its coordinator) within its timeout;
@@ -221,7 +229,7 @@ public final class Site implements AutoCloseable {
                     if (ongoingThere || transactionalId == null || !old) {
                         continue; // live, or young, or one this admin cannot attribute: leave it
                     }
-                    admin.abortTransaction(new org.apache.kafka.clients.admin.AbortTransactionSpec(entry.getKey(),
+                    admin.abortTransaction(new AbortTransactionSpec(entry.getKey(),
                             producer.producerId(), (short) producer.producerEpoch(),
                             producer.coordinatorEpoch().orElse(0))).all().get();
                     aborted.add(entry.getKey() + ": transaction of " + transactionalId + " (producer "

@@ -1,7 +1,6 @@
 package io.jetstream.kafka.core.protocol.codec;
 
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
-import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -31,10 +30,7 @@ final class SubscribeCodec implements BodyCodec<SubscribeFrame> {
     public SubscribeFrame decode(BodyReader in) {
         int shareIndex = in.readUnsignedShort("shareIndex");
         int shareCount = in.readUnsignedShort("shareCount");
-        long epoch = in.readLong("epoch");
-        if (epoch < 0) {
-            throw new ProtocolException(ProtocolException.Kind.MALFORMED, "SUBSCRIBE.epoch " + epoch + " is negative");
-        }
+        long epoch = in.readLong("epoch"); // negative: the record constructor's rule, reported as MALFORMED
         return new SubscribeFrame(in.readString("streamId"), in.readString("subscriberId"), shareIndex, shareCount,
                 epoch);
     }
