@@ -312,6 +312,10 @@ final class ReplicationSender implements AutoCloseable {
             if (!ack.originNodeId().equals(settings.nodeId())) {
                 return;
             }
+            if (ack.isReceipt()) {
+                onBatchReceipt(ack);
+                return;
+            }
             answered = metadataInFlight.remove(ack.batchId());
             if (answered == null) {
                 onBatchAck(ack);
@@ -323,6 +327,16 @@ final class ReplicationSender implements AutoCloseable {
             log.debug("Metadata of topic {} not applied yet: {} {}", answered.topic(), ack.reason(), ack.message());
         }
         metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(), ack.isOk());
+    }
+
+    /** The batch reached the egress relay; its answer is still to come. */
+    private void onBatchReceipt(AckFrame receipt) {
+        InFlightWindow.Entry<Pending> entry = window.get(receipt.batchId());
+        if (entry == null || !entry.payload().onWire) {
+            return; // answered meanwhile, or a receipt of an earlier attempt
+        }
+        Pending pending = entry.payload();
+        policy.onBatchReceived(entry.records(), pending.wireBytes, entry.sentAtNanos(), nanoTime.getAsLong());
     }
 
     private void onBatchAck(AckFrame ack) {

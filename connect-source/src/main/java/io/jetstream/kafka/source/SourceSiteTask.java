@@ -97,6 +97,7 @@ public final class SourceSiteTask extends SinkTask {
                     .connectTimeout(relaySettings.connectTimeout())
                     .heartbeatInterval(relaySettings.heartbeatInterval())
                     .reconnectBackoff(relaySettings.reconnectBackoff(), relaySettings.reconnectBackoffMax())
+                    .receipts(true)
                     .build();
             RelayAdapter adapter = new RelayAdapter();
             PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {

@@ -115,6 +115,47 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void aReceiptIsNoAnswerButTimesThePathForTheBatchPolicy() {
+        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
+                DecisionReason.FIXED);
+        List<long[]> receipts = new ArrayList<>();
+        BatchPolicy recording = new BatchPolicy() {
+            @Override
+            public BatchDecision decision(long nowNanos) {
+                return caps;
+            }
+
+            @Override
+            public void onBatchReceived(int records, long wireBytes, long sentAtNanos, long receivedAtNanos) {
+                receipts.add(new long[] {records, wireBytes, sentAtNanos, receivedAtNanos});
+            }
+        };
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
+                UnpooledByteBufAllocator.DEFAULT, new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+        sender.assign(List.of(p0));
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        BatchFrame batch = allSent().get(0);
+        long sentAt = now.get();
+
+        now.addAndGet(Duration.ofMillis(30).toNanos());
+        sender.onFrame(r1, AckFrame.received(batch.header()));
+        assertThat(receipts).hasSize(1);
+        assertThat(receipts.get(0)[0]).isEqualTo(2);
+        assertThat(receipts.get(0)[3] - receipts.get(0)[2]).isEqualTo(Duration.ofMillis(30).toNanos());
+        assertThat(receipts.get(0)[2]).isEqualTo(sentAt);
+        assertThat(sender.inFlightBatches()).as("still waiting for the answer").isEqualTo(1);
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+        assertThat(r1.sent.size() + r2.sent.size()).as("not taken for a NACK: nothing re-sent").isEqualTo(1);
+
+        sender.onFrame(r1, ok(batch));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 2L);
+        sender.onFrame(r1, AckFrame.received(batch.header()));
+        assertThat(receipts).as("a receipt after the answer is ignored").hasSize(1);
+    }
+
+    @Test
     void commitsOnlyWhatTheDestinationAcknowledged() {
         sender(2, 1 << 30);
         for (long offset = 0; offset < 6; offset++) {

@@ -21,6 +21,7 @@ import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Shares;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
+import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestRelay;
@@ -107,6 +108,40 @@ class RelayChainIT {
         closeables.add(0, subscriber);
         Poll.until(id + " ready", WAIT, subscriber::isReady);
         return subscriber;
+    }
+
+    @Test
+    void theEgressReceiptReachesASenderThatAskedBeforeTheAnswerAndNoOtherSender() throws Exception {
+        startChain(Map.of());
+        TestSubscriber share0 = subscriber("sink-task-0", 0, 1);
+        share0.autoAck = false; // the destination holds its answers: only receipts can come back
+        TestSender asking = new TestSender("source-task-0", a1.data(), clients, null, true);
+        closeables.add(0, asking);
+        TestSender plain = new TestSender("source-task-1", a1.data(), clients, null, false);
+        closeables.add(0, plain);
+        Poll.until("senders ready", WAIT, () -> asking.isReady() && plain.isReady());
+
+        int batches = 50;
+        for (int i = 0; i < batches; i++) {
+            assertThat(asking.send(TOPIC, i % PARTITIONS, 5, 100)).isNotNegative();
+            assertThat(plain.send("payments", i % PARTITIONS, 5, 100)).isNotNegative();
+        }
+        Poll.until("a receipt for every batch of the asking sender", WAIT, () -> asking.receipts.size() == batches);
+        Poll.until("every batch at the subscriber", WAIT, () -> share0.batches.get() == 2 * batches);
+        assertThat(asking.outcomes).as("no answer yet: the destination holds them").isEmpty();
+
+        assertThat(share0.ackHeld()).isEqualTo(2 * batches);
+        Poll.until("every answer", WAIT, () -> asking.outcomes.size() == batches && plain.outcomes.size() == batches);
+        assertThat(asking.oks()).isEqualTo(batches);
+        assertThat(plain.oks()).isEqualTo(batches);
+        assertThat(asking.receipts.values()).as("one receipt per batch").containsOnly(1);
+        assertThat(asking.receiptsAfterAnswer).isEmpty();
+        assertThat(plain.receipts).as("a sender that did not ask gets none").isEmpty();
+        assertThat(asking.extraAnswers).isEmpty();
+        assertThat(a1.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).isZero();
+        assertThat(c1.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).isZero();
+        Poll.until("budgets back to zero", WAIT,
+                () -> a1.bufferedBytes() == 0 && c1.bufferedBytes() == 0 && b1.bufferedBytes() == 0);
     }
 
     @Test

@@ -399,7 +399,8 @@ public final class PeerClient implements AutoCloseable {
             }
             channel = ctx.channel();
             lastReadNanos = System.nanoTime();
-            ctx.writeAndFlush(HelloFrame.of(config.role(), config.nodeId(), config.streamId(), config.token()));
+            HelloFrame hello = HelloFrame.of(config.role(), config.nodeId(), config.streamId(), config.token());
+            ctx.writeAndFlush(config.receipts() ? hello.withReceipts() : hello);
             handshakeTimeout = ctx.executor().schedule(() -> {
                 if (state != State.READY) {
                     fail(ctx, new TimeoutException("handshake not completed within " + config.connectTimeout().toMillis()

@@ -32,12 +32,15 @@ import io.netty.handler.ssl.SslContext;
  * @param writeHighWaterMark  the channel turns unwritable above this many queued bytes
  * @param subscription        the SUBSCRIBE sent after HELLO_OK; required for role SUBSCRIBER and
  *                            null otherwise
+ * @param receipts            ask for receipts (HELLO flag {@code FLAG_RECEIPTS}): the relay then sends
+ *                            a RECEIVED ack when a batch reaches its egress relay, before its answer;
+ *                            the listener must tell them apart ({@code AckFrame.isReceipt()})
  */
 public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String nodeId, String streamId,
         String token, SslContext sslContext, Duration connectTimeout,
         Duration heartbeatInterval, Duration reconnectBackoff, Duration reconnectBackoffMax,
         int maxFrameBytes, int writeLowWaterMark, int writeHighWaterMark,
-        SubscribeFrame subscription) {
+        SubscribeFrame subscription, boolean receipts) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
@@ -68,6 +71,9 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
         if (writeLowWaterMark < 0 || writeHighWaterMark < writeLowWaterMark || writeHighWaterMark == 0) {
             throw new IllegalArgumentException("water marks need 0 <= low <= high, high > 0; got low "
                     + writeLowWaterMark + ", high " + writeHighWaterMark);
+        }
+        if (receipts && role == PeerRole.SUBSCRIBER) {
+            throw new IllegalArgumentException("receipts are for senders and relays, not for role SUBSCRIBER");
         }
         if ((role == PeerRole.SUBSCRIBER) != (subscription != null)) {
             throw new IllegalArgumentException("a subscription is required for role SUBSCRIBER and only for it (role "
@@ -112,7 +118,8 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
                 + ", token=" + (token.isEmpty() ? "<none>" : "<redacted>") + ", tls=" + tls() + ", connectTimeout="
                 + connectTimeout + ", heartbeatInterval=" + heartbeatInterval + ", reconnectBackoff=" + reconnectBackoff
                 + ".." + reconnectBackoffMax + ", maxFrameBytes=" + maxFrameBytes + ", writeWaterMarks="
-                + writeLowWaterMark + "/" + writeHighWaterMark + ", subscription=" + subscription + "]";
+                + writeLowWaterMark + "/" + writeHighWaterMark + ", subscription=" + subscription + ", receipts="
+                + receipts + "]";
     }
 
     private static void requirePositive(Duration value, String name) {
@@ -138,6 +145,7 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
         private int writeLowWaterMark = DEFAULT_WRITE_LOW_WATER_MARK;
         private int writeHighWaterMark = DEFAULT_WRITE_HIGH_WATER_MARK;
         private SubscribeFrame subscription;
+        private boolean receipts;
 
         private Builder(InetSocketAddress remote, PeerRole role, String nodeId, String streamId, String token) {
             this.remote = remote;
@@ -186,10 +194,16 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
             return this;
         }
 
+        /** Ask for receipts (see {@link PeerClientConfig#receipts()}); off by default. */
+        public Builder receipts(boolean receipts) {
+            this.receipts = receipts;
+            return this;
+        }
+
         public PeerClientConfig build() {
             return new PeerClientConfig(remote, role, nodeId, streamId, token, sslContext, connectTimeout,
                     heartbeatInterval, reconnectBackoff, reconnectBackoffMax, maxFrameBytes, writeLowWaterMark,
-                    writeHighWaterMark, subscription);
+                    writeHighWaterMark, subscription, receipts);
         }
     }
 }

@@ -60,6 +60,12 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private long changes;
     /** Whether the last inputs had a measured path throughput (else the prior). */
     private boolean throughputMeasured;
+    /**
+     * The path as far as the egress relay, timed by receipts (sent to received): throughput and
+     * round trip free of the destination's delays. Idle until the first receipt.
+     */
+    private final LinkMonitor carried;
+    private long receipts;
     /** Highest delivered rate in the base-RTT window (negated: a windowed minimum). */
     private final WindowedMin deliveredPeak;
     private double peakDeliveredBytesPerSecond;
@@ -68,6 +74,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.stream = new StreamMonitor(settings.estimators(), settings.batchOverheadBytes());
         this.link = new LinkMonitor(settings.estimators());
+        this.carried = new LinkMonitor(settings.estimators());
         this.ackTime = new AckTimeModel(settings.estimators());
         this.deliveredPeak = new WindowedMin(settings.estimators().minRttWindow(), 8);
         this.model = LatencyModel.from(settings);
@@ -83,6 +90,13 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                                          long nowNanos) {
         stream.onBatchSent(records, uncompressedBytes, wireBytes, encodeNanos, nowNanos);
         link.onSent(wireBytes, nowNanos);
+        carried.onSent(wireBytes, nowNanos);
+    }
+
+    @Override
+    public synchronized void onBatchReceived(int records, long wireBytes, long sentAtNanos, long receivedAtNanos) {
+        receipts++;
+        carried.onAcked(wireBytes, sentAtNanos, receivedAtNanos);
     }
 
     @Override
@@ -96,6 +110,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     @Override
     public synchronized void onBatchFailed(int records, long wireBytes, long sentAtNanos, long nowNanos) {
         link.onFailed(wireBytes, nowNanos);
+        carried.onFailed(wireBytes, nowNanos);
     }
 
     @Override
@@ -105,6 +120,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     @Override
     public synchronized void onRttSample(long rttNanos, long nowNanos) {
+        // not for the receipts' monitor: heartbeats go to the first relay only, and a round trip
+        // shorter than the path's would make every receipt look queued behind the previous one
         link.onRttSample(rttNanos, nowNanos);
     }
 
@@ -138,7 +155,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         if (warmingUp) {
             return settings.initial();
         }
-        ModelInputs inputs = inputs(measured, link.estimates(nowNanos), nowNanos);
+        ModelInputs inputs = inputs(measured, link.estimates(nowNanos), carriedEstimates(nowNanos), nowNanos);
         BatchSizeSearch.Result search = BatchSizeSearch.run(model, inputs, minBatchRecords(inputs),
                 maxBatchRecords(inputs), GRID_RATIO);
         boolean drainingFasterThanPossible = inputs.effectiveRecordsPerSecond() > inputs.arrivalRecordsPerSecond()
@@ -186,7 +203,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
      * {@code bytes / (ack - sent - R)} of single batches: a fixed delay {@code c} at the destination
      * would make small batches look slow (docs/model.md section 9).
      */
-    private ModelInputs inputs(StreamEstimates measured, LinkEstimates path, long nowNanos) {
+    private ModelInputs inputs(StreamEstimates measured, LinkEstimates path, LinkEstimates toEgress, long nowNanos) {
         long openBatch = current == null ? 0 : current.maxRecords();
         double rate = measured.recordsPerSecond();
         // records queued at the far end (it does not keep up with the batches one by one) are a
@@ -199,21 +216,31 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         // upwards: a fitted throughput no higher than what the path delivered is no evidence
         boolean fittedAboveDelivered = fitted > path.deliveredBytesPerSecond() * (1 + settings.minGain());
         fitted = fittedAboveDelivered ? fitted : Double.NaN;
-        double throughput = path.throughputKnown() ? path.bytesPerSecond()
+        // receipts time the path without the destination: their busy periods measure it even when
+        // the answers come in commit groups (which measure nothing)
+        boolean carriedKnown = toEgress != null && toEgress.throughputKnown();
+        double throughput = carriedKnown ? toEgress.bytesPerSecond()
+                : path.throughputKnown() ? path.bytesPerSecond()
                 : Double.isFinite(fitted) ? fitted : settings.priorLinkBytesPerSecond();
         throughput = Math.max(throughput, path.deliveredBytesPerSecond());
-        throughputMeasured = path.throughputKnown() || Double.isFinite(fitted);
+        throughputMeasured = carriedKnown || path.throughputKnown() || Double.isFinite(fitted);
         deliveredPeak.add(-path.deliveredBytesPerSecond(), nowNanos);
         peakDeliveredBytesPerSecond = Math.max(0, -deliveredPeak.min(nowNanos));
         return new ModelInputs(rate, rate + drainRate, measured.meanRecordBytes(),
                 orElse(measured.compressionRatio(), settings.priorCompressionRatio()),
                 orElse(measured.encodeFixedNanos(), 0), orElse(measured.encodeNanosPerByte(), 0),
                 throughput,
-                orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
+                toEgress != null && !Double.isNaN(toEgress.baseRttNanos()) ? toEgress.baseRttNanos()
+                        : orElse(path.baseRttNanos(), settings.priorRtt().toNanos()),
                 orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
                 orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
                 Double.isFinite(fitted) ? fitted : Double.NaN,
                 ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
+    }
+
+    /** The receipts' view of the path, or null before the first receipt. */
+    private LinkEstimates carriedEstimates(long nowNanos) {
+        return receipts == 0 ? null : carried.estimates(nowNanos);
     }
 
     private static double orElse(double measured, double prior) {
@@ -280,6 +307,11 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     public synchronized LinkEstimates pathEstimates(long nowNanos) {
         return link.estimates(nowNanos);
+    }
+
+    /** The path up to the egress relay as receipts measure it; empty before the first receipt. */
+    public synchronized Optional<LinkEstimates> receiptEstimates(long nowNanos) {
+        return Optional.ofNullable(carriedEstimates(nowNanos));
     }
 
     public AdaptiveBatchSettings settings() {

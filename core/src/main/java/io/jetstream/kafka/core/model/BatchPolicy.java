@@ -43,6 +43,16 @@ public interface BatchPolicy {
                               long oldestRecordArrivalNanos) {
     }
 
+    /**
+     * A batch reached the egress relay of its route (a receipt; its answer is still to come). Its
+     * transfer time holds the path but none of the destination's delays.
+     *
+     * @param sentAtNanos     when the batch was handed to the network
+     * @param receivedAtNanos when the receipt arrived
+     */
+    default void onBatchReceived(int records, long wireBytes, long sentAtNanos, long receivedAtNanos) {
+    }
+
     /** A batch was negatively acknowledged, timed out or lost with its connection; it will be re-sent. */
     default void onBatchFailed(int records, long wireBytes, long sentAtNanos, long nowNanos) {
     }

@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param streamId stream of the acknowledged frame
  * @param originNodeId node that sent the acknowledged frame
  * @param batchId batch or metadata id being acknowledged
- * @param status OK or NACK
- * @param reason {@code NONE}/{@code DUPLICATE} with OK, any other with NACK
+ * @param status OK or NACK, or RECEIVED for a receipt from the egress relay (not an answer)
+ * @param reason {@code NONE}/{@code DUPLICATE} with OK, any other with NACK, {@code NONE} with RECEIVED
  * @param topic origin topic
  * @param partition origin partition, or -1 for metadata
  * @param lastOffset last offset of the batch (written, if OK), or -1 for metadata
@@ -31,7 +31,7 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
         Objects.requireNonNull(reason, "reason");
         WireStrings.check(topic, "topic");
         WireStrings.check(message, "message");
-        if ((status == AckStatus.OK) != reason.isSuccess()) {
+        if (status == AckStatus.RECEIVED ? reason != AckReason.NONE : (status == AckStatus.OK) != reason.isSuccess()) {
             throw new IllegalArgumentException("reason " + reason + " cannot accompany status " + status);
         }
         if (partition < -1) {
@@ -47,6 +47,11 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
     /** Every record of the batch had already been written (a re-sent batch). */
     public static AckFrame duplicate(BatchHeader batch) {
         return of(batch, AckStatus.OK, AckReason.DUPLICATE, "");
+    }
+
+    /** The batch reached the egress relay (a receipt, not an answer; see {@link AckStatus#RECEIVED}). */
+    public static AckFrame received(BatchHeader batch) {
+        return of(batch, AckStatus.RECEIVED, AckReason.NONE, "");
     }
 
     /** The batch was not written; {@code message} is cut to 1024 chars. */
@@ -75,6 +80,11 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
 
     public boolean isOk() {
         return status == AckStatus.OK;
+    }
+
+    /** A receipt from the egress relay: the answer (OK or NACK) is still to come. */
+    public boolean isReceipt() {
+        return status == AckStatus.RECEIVED;
     }
 
     @Override

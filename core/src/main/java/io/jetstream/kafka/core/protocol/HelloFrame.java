@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param version protocol version the client speaks ({@link ProtocolVersion#CURRENT})
  * @param role what the client is
- * @param flags reserved, {@code uint16}; zero in version 1
+ * @param flags {@code uint16} bit set: {@link #FLAG_RECEIPTS}; other bits are reserved (zero) and ignored
  * @param nodeId stable id of the client node (for example {@code connect-a/jetstream-source-3})
  * @param streamId the replication stream the connection serves; empty for relay-to-relay
  *     connections, which carry frames of many streams
@@ -17,6 +17,12 @@ import java.util.Objects;
  */
 public record HelloFrame(int version, PeerRole role, int flags, String nodeId, String streamId, String authToken)
         implements Frame {
+
+    /**
+     * The client wants receipts ({@link AckStatus#RECEIVED} ACKs) for the batches it sends, besides
+     * their answers. Peers that do not set it never get one.
+     */
+    public static final int FLAG_RECEIPTS = 1;
 
     public HelloFrame {
         WireStrings.checkUint16(version, "version");
@@ -30,6 +36,16 @@ public record HelloFrame(int version, PeerRole role, int flags, String nodeId, S
     /** A HELLO at the current version with no flags. */
     public static HelloFrame of(PeerRole role, String nodeId, String streamId, String authToken) {
         return new HelloFrame(ProtocolVersion.CURRENT, role, 0, nodeId, streamId, authToken);
+    }
+
+    /** This HELLO with {@link #FLAG_RECEIPTS} set. */
+    public HelloFrame withReceipts() {
+        return new HelloFrame(version, role, flags | FLAG_RECEIPTS, nodeId, streamId, authToken);
+    }
+
+    /** Whether the client asked for receipts ({@link #FLAG_RECEIPTS}). */
+    public boolean wantsReceipts() {
+        return (flags & FLAG_RECEIPTS) != 0;
     }
 
     @Override

@@ -24,6 +24,11 @@ final class RouteEntry {
     boolean leased;
     long inFlightBytes;
     int inFlightBatches;
+    /** Batches the route carried to its egress relay (receipts) whose answer from the destination is still due. */
+    long farBytes;
+    int farBatches;
+    /** Receipts seen on this route: its measurements are its own, free of the destination's delays. */
+    long receipts;
     long bytesSent;
     long bytesAcked;
     long failures;
@@ -70,6 +75,26 @@ final class RouteEntry {
         consecutiveFailures = 0;
         lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
         lastAckNanos = Math.max(lastAckNanos, ackedAtNanos);
+    }
+
+    /** The route carried a batch to its egress relay: off the route, waiting for the destination's answer. */
+    void received(long wireBytes, long receivedAtNanos) {
+        release(wireBytes);
+        farBytes += Math.max(0, wireBytes);
+        farBatches++;
+        receipts++;
+        consecutiveFailures = 0;
+        lastProgressNanos = Math.max(lastProgressNanos, receivedAtNanos);
+        lastAckNanos = Math.max(lastAckNanos, receivedAtNanos);
+    }
+
+    /** The destination answered a batch the route had already carried. */
+    void settled(long wireBytes, boolean written) {
+        farBytes = Math.max(0, farBytes - Math.max(0, wireBytes));
+        farBatches = Math.max(0, farBatches - 1);
+        if (written) {
+            bytesAcked += wireBytes;
+        }
     }
 
     void failed(long wireBytes) {

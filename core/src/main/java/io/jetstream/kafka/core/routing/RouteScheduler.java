@@ -189,7 +189,9 @@ public final class RouteScheduler {
         // still); the round trip is then the smallest among such routes, for all of them.
         boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
         double rankingCapacity = pathMeasured ? capacity : reference;
-        double pathRtt = pathMeasured ? rtt : commonAckRtt;
+        // receipts time the route itself (no destination delay in them): its own round trip is
+        // comparable with the other routes'; the capacity stays the common one (see above)
+        double pathRtt = pathMeasured || entry.receipts > 0 ? rtt : commonAckRtt;
         double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
@@ -330,6 +332,28 @@ public final class RouteScheduler {
         entry.acked(wireBytes, ackedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
         entry.health.onAck();
+    }
+
+    /**
+     * A batch sent at {@code sentAtNanos} on {@code route} reached the route's egress relay at
+     * {@code receivedAtNanos} (a receipt, protocol {@code RECEIVED}). The route has carried it: it
+     * leaves the route's bytes in flight, and its transfer time is a measurement of the route alone,
+     * free of what the destination adds (transaction commits, waiting for a predecessor that took
+     * another route). Its answer is reported later with {@link #onSettled}, not {@link #onAcked}.
+     */
+    public synchronized void onReceived(RouteSpec route, long wireBytes, long sentAtNanos, long receivedAtNanos) {
+        RouteEntry entry = entry(route);
+        entry.received(wireBytes, receivedAtNanos);
+        entry.link.onAcked(wireBytes, sentAtNanos, receivedAtNanos);
+        entry.health.onAck();
+    }
+
+    /**
+     * The destination answered a batch that {@code route} had already carried ({@link #onReceived}):
+     * written or not, timed out or not, that is the destination's doing, not the route's.
+     */
+    public synchronized void onSettled(RouteSpec route, long wireBytes, boolean written, long nowNanos) {
+        entry(route).settled(wireBytes, written);
     }
 
     /** A batch on {@code route} was refused or timed out; the caller re-sends it (choosing again). */

@@ -30,6 +30,21 @@ class AckFrameTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AckFrame("s", "o", 1, AckStatus.NACK, AckReason.DUPLICATE, "t", 0, 0, ""))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AckFrame("s", "o", 1, AckStatus.RECEIVED, AckReason.DUPLICATE, "t", 0, 0, ""))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AckFrame("s", "o", 1, AckStatus.RECEIVED, AckReason.TIMEOUT, "t", 0, 0, ""))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aReceiptIsNeitherAnOkNorANack() {
+        AckFrame receipt = AckFrame.received(header);
+        assertThat(receipt.isReceipt()).isTrue();
+        assertThat(receipt.isOk()).isFalse();
+        assertThat(receipt.reason()).isEqualTo(AckReason.NONE);
+        assertThat(receipt.batchId()).isEqualTo(42);
+        assertThat(receipt.lastOffset()).isEqualTo(19);
+        assertThat(AckFrame.ok(header).isReceipt()).isFalse();
     }
 
     @Test

@@ -127,6 +127,43 @@ class RouteSchedulerTest {
     }
 
     @Test
+    void aReceiptTakesTheBatchOffItsRouteSoTheDestinationsWaitNeitherFillsNorStallsIt() {
+        RouteSpec a = RouteSpec.free("a", "b1");
+        RouteSpec b = RouteSpec.free("b", "a2", "b1");
+        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
+                RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
+        int mib = 1 << 20;
+        for (int i = 0; i < 8; i++) {
+            assertThat(scheduler.choose(mib, i * MS)).isPresent();
+        }
+        assertThat(scheduler.choose(mib, 9 * MS)).as("both routes at their in-flight cap").isEmpty();
+        // the egress relay has every batch; the destination answers b's at once and holds a's
+        // (a predecessor that took the other route, a commit): a route that carried its batches
+        // is free for more, and its silence is not a stall
+        for (int i = 0; i < 4; i++) {
+            scheduler.onReceived(a, mib, i * MS, (40 + i) * MS);
+            scheduler.onReceived(b, mib, i * MS, (45 + i) * MS);
+            scheduler.onSettled(b, mib, true, 100 * MS);
+        }
+        RouteStats carried = scheduler.snapshot(50 * MS).route("a").orElseThrow();
+        assertThat(carried.inFlightBatches()).isZero();
+        assertThat(carried.rttNanos()).as("the route's own round trip, from receipts").isBetween(39.9 * MS, 40.1 * MS);
+        assertThat(scheduler.choose(mib, 50 * MS)).isPresent();
+        assertThat(scheduler.choose(mib, 51 * MS)).isPresent();
+        scheduler.onReceived(a, mib, 50 * MS, 90 * MS);
+        scheduler.onReceived(b, mib, 51 * MS, 95 * MS);
+        assertThat(scheduler.snapshot(3_000 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
+
+        // the destination's late answers, written or not, are not the route's doing
+        scheduler.onSettled(a, mib, false, 3_100 * MS);
+        scheduler.onSettled(a, mib, true, 3_100 * MS);
+        RouteStats settled = scheduler.snapshot(3_200 * MS).route("a").orElseThrow();
+        assertThat(settled.state()).isEqualTo(RouteState.UP);
+        assertThat(settled.failures()).isZero();
+        assertThat(settled.bytesAcked()).isEqualTo(mib);
+    }
+
+    @Test
     void unknownAndDuplicateRoutesAreRejected() {
         RouteScheduler scheduler = new RouteScheduler(List.of(cheap), RouteSchedulerSettings.defaults());
         assertThatThrownBy(() -> scheduler.onAcked(costly, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)

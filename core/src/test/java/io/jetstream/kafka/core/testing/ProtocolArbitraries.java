@@ -109,7 +109,15 @@ public final class ProtocolArbitraries {
         return Combinators.combine(id(), id(), Arbitraries.longs(), reasons, text(30),
                 Arbitraries.integers().greaterOrEqual(-1), Arbitraries.longs(), text(200))
                 .as((stream, origin, id, reason, topic, partition, last, message) -> new AckFrame(stream, origin, id,
-                        reason.isSuccess() ? AckStatus.OK : AckStatus.NACK, reason, topic, partition, last, message));
+                        status(reason, id), reason, topic, partition, last, message));
+    }
+
+    /** OK or NACK as the reason requires; half of the plain successes become receipts. */
+    private static AckStatus status(AckReason reason, long id) {
+        if (reason == AckReason.NONE && (id & 1) == 0) {
+            return AckStatus.RECEIVED;
+        }
+        return reason.isSuccess() ? AckStatus.OK : AckStatus.NACK;
     }
 
     public static Arbitrary<Frame> subscribe() {

@@ -185,6 +185,10 @@ final class DataPath {
 
     /** An ACK or NACK from a downstream: relayed upstream if it answers a pending frame. */
     void onAck(AckFrame ack, Downstream from) {
+        if (ack.isReceipt()) {
+            onReceipt(ack, from);
+            return;
+        }
         PendingEntry entry = from.streamId().equals(ack.streamId())
                 ? pending.find(ack.originNodeId(), ack.batchId(), from) : null;
         if (entry == null) {
@@ -201,6 +205,31 @@ final class DataPath {
         }
         if (unanswered <= 0 || !entry.metadata) {
             forget(entry);
+        }
+    }
+
+    /**
+     * A receipt from a downstream (the egress relay has the batch): the ingress tells its route
+     * chooser, every relay passes it on to an upstream that asked for receipts. The frame stays
+     * pending until its answer. A receipt for nothing pending (answered or timed out meanwhile) is
+     * dropped without a count: it can legitimately arrive after a timeout.
+     */
+    private void onReceipt(AckFrame receipt, Downstream from) {
+        PendingEntry entry = from.streamId().equals(receipt.streamId())
+                ? pending.find(receipt.originNodeId(), receipt.batchId(), from) : null;
+        if (entry == null || entry.isDone() || !entry.markReceived()) {
+            return;
+        }
+        passReceipt(entry, receipt);
+    }
+
+    /** Records that the route carried the entry's frame, and tells the upstream if it asked. */
+    void passReceipt(PendingEntry entry, AckFrame receipt) {
+        if (entry.route != null) {
+            chooser.onReceived(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
+        }
+        if (entry.upstream.session().receipts()) {
+            entry.upstream.sendAck(receipt);
         }
     }
 
@@ -250,7 +279,9 @@ final class DataPath {
         } else {
             metrics.nacks(ownReason != null ? ownReason : NackReasons.relayed(ack.reason())).inc();
         }
-        if (entry.route != null) {
+        if (entry.route != null && entry.wasReceived()) {
+            chooser.onSettled(entry.route, entry.bytes, ack.isOk());
+        } else if (entry.route != null) {
             if (ack.isOk()) {
                 chooser.onAck(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
             } else {

@@ -97,7 +97,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void accept(ChannelHandlerContext ctx, HelloFrame hello, StreamSpec stream) {
-        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), path.metrics().peer(hello.nodeId()));
+        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), path.metrics().peer(hello.nodeId()),
+                hello.wantsReceipts());
         traffic.bind(session.metrics());
         ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), path.metrics());
         ctx.writeAndFlush(HelloOkFrame.of(path.config().relayId(), path.config().frameMaxBytes()));

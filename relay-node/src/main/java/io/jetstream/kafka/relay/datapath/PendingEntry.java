@@ -44,6 +44,8 @@ final class PendingEntry {
     final boolean metadata;
 
     private final AtomicBoolean done = new AtomicBoolean();
+    /** Set once by the first receipt (RECEIVED) from downstream: the route has carried the frame. */
+    private final AtomicBoolean received = new AtomicBoolean();
     private final AtomicInteger unansweredCopies;
     volatile Timeout timeout;
 
@@ -90,6 +92,16 @@ final class PendingEntry {
 
     boolean isDone() {
         return done.get();
+    }
+
+    /** True for the one caller that records the first receipt. */
+    boolean markReceived() {
+        return received.compareAndSet(false, true);
+    }
+
+    /** Whether a receipt came back for the frame. */
+    boolean wasReceived() {
+        return received.get();
     }
 
     /** Counts one copy answered (ACK, or its downstream lost); returns how many remain. */

@@ -77,6 +77,11 @@ public final class RoundRobinRouteChooser implements RouteChooser {
     }
 
     @Override
+    public void onReceived(RouteSpec route, long batchBytes, Duration transfer) {
+        failedAtNanos.remove(route);
+    }
+
+    @Override
     public void onFailure(RouteSpec route) {
         failedAtNanos.put(route, nanoClock.getAsLong());
     }

@@ -35,6 +35,21 @@ public interface RouteChooser {
     default void onAck(RouteSpec route, long batchBytes, Duration rtt) {
     }
 
+    /**
+     * A batch sent on {@code route} reached the route's egress relay {@code transfer} after it left
+     * (a receipt). Its answer is reported later with {@link #onSettled}, not with {@code onAck} or
+     * {@code onNack}.
+     */
+    default void onReceived(RouteSpec route, long batchBytes, Duration transfer) {
+    }
+
+    /**
+     * The destination answered ({@code written} or not, or this relay timed it out) a batch whose
+     * receipt {@link #onReceived} reported: the route had carried it, so this is not the route's doing.
+     */
+    default void onSettled(RouteSpec route, long batchBytes, boolean written) {
+    }
+
     /** A batch sent on {@code route} came back negatively acknowledged (including this relay's own timeout). */
     default void onNack(RouteSpec route, AckReason reason) {
     }

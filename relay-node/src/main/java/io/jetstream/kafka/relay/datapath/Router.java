@@ -1,5 +1,6 @@
 package io.jetstream.kafka.relay.datapath;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -178,7 +179,7 @@ final class Router {
                     "next hop " + link.peerId() + " is unreachable from relay " + relayId);
         }
         Frame out = Frames.withRouting(frame, next);
-        return handOver(out, List.of(link), bytes, upstream, route, routeMetrics);
+        return handOver(out, List.of(link), bytes, upstream, route, routeMetrics, false);
     }
 
     private Outcome deliver(Frame frame, long bytes, UpstreamHandler upstream, RouteSpec route,
@@ -191,23 +192,31 @@ final class Router {
                         "no subscriber of stream " + stream + " at relay " + relayId + " owns "
                                 + batch.header().topic() + "-" + batch.header().partition());
             }
-            return handOver(frame, List.of(owner), bytes, upstream, route, routeMetrics);
+            // This relay is the route's egress: the route has carried the batch. The receipt goes
+            // first, so that the upstream sees it before any answer.
+            if (upstream.session().receipts()) {
+                upstream.sendAck(AckFrame.received(batch.header()));
+            }
+            return handOver(frame, List.of(owner), bytes, upstream, route, routeMetrics, true);
         }
         List<SubscriberLink> all = path.subscribers().all(stream);
         if (all.isEmpty()) {
             return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
                     "no subscriber of stream " + stream + " at relay " + relayId);
         }
-        return handOver(frame, List.copyOf(all), bytes, upstream, route, routeMetrics);
+        return handOver(frame, List.copyOf(all), bytes, upstream, route, routeMetrics, false);
     }
 
     /**
      * Registers the frame as pending, then writes it to each downstream. A downstream that cannot
      * take it, or whose connection changed meanwhile (the loss scan may have run before the
      * registration), fails that copy at once: the upstream gets a NACK, never silence.
+     *
+     * @param atEgress this relay is the last of the frame's route (a route without hops, when
+     *                 {@code route} is set): the route chooser hears of the receipt at once
      */
     private Outcome handOver(Frame frame, List<? extends Downstream> downstreams, long bytes, UpstreamHandler upstream,
-                             RouteSpec route, RouteMetrics routeMetrics) {
+                             RouteSpec route, RouteMetrics routeMetrics, boolean atEgress) {
         long[] epochs = new long[downstreams.size()];
         for (int i = 0; i < epochs.length; i++) {
             epochs[i] = downstreams.get(i).epoch();
@@ -215,6 +224,9 @@ final class Router {
         // Every downstream of one frame is a subscriber (epoch 0 while open) or the single next hop.
         PendingEntry entry = new PendingEntry(frame, upstream, List.copyOf(downstreams), epochs[0], route,
                 routeMetrics, bytes, System.nanoTime());
+        if (atEgress) {
+            entry.markReceived();
+        }
         path.register(entry);
         for (int i = 0; i < epochs.length; i++) {
             Downstream downstream = downstreams.get(i);
@@ -233,6 +245,9 @@ final class Router {
         }
         if (route != null) {
             path.chooser().onSent(route, bytes);
+            if (atEgress) {
+                path.chooser().onReceived(route, bytes, Duration.ZERO);
+            }
         }
         return Outcome.FORWARDED;
     }

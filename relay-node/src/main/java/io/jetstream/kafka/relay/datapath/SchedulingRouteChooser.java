@@ -179,6 +179,19 @@ public final class SchedulingRouteChooser implements RouteChooser {
     }
 
     @Override
+    public void onReceived(RouteSpec route, long batchBytes, Duration transfer) {
+        Destination d = destinations.get(route.destination());
+        long now = nanoClock.getAsLong();
+        d.scheduler().onReceived(d.toCore().get(route), batchBytes, now - transfer.toNanos(), now);
+    }
+
+    @Override
+    public void onSettled(RouteSpec route, long batchBytes, boolean written) {
+        Destination d = destinations.get(route.destination());
+        d.scheduler().onSettled(d.toCore().get(route), batchBytes, written, nanoClock.getAsLong());
+    }
+
+    @Override
     public void onNack(RouteSpec route, long batchBytes, AckReason reason) {
         Destination d = destinations.get(route.destination());
         io.jetstream.kafka.core.routing.RouteSpec core = d.toCore().get(route);

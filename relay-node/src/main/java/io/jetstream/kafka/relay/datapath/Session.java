@@ -12,8 +12,10 @@ import io.jetstream.kafka.relay.metrics.PeerMetrics;
  * @param role     what it is: SENDER, RELAY or SUBSCRIBER
  * @param streamId the stream it authenticated for; the only one it may use on this connection
  * @param metrics  its series, resolved once
+ * @param receipts whether it asked for receipts ({@code HelloFrame.FLAG_RECEIPTS}): RECEIVED acks
+ *                 for the batches it sends, besides their answers
  */
-record Session(String peerId, PeerRole role, String streamId, PeerMetrics metrics) {
+record Session(String peerId, PeerRole role, String streamId, PeerMetrics metrics, boolean receipts) {
 
     Session {
         Objects.requireNonNull(peerId, "peerId");

@@ -122,6 +122,7 @@ public final class PeerConnector {
                 .reconnectBackoff(config.reconnectBackoff(), config.reconnectBackoffMax())
                 .maxFrameBytes(config.frameMaxBytes())
                 .writeWaterMarks(marks.low(), marks.high())
+                .receipts(true) // passed on to senders that ask, and timing the routes at the ingress
                 .build();
         return new PeerClient(clientConfig, group, listener);
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
+import io.jetstream.kafka.core.routing.RouteState;
+import io.jetstream.kafka.core.routing.RouteStats;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
 import java.time.Duration;
@@ -69,6 +71,30 @@ class SchedulingRouteChooserTest {
             chooser.onSent(route.get(), 100_000);
             chooser.onAck(route.get(), 100_000, Duration.ofMillis(50));
         }
+    }
+
+    @Test
+    void aCarriedBatchLeavesItsRouteAndTheDestinationsLateAnswerIsNotTheRoutes() {
+        SchedulingRouteChooser chooser = new SchedulingRouteChooser(config("adaptive"),
+                RouteSchedulerSettings.defaults(), now::get);
+        RouteSpec route = chooser.choose("B", 100_000, r -> true).orElseThrow();
+        chooser.onSent(route, 100_000);
+        assertThat(stats(chooser, route).inFlightBatches()).isEqualTo(1);
+
+        now.addAndGet(Duration.ofMillis(30).toNanos());
+        chooser.onReceived(route, 100_000, Duration.ofMillis(30));
+        assertThat(stats(chooser, route).inFlightBatches()).as("carried to the egress relay").isZero();
+
+        // the destination answers late, with this relay's own timeout: the route had carried it
+        now.addAndGet(Duration.ofSeconds(5).toNanos());
+        chooser.onSettled(route, 100_000, false);
+        RouteStats after = stats(chooser, route);
+        assertThat(after.state()).isEqualTo(RouteState.UP);
+        assertThat(after.failures()).isZero();
+    }
+
+    private RouteStats stats(SchedulingRouteChooser chooser, RouteSpec route) {
+        return chooser.scheduler("B").orElseThrow().snapshot(now.get()).route(route.name()).orElseThrow();
     }
 
     @Test

@@ -40,6 +40,10 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
     public final Map<Long, AckFrame> outcomes = new ConcurrentHashMap<>();
     /** Answers beyond the first for a batch id (must stay empty). */
     public final Map<Long, AckFrame> extraAnswers = new ConcurrentHashMap<>();
+    /** Receipts (RECEIVED) per batch id; only a sender that asked for them gets any. */
+    public final Map<Long, Integer> receipts = new ConcurrentHashMap<>();
+    /** Batch ids whose receipt came after their answer (must stay empty). */
+    public final Set<Long> receiptsAfterAnswer = ConcurrentHashMap.newKeySet();
     /** Connections lost: a real sender would treat every unanswered batch as failed and re-send it. */
     public final List<String> disconnects = new CopyOnWriteArrayList<>();
 
@@ -49,6 +53,11 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
 
     /** @param tls client TLS ({@code ClientTls}), or null for plaintext */
     public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group, SslContext tls) {
+        this(nodeId, relay, group, tls, false);
+    }
+
+    /** @param receipts ask the relay for receipts (HELLO flag) */
+    public TestSender(String nodeId, InetSocketAddress relay, EventLoopGroup group, SslContext tls, boolean receipts) {
         this.nodeId = nodeId;
         PeerClientConfig config = PeerClientConfig.builder(relay, PeerRole.SENDER, nodeId, TestRelay.STREAM,
                         TestRelay.TOKEN)
@@ -56,6 +65,7 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
                 .heartbeatInterval(Duration.ofSeconds(1))
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .writeWaterMarks(256 * 1024, 512 * 1024)
+                .receipts(receipts)
                 .build();
         this.client = new PeerClient(config, group, this);
         client.start();
@@ -107,7 +117,12 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
 
     @Override
     public void onFrame(PeerClient c, Frame frame) {
-        if (frame instanceof AckFrame ack) {
+        if (frame instanceof AckFrame ack && ack.isReceipt()) {
+            receipts.merge(ack.batchId(), 1, Integer::sum);
+            if (outcomes.containsKey(ack.batchId())) {
+                receiptsAfterAnswer.add(ack.batchId());
+            }
+        } else if (frame instanceof AckFrame ack) {
             if (outcomes.putIfAbsent(ack.batchId(), ack) != null) {
                 extraAnswers.put(ack.batchId(), ack);
             }

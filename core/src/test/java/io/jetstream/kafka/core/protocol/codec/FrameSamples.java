@@ -65,6 +65,8 @@ final class FrameSamples {
         frames.add(new HelloOkFrame(1, 3, "ŕelay", 1));
         frames.add(new AckFrame("stream-1", "connect-a/task-0", 42, AckStatus.OK,
                 AckReason.NONE, "orders", 3, 1234, ""));
+        frames.add(new AckFrame("stream-1", "connect-a/task-0", 43, AckStatus.RECEIVED,
+                AckReason.NONE, "orders", 3, 1300, ""));
         frames.add(new AckFrame("stream-1", "o", -1, AckStatus.NACK,
                 AckReason.NO_SUBSCRIBER, "orders", 0, -1, "nobody owns orders-0 at relay-b1 ✓"));
         frames.add(new SubscribeFrame("stream-1", "connect-b/task-2", 2, 3));
