@@ -174,6 +174,7 @@ final class ReplicationSender implements AutoCloseable {
         }
         long now = nanoTime.getAsLong();
         BatchDecision caps = policy.decision(now);
+        boolean windowClosed = false;
         for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos())) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
             enqueue(batch, oldestArrival.remove(tp), now);
@@ -189,9 +190,14 @@ final class ReplicationSender implements AutoCloseable {
             if (waitsForPredecessor(entry)) {
                 continue; // an older batch of the partition waits for its retry: it goes first
             }
-            if (!trySend(entry, now, caps)) {
-                break; // window closed or no relay ready: keep the order, try again next tick
+            if (windowClosed && !window.isOldestUnacked(entry)) {
+                continue; // only what a partition waits for passes a closed window
             }
+            Sent sent = trySend(entry, now, caps);
+            if (sent == Sent.NO_RELAY) {
+                break; // keep the order, try again next tick
+            }
+            windowClosed |= sent == Sent.WINDOW_CLOSED;
         }
         reportBacklog(now);
     }
@@ -239,20 +245,29 @@ final class ReplicationSender implements AutoCloseable {
         return window.hasOlderUnacked(entry, older -> !older.onWire);
     }
 
-    /** Sends an entry now if the policy's window admits it and a relay is ready; false otherwise. */
-    private boolean trySend(InFlightWindow.Entry<Pending> entry, long now, BatchDecision caps) {
+    /** What became of an attempt to send. */
+    private enum Sent { SENT, WINDOW_CLOSED, NO_RELAY }
+
+    /**
+     * Sends an entry now if the policy's window admits it and a relay is ready. The oldest
+     * unacknowledged batch of its partition passes even a full window: the destination holds every
+     * successor until it arrives, so a window full of successors waiting for a re-sent predecessor
+     * would otherwise stall the partition until their acknowledgement timeout. Its memory is
+     * already counted, and there is at most one such batch per partition.
+     */
+    private Sent trySend(InFlightWindow.Entry<Pending> entry, long now, BatchDecision caps) {
         Pending pending = entry.payload();
-        if (!caps.admits(onWireBatches, onWireBytes, pending.wireBytes)) {
-            return false;
+        if (!caps.admits(onWireBatches, onWireBytes, pending.wireBytes) && !window.isOldestUnacked(entry)) {
+            return Sent.WINDOW_CLOSED;
         }
         Relay relay = pickRelay(pending.via);
         if (relay == null) {
             window.retryAt(entry, now + settings.retryBackoff().toNanos());
-            return false;
+            return Sent.NO_RELAY;
         }
         if (!relay.send(pending.frame.retainedDuplicate())) {
             window.retryAt(entry, now + settings.retryBackoff().toNanos());
-            return false;
+            return Sent.NO_RELAY;
         }
         boolean firstAttempt = pending.via == null;
         if (!firstAttempt) {
@@ -264,7 +279,7 @@ final class ReplicationSender implements AutoCloseable {
         onWireBytes += pending.wireBytes;
         onWireRecords += pending.records;
         window.resent(entry, now, now + settings.ackTimeout().toNanos());
-        return true;
+        return Sent.SENT;
     }
 
     /** A ready relay, round robin, avoiding {@code avoid} (the one that just failed) when another is ready. */

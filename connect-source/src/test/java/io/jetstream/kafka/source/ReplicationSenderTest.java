@@ -264,6 +264,36 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void aRefusedPredecessorPassesAWindowFullOfSuccessorsThatWaitForIt() {
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 2, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
+                now::get, UnpooledByteBufAllocator.DEFAULT,
+                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+        sender.assign(List.of(p0, p1));
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        assertThat(r1.sent).as("a window of two batches").hasSize(2);
+        BatchFrame refused = r1.sent.get(0);
+        // the ingress refuses the first (its routes are at their in-flight cap); the second reached
+        // the destination, which holds it until its predecessor arrives
+        sender.onFrame(r1, AckFrame.nack(refused.header(), AckReason.NEXT_HOP_UNREACHABLE, "no route up"));
+        sender.append(p1, record(0));
+        sender.append(p1, record(1));
+        assertThat(r1.sent).as("p1's first batch took the free slot; its second waits").hasSize(3);
+
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        sender.tick();
+        assertThat(r1.sent).as("the refused batch passes the full window: the destination waits for it")
+                .hasSize(4);
+        assertThat(r1.sent.get(3).header().batchId()).isEqualTo(refused.header().batchId());
+        sender.tick();
+        assertThat(r1.sent).as("successors still respect the window").hasSize(4);
+    }
+
+    @Test
     void metadataAnswersReachTheListener() {
         sender(2, 1 << 30);
         List<String> answers = new ArrayList<>();

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,7 +41,7 @@ class MultiRouteIT {
     private static final long LINK_RATE = 1_500_000; // bytes/s per route
     private static final int VALUE_BYTES = 1000;
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
 
     private static ReplicationEnvironment env;

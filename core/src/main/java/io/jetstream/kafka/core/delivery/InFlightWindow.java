@@ -200,6 +200,24 @@ public final class InFlightWindow<P> {
         return false;
     }
 
+    /**
+     * Whether {@code entry} is the oldest unacknowledged entry of its partition: the one the
+     * destination waits for before it can write any successor. Cheap: acknowledged entries leave
+     * the front of the queue as they are released.
+     */
+    public boolean isOldestUnacked(Entry<P> entry) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
+        if (queue == null) {
+            return false;
+        }
+        for (Entry<P> older : queue) {
+            if (!older.acked) {
+                return older == entry;
+            }
+        }
+        return false;
+    }
+
     /** Every entry not yet released, in no particular order. */
     public List<Entry<P>> entries() {
         return new ArrayList<>(byId.values());

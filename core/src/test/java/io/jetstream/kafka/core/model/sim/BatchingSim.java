@@ -19,6 +19,7 @@ import java.util.function.DoubleUnaryOperator;
 public final class BatchingSim {
 
     private static final long TICK_NANOS = 1_000_000L;
+    private boolean receipts;
 
     private record Chunk(long arrivalNanos, int records) {
     }
@@ -200,11 +201,25 @@ public final class BatchingSim {
         loop.at(encoderFreeAt, () -> transmit(batch));
     }
 
+    /**
+     * Also send a receipt on each batch's arrival at the far end, before the destination decodes
+     * and commits it, as the egress relay does for senders that ask.
+     */
+    public BatchingSim withReceipts() {
+        this.receipts = true;
+        return this;
+    }
+
     private void transmit(Batch batch) {
         long sentAt = loop.nanoTime();
         policy.onBatchSent(batch.records(), (long) batch.records() * path.recordBytes(), batch.wireBytes(),
                 batch.encodeNanos(), sentAt);
         forward.send(batch.wireBytes(), arrival -> {
+            if (receipts) {
+                // the egress relay sits in front of the destination: its receipt leaves on arrival
+                backward.send(64, receivedAt -> policy.onBatchReceived(batch.records(), batch.wireBytes(), sentAt,
+                        receivedAt));
+            }
             long decodeStart = Math.max(arrival, decoderFreeAt);
             decoderFreeAt = decodeStart + (long) (path.decodeFactor() * path.encodeNanos(batch.records()))
                     + path.destinationBatchNanos();

@@ -33,14 +33,20 @@ class PeriodicCommitSimulationTest {
     static final long WINDOW_BYTES = 64L << 20;
 
     static List<Arguments> commitConditions() {
-        return List.of(
-                Arguments.of("commit 100 ms, 1500 rec/s", 100, 1_500.0, 0),
-                Arguments.of("commit 1000 ms, 1500 rec/s", 1_000, 1_500.0, 0),
-                Arguments.of("commit 100 ms, 4000 rec/s (saturating)", 100, 4_000.0, 0),
-                Arguments.of("commit 1000 ms, 4000 rec/s (saturating)", 1_000, 4_000.0, 0),
-                Arguments.of("commit 100 ms, 2 ms per batch at the destination, 1500 rec/s", 100, 1_500.0, 2),
-                Arguments.of("commit 1000 ms, 2 ms per batch at the destination, 4000 rec/s (saturating)", 1_000,
-                        4_000.0, 2));
+        List<Arguments> conditions = new java.util.ArrayList<>();
+        for (boolean receipts : new boolean[] {false, true}) {
+            String with = receipts ? ", receipts" : "";
+            conditions.add(Arguments.of("commit 100 ms, 1500 rec/s" + with, 100, 1_500.0, 0, receipts));
+            conditions.add(Arguments.of("commit 1000 ms, 1500 rec/s" + with, 1_000, 1_500.0, 0, receipts));
+            conditions.add(Arguments.of("commit 100 ms, 4000 rec/s (saturating)" + with, 100, 4_000.0, 0, receipts));
+            conditions.add(Arguments.of("commit 1000 ms, 4000 rec/s (saturating)" + with, 1_000, 4_000.0, 0,
+                    receipts));
+            conditions.add(Arguments.of("commit 100 ms, 2 ms per batch at the destination, 1500 rec/s" + with, 100,
+                    1_500.0, 2, receipts));
+            conditions.add(Arguments.of("commit 1000 ms, 2 ms per batch at the destination, 4000 rec/s (saturating)"
+                    + with, 1_000, 4_000.0, 2, receipts));
+        }
+        return conditions;
     }
 
     /**
@@ -50,13 +56,16 @@ class PeriodicCommitSimulationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("commitConditions")
     void adaptiveCarriesAsMuchAsTheBestFixedSizeUnderPeriodicCommit(String name, int commitMillis, double rate,
-                                                                    int destinationBatchMillis) {
+                                                                    int destinationBatchMillis, boolean receipts) {
         PathParams path = PathParams.emulatedWan().withCommitPeriod(SimLoop.millis(commitMillis))
                 .withDestinationBatchCost(SimLoop.millis(destinationBatchMillis));
         DoubleUnaryOperator constant = t -> rate;
         FixedSweep sweep = FixedSweep.run(path, constant, SECONDS, WARMUP, 1_000, SEED, SIZES, WINDOW, WINDOW_BYTES,
                 LINGER);
         BatchingSim sim = new BatchingSim(path, new AdaptiveBatchPolicy(connectorSettings(path)), constant, SEED);
+        if (receipts) {
+            sim.withReceipts();
+        }
         SimResult adaptive = sim.run("adaptive", SECONDS, WARMUP, 1_000);
         boolean fits = sweep.results().stream().anyMatch(r -> r.delivered() >= 0.999 * r.arrived());
         SimResult bestThroughput = fits ? sweep.bestBy(r -> -r.recordsPerSecond()) : sweep.bestThroughput();
