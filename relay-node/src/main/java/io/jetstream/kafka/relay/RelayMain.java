@@ -123,7 +123,7 @@ public final class RelayMain {
         return EXIT_OK;
     }
 
-    /** The data-path handlers: the JetStream protocol with round-robin routing at the ingress. */
+    /** The data-path handlers: the JetStream protocol, routing at the ingress as {@code routing.policy} says. */
     public static DataPipelineFactory dataPath() {
         return new ProtocolDataPipelineFactory();
     }

@@ -20,8 +20,9 @@ import java.util.Optional;
  *       (one batch).</li>
  *   <li>Per candidate: capacity {@code C} ({@link CapacityEstimate}), base RTT {@code R}, expected
  *       completion {@code ECT = inFlight/C + R/2 + bytes/C} where {@code inFlight} is every byte
- *       chosen for the route and not yet acknowledged or failed (so it includes whatever waits at
- *       the next hops), cost (egress, plus a relay lease if due), and effective price per GB
+ *       chosen for the route and not yet received by its egress relay ({@link #onReceived}),
+ *       acknowledged or failed (so it includes whatever waits at the next hops, and not what waits
+ *       at the destination), cost (egress, plus a relay lease if due), and effective price per GB
  *       ({@link CostModel#effectivePricePerGb}).</li>
  *   <li>Probing: a healthy, affordable route of the cheapest tier not chosen in the last
  *       {@code ceil(1/probeShare)} choices or for {@code probeInterval} gets this batch (the one
@@ -44,7 +45,7 @@ import java.util.Optional;
  * the load is light. Within a tier, earliest completion with in-flight accounting joins the
  * shortest queue: a saturating load splits in proportion to capacity.
  *
- * <p>A route with batches in flight and no acknowledgement for {@code stallTimeout} plus the time
+ * <p>A route with batches in flight and no receipt or acknowledgement for {@code stallTimeout} plus the time
  * to transmit one of its batches goes down while another route was acknowledged within
  * {@code stallTimeout} (silence on every route is the destination's, not a route's); so does one
  * whose connection is lost, or that failed {@code downAfterFailures} times in a row.

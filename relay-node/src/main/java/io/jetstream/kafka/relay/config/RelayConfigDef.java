@@ -81,18 +81,18 @@ final class RelayConfigDef {
                                 + " needs destinations.<destination>.routes. In YAML the list may be left out:"
                                 + " the names under a nested destinations: map are used."));
         new ConfigGroup(def, GROUP_ROUTING)
-                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("round-robin")
+                .add(key(RelayConfig.ROUTING_POLICY, Type.STRING).defaultValue("adaptive")
                         .validator(ConfigDef.ValidString.in("adaptive", "round-robin"))
                         .importance(Importance.MEDIUM).displayName("Routing policy")
-                        .doc("How the ingress splits batches over a destination's routes. 'round-robin': in turn,"
-                                + " skipping routes that just failed; ignores prices and capacities (equal shares for"
-                                + " equal routes). 'adaptive' (not the default yet: one run in four still concentrated"
-                                + " traffic on one of three equal routes, docs/model.md section 9): core's route"
-                                + " scheduler (section 4): cheaper routes first, costlier ones only when the cheaper"
-                                + " cannot carry the load or meet routing.latency.target.ms, within"
-                                + " routing.spend.cap.per.hour; within a price tier it joins the shortest queue of"
-                                + " bytes in flight, so a saturating load splits by capacity; failed routes are"
-                                + " drained within seconds and probed back."))
+                        .doc("How the ingress splits batches over a destination's routes. 'adaptive' (the"
+                                + " default): core's route scheduler (docs/model.md section 4): cheaper routes first,"
+                                + " costlier ones only when the cheaper cannot carry the load or meet"
+                                + " routing.latency.target.ms, within routing.spend.cap.per.hour; within a price tier"
+                                + " it joins the shortest queue of bytes on the route (timed by the egress relay's"
+                                + " receipts), so a saturating load splits by capacity; failed routes are drained"
+                                + " within seconds and probed back. 'round-robin': in turn, skipping routes that just"
+                                + " failed; ignores prices, capacities and the spend cap (equal shares for equal"
+                                + " routes)."))
                 .add(key(RelayConfig.ROUTING_SPEND_CAP_PER_HOUR, Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Spend cap per hour")

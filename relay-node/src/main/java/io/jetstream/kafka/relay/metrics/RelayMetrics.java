@@ -87,9 +87,12 @@ public final class RelayMetrics implements AutoCloseable {
                 + "(its weight).");
         decision(ROUTE_TRAFFIC_SHARE, "Adaptive routing: the route's share of the bytes recently sent.");
         decision(ROUTE_CAPACITY, "Adaptive routing: capacity estimate used for scheduling, bytes per second.");
-        decision(ROUTE_DELIVERED, "Adaptive routing: bytes acknowledged per second recently.");
-        decision(ROUTE_RTT, "Adaptive routing: base round-trip time used for scheduling, in milliseconds.");
-        decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and not yet acknowledged.");
+        decision(ROUTE_DELIVERED, "Adaptive routing: bytes per second recently carried to the"
+                + " route's egress relay (receipts), or acknowledged where no receipt comes.");
+        decision(ROUTE_RTT, "Adaptive routing: base round-trip time used for scheduling (the"
+                + " smallest recent receipt or acknowledgement latency), in milliseconds.");
+        decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and neither received by"
+                + " its egress relay (receipt) nor answered: the route's own queue, without what waits at the destination.");
         decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
         decision(ROUTE_SPENT, "Adaptive routing: egress and relay money charged to the route since start.");
 
