@@ -10,6 +10,7 @@ import io.jetstream.kafka.testkit.workload.Verifier;
 import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,10 @@ final class DemoCommand implements JetstreamCli.Command {
     @Override
     public int run(String[] args, PrintStream out) throws Exception {
         DemoOptions options = DemoOptions.parse(args);
-        Path baseDir = SiteFiles.projectRoot().resolve("target").resolve("demo").resolve("run-" + ProcessHandle.current().pid());
+        // a fresh folder every run: process ids repeat (containers, reboots), and a broker refuses
+        // data formatted for another cluster id
+        Path baseDir = Files.createTempDirectory(Files.createDirectories(
+                SiteFiles.projectRoot().resolve("target").resolve("demo")), "run-" + ProcessHandle.current().pid() + "-");
         out.printf("JetStream demo: %,d events, %d route(s) of %.1f MB/s with %d ms one-way delay%n", options.events(),
                 options.routes(), options.linkRate() / 1e6, options.oneWayDelay().toMillis());
         out.println("Starting sites A and B, relays and WAN links (work folder " + baseDir + ") ...");

@@ -32,7 +32,10 @@ final class SitesCommand implements JetstreamCli.Command {
                 throw new JetstreamCli.UsageException("usage: ./jetstream sites [--keep-data]\nunknown option: " + arg);
             }
         }
-        Path baseDir = SiteFiles.projectRoot().resolve("target").resolve("sites").resolve("run-" + ProcessHandle.current().pid());
+        // a fresh folder every run: process ids repeat (containers, reboots), and a broker refuses
+        // data formatted for another cluster id
+        Path baseDir = Files.createTempDirectory(Files.createDirectories(
+                SiteFiles.projectRoot().resolve("target").resolve("sites")), "run-" + ProcessHandle.current().pid() + "-");
         out.println("Starting sites A and B (work folder " + baseDir + ") ...");
         long startNanos = System.nanoTime();
         TwoSites sites = TwoSites.start(baseDir, a -> { }, b -> { });

@@ -190,9 +190,11 @@ public final class RouteScheduler {
         // still); the round trip is then the smallest among such routes, for all of them.
         boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
         double rankingCapacity = pathMeasured ? capacity : reference;
-        // receipts time the route itself (no destination delay in them): its own round trip is
-        // comparable with the other routes'; the capacity stays the common one (see above)
-        double pathRtt = pathMeasured || entry.receipts > 0 ? rtt : commonAckRtt;
+        // Not the route's own round trip from receipts either: measured on the emulated WAN, equal
+        // routes' receipt minimums differed by 20-30 ms (CPU scheduling on relays), and a route
+        // ranked slower got fewer batches, fewer samples and a staler minimum (0% of one route in a
+        // 60 s demo at half load). Receipts still keep the destination's delays out of the queue.
+        double pathRtt = pathMeasured ? rtt : commonAckRtt;
         double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);

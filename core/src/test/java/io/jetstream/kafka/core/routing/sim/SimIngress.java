@@ -39,6 +39,8 @@ public final class SimIngress {
     private int inFlightBatches;
     private int maxInFlightBatches = Integer.MAX_VALUE;
     private boolean heartbeats = true;
+    private boolean receipts;
+    private final java.util.Set<Long> received = new java.util.HashSet<>();
     private long backlogWindowBytes;
     private Consumer<SimIngress> afterChoice = s -> { };
 
@@ -92,6 +94,15 @@ public final class SimIngress {
         return this;
     }
 
+    /**
+     * The egress relay sends a receipt when a batch arrives, before the destination's delay
+     * ({@link SimRoute#farEndJitter}): the scheduler times routes by it and settles the answer.
+     */
+    public SimIngress withReceipts() {
+        this.receipts = true;
+        return this;
+    }
+
     /** Runs after every choice, e.g. to check an invariant. */
     public void afterEachChoice(Consumer<SimIngress> check) {
         this.afterChoice = check;
@@ -130,6 +141,13 @@ public final class SimIngress {
         outstanding.put(batch.id(), route.spec);
         route.forward.send(batchBytes, arrivedAt -> {
             route.bytesDelivered += batchBytes;
+            if (receipts) {
+                route.backward.send(16, receivedAt -> {
+                    if (route.spec.equals(outstanding.get(batch.id())) && received.add(batch.id())) {
+                        scheduler.onReceived(route.spec, batchBytes, sentAt, receivedAt);
+                    }
+                });
+            }
             loop.at(route.ackLeavesAt(arrivedAt),
                     () -> route.backward.send(16, ackedAt -> acked(batch, route, sentAt, ackedAt)));
         });
@@ -137,7 +155,11 @@ public final class SimIngress {
             if (route.spec.equals(outstanding.get(batch.id())) && outstanding.remove(batch.id()) != null) {
                 inFlightBytes -= batchBytes;
                 inFlightBatches--;
-                scheduler.onNack(route.spec, batchBytes, NackReason.TIMEOUT, loop.nanoTime());
+                if (received.remove(batch.id())) {
+                    scheduler.onSettled(route.spec, batchBytes, false, loop.nanoTime());
+                } else {
+                    scheduler.onNack(route.spec, batchBytes, NackReason.TIMEOUT, loop.nanoTime());
+                }
                 waiting.addFirst(batch);
                 dispatch();
             }
@@ -150,7 +172,11 @@ public final class SimIngress {
         }
         inFlightBytes -= batchBytes;
         inFlightBatches--;
-        scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
+        if (received.remove(batch.id())) {
+            scheduler.onSettled(route.spec, batchBytes, true, ackedAt);
+        } else {
+            scheduler.onAcked(route.spec, batchBytes, sentAt, ackedAt);
+        }
         fillWindow();
     }
 
