@@ -6,6 +6,7 @@ import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.model.ModelInputs;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.transport.ClientTls;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -133,6 +135,11 @@ public final class SourceSiteTask extends SinkTask {
                 () -> policy.decision(System.nanoTime()).maxInFlightBatches());
         metrics.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
                 () -> predictedLatencyMillis(policy));
+        metrics.gauge("path-throughput-bytes-per-second", "Path throughput the batching model uses (adaptive"
+                + " policy): measured from the egress relay's receipts once they come, else from acknowledgements,"
+                + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
+        metrics.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
+                + " policy).", () -> modelInput(policy, in -> in.rttNanos() / 1e6));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 String.join(",", config.sourceBootstrapServers()),
                 AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-metadata"));
@@ -143,6 +150,11 @@ public final class SourceSiteTask extends SinkTask {
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),
                 relaySettings);
+    }
+
+    private static double modelInput(BatchPolicy policy, ToDoubleFunction<ModelInputs> input) {
+        return policy.decision(System.nanoTime()).explanation().map(e -> input.applyAsDouble(e.inputs()))
+                .orElse(Double.NaN);
     }
 
     private static double predictedLatencyMillis(BatchPolicy policy) {

@@ -224,12 +224,12 @@ final class DataPath {
     }
 
     /** Records that the route carried the entry's frame, and tells the upstream if it asked. */
-    void passReceipt(PendingEntry entry, AckFrame receipt) {
+    private void passReceipt(PendingEntry entry, AckFrame receipt) {
         if (entry.route != null) {
             chooser.onReceived(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
         }
         if (entry.upstream.session().receipts()) {
-            entry.upstream.sendAck(receipt);
+            entry.upstream.sendReceipt(receipt);
         }
     }
 

@@ -195,7 +195,7 @@ final class Router {
             // This relay is the route's egress: the route has carried the batch. The receipt goes
             // first, so that the upstream sees it before any answer.
             if (upstream.session().receipts()) {
-                upstream.sendAck(AckFrame.received(batch.header()));
+                upstream.sendReceipt(AckFrame.received(batch.header()));
             }
             return handOver(frame, List.of(owner), bytes, upstream, route, routeMetrics, true);
         }

@@ -281,6 +281,17 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         wake();
     }
 
+    /**
+     * Writes a receipt back to this peer if it is still connected; unlike an answer, a receipt
+     * that cannot be delivered is no loss (the answer follows or the sender re-sends). Any thread.
+     */
+    void sendReceipt(AckFrame receipt) {
+        Channel channel = ctx.channel();
+        if (channel.isActive()) {
+            channel.writeAndFlush(receipt);
+        }
+    }
+
     /** Writes an ACK or NACK back to this peer. Any thread. */
     void sendAck(AckFrame ack) {
         Channel channel = ctx.channel();
