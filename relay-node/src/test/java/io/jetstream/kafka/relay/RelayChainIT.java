@@ -129,6 +129,11 @@ class RelayChainIT {
         Poll.until("a receipt for every batch of the asking sender", WAIT, () -> asking.receipts.size() == batches);
         Poll.until("every batch at the subscriber", WAIT, () -> share0.batches.get() == 2 * batches);
         assertThat(asking.outcomes).as("no answer yet: the destination holds them").isEmpty();
+        // the ingress's route scheduler (adaptive, the default) counts carried batches off the route
+        Poll.until("the route's queue empty at the ingress while the answers are held", WAIT,
+                () -> a1.metrics().scrape().contains(
+                        "jetstream_relay_route_inflight_bytes{destination=\"" + TestRelay.DESTINATION
+                                + "\",route=\"via-c1\"} 0"));
 
         assertThat(share0.ackHeld()).isEqualTo(2 * batches);
         Poll.until("every answer", WAIT, () -> asking.outcomes.size() == batches && plain.outcomes.size() == batches);
