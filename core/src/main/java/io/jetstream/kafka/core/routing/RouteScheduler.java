@@ -190,10 +190,9 @@ public final class RouteScheduler {
         // still); the round trip is then the smallest among such routes, for all of them.
         boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
         double rankingCapacity = pathMeasured ? capacity : reference;
-        // Not the route's own round trip from receipts either: measured on the emulated WAN, equal
-        // routes' receipt minimums differed by 20-30 ms (CPU scheduling on relays), and a route
-        // ranked slower got fewer batches, fewer samples and a staler minimum (0% of one route in a
-        // 60 s demo at half load). Receipts still keep the destination's delays out of the queue.
+        // Not the route's own round trip from receipts either: on the emulated WAN, equal routes'
+        // receipt minimums differ by 5-25 ms (CPU scheduling on the relays), a quarter of the
+        // round trip; receipts still keep the destination's delays out of the queue.
         double pathRtt = pathMeasured ? rtt : commonAckRtt;
         double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
