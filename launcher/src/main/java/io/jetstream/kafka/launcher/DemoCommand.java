@@ -49,6 +49,11 @@ final class DemoCommand implements JetstreamCli.Command {
                 SiteFiles.projectRoot().resolve("target").resolve("demo")), "run-" + ProcessHandle.current().pid() + "-");
         out.printf("JetStream demo: %,d events, %d route(s) of %.1f MB/s with %d ms one-way delay%n", options.events(),
                 options.routes(), options.linkRate() / 1e6, options.oneWayDelay().toMillis());
+        if (options.routes() == 3) {
+            out.printf("Route prices per GB %.2f / %.2f / %.2f: adaptive routing uses route-3 only while the others"
+                    + " are full%n", ReplicationEnvironment.ROUTE_PRICE_PER_GB[0],
+                    ReplicationEnvironment.ROUTE_PRICE_PER_GB[1], ReplicationEnvironment.ROUTE_PRICE_PER_GB[2]);
+        }
         out.println("Starting sites A and B, relays and WAN links (work folder " + baseDir + ") ...");
         long startNanos = System.nanoTime();
         ReplicationEnvironment.Builder builder = ReplicationEnvironment.builder(baseDir)

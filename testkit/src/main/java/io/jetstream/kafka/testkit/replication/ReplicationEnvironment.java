@@ -83,12 +83,18 @@ public final class ReplicationEnvironment implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Egress price per GB of route-1, route-2, route-3: the third crosses a third site (c1) and
+     * costs more, so adaptive routing uses it only while the other two are full.
+     */
+    public static final double[] ROUTE_PRICE_PER_GB = {0.02, 0.02, 0.05};
+
     private void startRelaysAndLinks() throws IOException {
         RelayNode b1 = relay("b1", Map.of());
         List<String> routeNames = new ArrayList<>();
         Map<String, String> ingressRoutes = new LinkedHashMap<>();
         String[] viaIds = {null, "a2", "c1"};
-        double[] pricePerGb = {0.02, 0.02, 0.05};
+        double[] pricePerGb = ROUTE_PRICE_PER_GB;
         for (int i = 0; i < settings.routes; i++) {
             String route = "route-" + (i + 1);
             LinkEmulator link = new LinkEmulator(LinkSpec.of(route, settings.linkRate, settings.oneWayDelay),
