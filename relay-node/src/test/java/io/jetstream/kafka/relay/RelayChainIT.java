@@ -134,6 +134,9 @@ class RelayChainIT {
                 () -> a1.metrics().scrape().contains(
                         "jetstream_relay_route_inflight_bytes{destination=\"" + TestRelay.DESTINATION
                                 + "\",route=\"via-c1\"} 0"));
+        assertThat(a1.metrics().scrape()).as("what waits at the destination").doesNotContain(
+                "jetstream_relay_route_awaiting_answer_bytes{destination=\"" + TestRelay.DESTINATION
+                        + "\",route=\"via-c1\"} 0");
 
         assertThat(share0.ackHeld()).isEqualTo(2 * batches);
         Poll.until("every answer", WAIT, () -> asking.outcomes.size() == batches && plain.outcomes.size() == batches);

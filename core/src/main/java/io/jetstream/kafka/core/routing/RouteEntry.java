@@ -27,8 +27,6 @@ final class RouteEntry {
     /** Batches the route carried to its egress relay (receipts) whose answer from the destination is still due. */
     long farBytes;
     int farBatches;
-    /** Receipts seen on this route: its measurements are its own, free of the destination's delays. */
-    long receipts;
     long bytesSent;
     long bytesAcked;
     long failures;
@@ -82,7 +80,6 @@ final class RouteEntry {
         release(wireBytes);
         farBytes += Math.max(0, wireBytes);
         farBatches++;
-        receipts++;
         consecutiveFailures = 0;
         lastProgressNanos = Math.max(lastProgressNanos, receivedAtNanos);
         lastAckNanos = Math.max(lastAckNanos, receivedAtNanos);
@@ -127,6 +124,6 @@ final class RouteEntry {
     RouteStats stats(LinkEstimates e, double capacity, double rttNanos, double capacityShare, double trafficShare) {
         return new RouteStats(spec.name(), health.state(), capacityShare, trafficShare, capacity,
                 e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, inFlightBytes, inFlightBatches,
-                bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions());
+                farBytes, bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions());
     }
 }

@@ -11,8 +11,10 @@ package io.jetstream.kafka.core.routing;
  * @param capacityMeasured        whether {@code bytesPerSecond} was measured (the route was busy)
  * @param deliveredBytesPerSecond bytes acknowledged per second recently
  * @param rttNanos                base round-trip time used for scheduling (measured, or the prior)
- * @param inFlightBytes           bytes sent and not yet acknowledged or failed
- * @param inFlightBatches         batches sent and not yet acknowledged or failed
+ * @param inFlightBytes           bytes sent and not yet received by the egress relay, acknowledged or failed
+ * @param inFlightBatches         batches sent and not yet received by the egress relay, acknowledged or failed
+ * @param awaitingAnswerBytes     bytes the route carried to its egress relay (receipts) whose
+ *                                destination's answer is still due: what waits at the destination
  * @param bytesSent               bytes sent in total
  * @param bytesAcked              bytes acknowledged in total
  * @param failures                negative acknowledgements, timeouts and lost connections in total
@@ -31,6 +33,7 @@ public record RouteStats(
         double rttNanos,
         long inFlightBytes,
         int inFlightBatches,
+        long awaitingAnswerBytes,
         long bytesSent,
         long bytesAcked,
         long failures,

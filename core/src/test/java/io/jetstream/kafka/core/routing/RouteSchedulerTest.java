@@ -147,6 +147,8 @@ class RouteSchedulerTest {
         }
         RouteStats carried = scheduler.snapshot(50 * MS).route("a").orElseThrow();
         assertThat(carried.inFlightBatches()).isZero();
+        assertThat(carried.awaitingAnswerBytes()).as("waiting at the destination").isEqualTo(4L * mib);
+        assertThat(scheduler.snapshot(50 * MS).route("b").orElseThrow().awaitingAnswerBytes()).isZero();
         assertThat(carried.rttNanos()).as("the route's own round trip, from receipts").isBetween(39.9 * MS, 40.1 * MS);
         assertThat(scheduler.choose(mib, 50 * MS)).isPresent();
         assertThat(scheduler.choose(mib, 51 * MS)).isPresent();

@@ -226,6 +226,8 @@ public final class SchedulingRouteChooser implements RouteChooser {
                         .set(route.deliveredBytesPerSecond());
                 metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e6);
                 metrics.decision(RelayMetrics.ROUTE_IN_FLIGHT, destination, route.name()).set(route.inFlightBytes());
+                metrics.decision(RelayMetrics.ROUTE_AWAITING_ANSWER, destination, route.name())
+                        .set(route.awaitingAnswerBytes());
                 metrics.decision(RelayMetrics.ROUTE_STATE, destination, route.name()).set(route.state().ordinal());
                 metrics.decision(RelayMetrics.ROUTE_SPENT, destination, route.name()).set(route.moneySpent());
             }

@@ -93,6 +93,8 @@ public final class RelayMetrics implements AutoCloseable {
                 + " smallest recent receipt or acknowledgement latency), in milliseconds.");
         decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and neither received by"
                 + " its egress relay (receipt) nor answered: the route's own queue, without what waits at the destination.");
+        decision(ROUTE_AWAITING_ANSWER, "Adaptive routing: bytes the route carried to its egress relay"
+                + " (receipts) whose answer from the destination is still due: what waits at the destination.");
         decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
         decision(ROUTE_SPENT, "Adaptive routing: egress and relay money charged to the route since start.");
 
@@ -165,6 +167,7 @@ public final class RelayMetrics implements AutoCloseable {
     public static final String ROUTE_DELIVERED = "route_delivered_bytes_per_second";
     public static final String ROUTE_RTT = "route_rtt_ms";
     public static final String ROUTE_IN_FLIGHT = "route_inflight_bytes";
+    public static final String ROUTE_AWAITING_ANSWER = "route_awaiting_answer_bytes";
     public static final String ROUTE_STATE = "route_state";
     public static final String ROUTE_SPENT = "route_spent_total";
 
