@@ -167,6 +167,42 @@ class EgressRelayTest {
     }
 
     @Test
+    void anIngressThatIsItsOwnEgressSendsReceiptsOnlyForBatchesAnOwnerTakes() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestSubscriber share0 = subscriber("sink-0", 0, 2);
+        share0.autoAck = false;
+        TestSender sender = keep(new TestSender("source-0", relay.data(), clients, null, true));
+        Poll.until("source-0 ready", WAIT, sender::isReady);
+
+        for (int partition = 0; partition < 8; partition++) {
+            sender.send("orders", partition, 1, 10);
+        }
+        long owned = 8 - ownersOf(1, 8);
+        assertThat(owned).as("share 0 owns some partitions and not all").isBetween(1L, 7L);
+        Poll.until("a receipt for every owned batch", WAIT, () -> sender.receipts.size() == owned);
+        Poll.until("NO_SUBSCRIBER for the others", WAIT, () -> sender.outcomes.size() == 8 - owned);
+        assertThat(sender.outcomes.values()).allSatisfy(a -> assertThat(a.reason()).isEqualTo(AckReason.NO_SUBSCRIBER));
+
+        assertThat(share0.ackHeld()).isEqualTo((int) owned);
+        Poll.until("every answer", WAIT, () -> sender.outcomes.size() == 8);
+        assertThat(sender.oks()).isEqualTo(owned);
+        assertThat(sender.receipts.values()).containsOnly(1);
+        assertThat(sender.receiptsAfterAnswer).isEmpty();
+        assertThat(sender.receipts.keySet()).allSatisfy(id -> assertThat(sender.outcomes.get(id).isOk()).isTrue());
+    }
+
+    /** How many of partitions 0..count-1 of "orders" share {@code share} of two owns. */
+    private static long ownersOf(int share, int count) {
+        long owned = 0;
+        for (int partition = 0; partition < count; partition++) {
+            if (Shares.owner("orders", partition, 2) == share) {
+                owned++;
+            }
+        }
+        return owned;
+    }
+
+    @Test
     void unknownDestinationIsNacked() throws Exception {
         relay = TestRelay.start(TestRelay.config("relay-x"));
         TestSender sender = sender("source-0");
