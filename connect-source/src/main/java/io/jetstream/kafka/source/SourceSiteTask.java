@@ -4,6 +4,7 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.ModelInputs;
@@ -135,6 +136,12 @@ public final class SourceSiteTask extends SinkTask {
                 () -> policy.decision(System.nanoTime()).maxInFlightBatches());
         metrics.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
                 () -> predictedLatencyMillis(policy));
+        metrics.gauge("batch-decision-reason", "Why the batching policy chose its caps: 0 fixed, 1 warm-up,"
+                + " 2 latency-optimal, 3 draining a backlog, 4 no headroom, 5 saturated.",
+                () -> policy.decision(System.nanoTime()).reason().ordinal());
+        metrics.gauge("batch-decision-changes", "Times the adaptive batching policy changed its caps (flapping"
+                + " shows here); 0 with fixed caps.", () -> policy instanceof AdaptiveBatchPolicy adaptive
+                        ? adaptive.decisionChanges() : 0L);
         metrics.gauge("path-throughput-bytes-per-second", "Path throughput the batching model uses (adaptive"
                 + " policy): measured from the egress relay's receipts once they come, else from acknowledgements,"
                 + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
