@@ -174,7 +174,6 @@ final class ReplicationSender implements AutoCloseable {
         }
         long now = nanoTime.getAsLong();
         BatchDecision caps = policy.decision(now);
-        boolean windowClosed = false;
         for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos())) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
             enqueue(batch, oldestArrival.remove(tp), now);
@@ -190,14 +189,10 @@ final class ReplicationSender implements AutoCloseable {
             if (waitsForPredecessor(entry)) {
                 continue; // an older batch of the partition waits for its retry: it goes first
             }
-            if (windowClosed && !window.isOldestUnacked(entry)) {
-                continue; // only what a partition waits for passes a closed window
-            }
-            Sent sent = trySend(entry, now, caps);
-            if (sent == Sent.NO_RELAY) {
+            // a closed window still lets through what a partition waits for: keep scanning
+            if (trySend(entry, now, caps) == Sent.NO_RELAY) {
                 break; // keep the order, try again next tick
             }
-            windowClosed |= sent == Sent.WINDOW_CLOSED;
         }
         reportBacklog(now);
     }

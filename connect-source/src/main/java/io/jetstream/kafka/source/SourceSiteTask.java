@@ -5,8 +5,8 @@ import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
-import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.model.DecisionExplanation;
 import io.jetstream.kafka.core.model.ModelInputs;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
@@ -160,13 +160,16 @@ public final class SourceSiteTask extends SinkTask {
     }
 
     private static double modelInput(BatchPolicy policy, ToDoubleFunction<ModelInputs> input) {
-        return policy.decision(System.nanoTime()).explanation().map(e -> input.applyAsDouble(e.inputs()))
-                .orElse(Double.NaN);
+        return explained(policy, e -> input.applyAsDouble(e.inputs()));
     }
 
     private static double predictedLatencyMillis(BatchPolicy policy) {
-        BatchDecision decision = policy.decision(System.nanoTime());
-        return decision.explanation().map(e -> e.inForce().totalNanos() / 1e6).orElse(Double.NaN);
+        return explained(policy, e -> e.inForce().totalNanos() / 1e6);
+    }
+
+    /** A figure from the explanation of the decision in force; NaN when the policy gives none (fixed caps). */
+    private static double explained(BatchPolicy policy, ToDoubleFunction<DecisionExplanation> figure) {
+        return policy.decision(System.nanoTime()).explanation().map(figure::applyAsDouble).orElse(Double.NaN);
     }
 
     private long lastRttSample;

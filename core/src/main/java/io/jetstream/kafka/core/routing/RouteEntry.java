@@ -68,21 +68,15 @@ final class RouteEntry {
     }
 
     void acked(long wireBytes, long ackedAtNanos) {
-        release(wireBytes);
+        answered(wireBytes, ackedAtNanos);
         bytesAcked += wireBytes;
-        consecutiveFailures = 0;
-        lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
-        lastAckNanos = Math.max(lastAckNanos, ackedAtNanos);
     }
 
     /** The route carried a batch to its egress relay: off the route, waiting for the destination's answer. */
     void received(long wireBytes, long receivedAtNanos) {
-        release(wireBytes);
+        answered(wireBytes, receivedAtNanos);
         farBytes += Math.max(0, wireBytes);
         farBatches++;
-        consecutiveFailures = 0;
-        lastProgressNanos = Math.max(lastProgressNanos, receivedAtNanos);
-        lastAckNanos = Math.max(lastAckNanos, receivedAtNanos);
     }
 
     /** The destination answered a batch the route had already carried. */

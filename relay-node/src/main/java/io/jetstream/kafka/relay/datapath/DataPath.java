@@ -189,8 +189,7 @@ final class DataPath {
             onReceipt(ack, from);
             return;
         }
-        PendingEntry entry = from.streamId().equals(ack.streamId())
-                ? pending.find(ack.originNodeId(), ack.batchId(), from) : null;
+        PendingEntry entry = pendingFor(ack, from);
         if (entry == null) {
             metrics.errors(ErrorKind.UNKNOWN_ACK).inc();
             log.debug("Dropped an ACK from {} for no pending frame: {}/{}", from.peerId(), ack.originNodeId(),
@@ -215,12 +214,16 @@ final class DataPath {
      * dropped without a count: it can legitimately arrive after a timeout.
      */
     private void onReceipt(AckFrame receipt, Downstream from) {
-        PendingEntry entry = from.streamId().equals(receipt.streamId())
-                ? pending.find(receipt.originNodeId(), receipt.batchId(), from) : null;
+        PendingEntry entry = pendingFor(receipt, from);
         if (entry == null || entry.isDone() || !entry.markReceived()) {
             return;
         }
         passReceipt(entry, receipt);
+    }
+
+    /** The pending frame an ACK or receipt from {@code from} is about; null if none (or another stream's). */
+    private PendingEntry pendingFor(AckFrame ack, Downstream from) {
+        return from.streamId().equals(ack.streamId()) ? pending.find(ack.originNodeId(), ack.batchId(), from) : null;
     }
 
     /** Records that the route carried the entry's frame, and tells the upstream if it asked. */
