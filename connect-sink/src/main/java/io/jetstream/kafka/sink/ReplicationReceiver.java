@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,9 +46,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: received batches wait in a queue, bounded by {@code bufferMaxBytes}, and batches that
  * arrived ahead of their predecessor wait in the sequencers' hold areas, bounded by
- * {@code bufferMaxBytes} too. Past a bound, batches are refused with a retriable OVERLOADED
- * acknowledgement and the sender re-sends later (backpressure, never unbounded buffering); a batch
- * that applies at once is never refused for the hold area, so a full hold area always drains.
+ * {@code bufferMaxBytes} too. Once the queue holds half its bound, the relay connection a batch came
+ * from is no longer read ({@link Upstream#pauseReading()}) until {@link #poll} has drained the queue
+ * to a quarter: TCP then holds the relay back, and the relay its upstreams, without a byte sent
+ * twice over the WAN. Only what arrives while a pause takes effect can reach the bound; past it, and
+ * past the hold area's bound, batches are refused with a retriable OVERLOADED acknowledgement and the
+ * sender re-sends later (never unbounded buffering); a batch that applies at once is never refused
+ * for the hold area, so a full hold area always drains.
  *
  * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
  * {@link #onWritten} on producer threads; sequencer state is guarded by one lock.
@@ -60,6 +66,14 @@ final class ReplicationReceiver implements AutoCloseable {
         String name();
 
         void sendAck(AckFrame ack);
+
+        /** Stop reading batches from this relay connection until {@link #resumeReading()}. Any thread. */
+        default void pauseReading() {
+        }
+
+        /** Read from this relay connection again. Any thread. */
+        default void resumeReading() {
+        }
     }
 
     /** The last written origin offset of a partition, from stored progress (-1 when none). */
@@ -112,6 +126,8 @@ final class ReplicationReceiver implements AutoCloseable {
     private final BatchDecoder decoder = new BatchDecoder();
     private final LinkedBlockingQueue<Inbound> inbound = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
+    /** Connections not read while the queue drains. */
+    private final Set<Upstream> paused = ConcurrentHashMap.newKeySet();
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionSequencer<AckTarget>> sequencers = new HashMap<>();
     private long heldBytes;
@@ -145,8 +161,11 @@ final class ReplicationReceiver implements AutoCloseable {
                 refuse(from, batch, AckReason.OVERLOADED, "destination task queue full");
                 return;
             }
-            queuedBytes.addAndGet(bytes);
+            long queued = queuedBytes.addAndGet(bytes);
             inbound.add(new Inbound(from, batch, bytes));
+            if (queued > pauseAboveBytes() && paused.add(from)) {
+                from.pauseReading();
+            }
         } else if (frame instanceof TopicMetadataFrame metadata) {
             inbound.add(new Inbound(from, metadata, 0));
         } else {
@@ -178,7 +197,24 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             next = inbound.poll();
         }
+        resumeIfDrained();
         return out;
+    }
+
+    /** Half the queue's bound: above it, the connection a batch came from is paused. */
+    private long pauseAboveBytes() {
+        return settings.bufferMaxBytes() / 2;
+    }
+
+    private void resumeIfDrained() {
+        if (paused.isEmpty() || queuedBytes.get() > settings.bufferMaxBytes() / 4) {
+            return;
+        }
+        for (Upstream upstream : List.copyOf(paused)) {
+            if (paused.remove(upstream)) {
+                upstream.resumeReading();
+            }
+        }
     }
 
     private void handle(Inbound in, List<Delivery> out) {

@@ -95,10 +95,11 @@ public class SinkSiteConfig extends AbstractConfig {
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task, bounds two areas separately: bytes of received batches waiting to be "
                                 + "written, and bytes of batches held because they arrived before their "
-                                + "predecessor. When an area is full, batches are refused with an OVERLOADED "
-                                + "acknowledgement and the sender retries (backpressure instead of unbounded "
-                                + "buffering); a batch that can be written at once is never refused for the hold "
-                                + "area. Counted in wire (compressed) bytes.",
+                                + "predecessor. Once the first area is half full the task stops reading from "
+                                + "the relay until it has drained to a quarter (TCP backpressure, nothing is "
+                                + "sent twice); a full area refuses batches with a retriable OVERLOADED "
+                                + "acknowledgement; a batch that can be written at once is never refused for the "
+                                + "hold area. Counted in wire (compressed) bytes.",
                         DELIVERY, 1, Width.SHORT, "Buffer max bytes")
                 .define(POLL_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.LOW, "Most records handed to Connect by one poll().",

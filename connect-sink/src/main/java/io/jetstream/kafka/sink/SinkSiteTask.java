@@ -365,5 +365,15 @@ public final class SinkSiteTask extends SourceTask {
         public void sendAck(AckFrame ack) {
             client.send(ack);
         }
+
+        @Override
+        public void pauseReading() {
+            client.pauseReading();
+        }
+
+        @Override
+        public void resumeReading() {
+            client.resumeReading();
+        }
     }
 }

@@ -28,6 +28,17 @@ class ReplicationReceiverTest {
     /** Records the acknowledgements sent upstream. */
     static final class FakeUpstream implements ReplicationReceiver.Upstream {
         final List<AckFrame> acks = new ArrayList<>();
+        final List<String> reading = new ArrayList<>();
+
+        @Override
+        public synchronized void pauseReading() {
+            reading.add("pause");
+        }
+
+        @Override
+        public synchronized void resumeReading() {
+            reading.add("resume");
+        }
 
         @Override
         public String name() {
@@ -177,6 +188,19 @@ class ReplicationReceiverTest {
         assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OVERLOADED);
         assertThat(AckReason.OVERLOADED.retriable()).isTrue();
         assertThat(pollOffsets()).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void aQueueHalfFullPausesTheRelayConnectionUntilPollDrainsIt() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1000);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(upstream.reading).isEmpty();
+        receiver.onFrame(upstream, batch("orders", 1, 2, 3));
+        receiver.onFrame(upstream, batch("orders", 3, 4, 5));
+        assertThat(upstream.reading).containsExactly("pause");
+        assertThat(upstream.acks).isEmpty(); // paused, not refused: nothing is sent twice
+        assertThat(pollOffsets()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+        assertThat(upstream.reading).containsExactly("pause", "resume");
     }
 
     @Test

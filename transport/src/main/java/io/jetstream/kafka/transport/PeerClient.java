@@ -201,6 +201,15 @@ public final class PeerClient implements AutoCloseable {
      *                                  relay accepts ({@link #peerMaxFrameBytes()})
      */
     public boolean send(Frame frame) {
+        return send(frame, null);
+    }
+
+    /**
+     * Like {@link #send(Frame)}, and runs {@code onWritten} once the write has finished (the frame
+     * is in the socket, or the write failed): a relay returns the frame's bytes to its buffer budget
+     * then. Not run when this returns false or throws.
+     */
+    public boolean send(Frame frame, Runnable onWritten) {
         Channel ch = channel;
         if (!ready || ch == null) {
             ReferenceCountUtil.release(frame);
@@ -215,7 +224,11 @@ public final class PeerClient implements AutoCloseable {
                         + Math.min(config.maxFrameBytes(), peerMaxFrameBytes) + " bytes (" + peer + ")");
             }
         }
-        ch.writeAndFlush(frame, ch.voidPromise());
+        if (onWritten == null) {
+            ch.writeAndFlush(frame, ch.voidPromise());
+        } else {
+            ch.writeAndFlush(frame).addListener(written -> onWritten.run());
+        }
         return true;
     }
 

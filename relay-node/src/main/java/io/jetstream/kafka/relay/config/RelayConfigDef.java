@@ -155,9 +155,11 @@ final class RelayConfigDef {
                 .add(key(BUFFER_MAX_BYTES_PER_CONNECTION, Type.LONG).defaultValue(16 * MIB)
                         .validator(Range.between(64 * KIB, 64 * 1024 * MIB))
                         .importance(Importance.MEDIUM).displayName("Buffer per connection")
-                        .doc("Most bytes buffered for one connection before the relay stops reading from it;"
-                                + " also the high write-buffer water mark (the low mark is half). Must be at"
-                                + " least frame.max.bytes so that any valid frame fits."))
+                        .doc("Most bytes buffered for one connection before the relay stops reading from it"
+                                + " (a batch counts until it is written downstream, its 512 bytes of"
+                                + " bookkeeping until it is answered); also the high write-buffer water mark,"
+                                + " capped at 2 MiB (the low mark is half). Must be at least frame.max.bytes"
+                                + " so that any valid frame fits."))
                 .add(key(BUFFER_MAX_BYTES, Type.LONG).defaultValue(256 * MIB)
                         .validator(Range.between(MIB, 1024 * 1024 * MIB))
                         .importance(Importance.HIGH).displayName("Buffer per relay")

@@ -32,9 +32,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Completion of a pending frame</h2>
  * Exactly once ({@link PendingEntry#markDone()}), by whichever comes first: the downstream's ACK
  * or NACK (relayed upstream as received), the ack timeout ({@code NACK TIMEOUT}), the loss of the
- * downstream connection ({@code NACK NEXT_HOP_UNREACHABLE}), or shutdown. Completion returns the
- * frame's bytes to the relay and connection budgets, wakes the upstreams waiting for room, sends
- * the ACK upstream and tells the route chooser. Nothing in flight is ever dropped silently.
+ * downstream connection ({@code NACK NEXT_HOP_UNREACHABLE}), or shutdown. Completion sends the ACK
+ * upstream, returns what the entry still holds of the relay and connection budgets, wakes the
+ * upstreams waiting for room and tells the route chooser. Nothing in flight is ever dropped
+ * silently. The frame's wire bytes return earlier, once it is written downstream
+ * ({@link #written}); see {@link PendingEntry}.
  *
  * <p>Thread-safe; methods are called from every event loop and from the timer thread.
  */
@@ -295,10 +297,21 @@ final class DataPath {
         // is gone: a draining relay closes its connections once the buffer is empty, and a close
         // queued ahead of the answer would lose it.
         entry.upstream.sendAck(ack);
-        entry.upstream.entryDone(entry.bytes);
-        relayBuffer.release(entry.bytes);
+        long rest = entry.takeRemainingBytes();
+        entry.upstream.entryDone(rest);
+        relayBuffer.release(rest);
         budgetWaiters.wakeAll();
         return true;
+    }
+
+    /** A copy of the entry's frame left this relay: its wire bytes return to the budgets. Any thread. */
+    void written(PendingEntry entry) {
+        long wire = entry.takeWrittenBytes();
+        if (wire > 0) {
+            entry.upstream.entryWritten(wire);
+            relayBuffer.releasePart(wire);
+            budgetWaiters.wakeAll();
+        }
     }
 
     private void forget(PendingEntry entry) {

@@ -24,8 +24,14 @@ interface Downstream {
      */
     long epoch();
 
-    /** Writes a frame; ownership moves here. False (frame released) when the connection is not usable. */
-    boolean send(Frame frame);
+    /**
+     * Writes a frame; ownership moves here. False (frame released, {@code onWritten} not run) when
+     * the connection is not usable.
+     *
+     * @param onWritten runs once when the write has finished, successfully or not: the frame's bytes
+     *                  have left this relay's buffers (they are in the socket or gone)
+     */
+    boolean send(Frame frame, Runnable onWritten);
 
     /**
      * Connected but above its high water mark: an upstream that fed it stops reading until it

@@ -89,13 +89,13 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
     }
 
     @Override
-    public boolean send(Frame frame) {
+    public boolean send(Frame frame, Runnable onWritten) {
         PeerClient current = client;
         if (current == null) {
             ReferenceCountUtil.release(frame);
             return false;
         }
-        return current.send(frame);
+        return current.send(frame, onWritten);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.jetstream.kafka.relay.datapath;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -22,8 +23,16 @@ import io.netty.util.Timeout;
  * metadata), which route the ingress chose, how many budget bytes it holds and when it left.
  *
  * <p>It completes exactly once ({@link #markDone()} is a compare-and-set): with the downstream's
- * ACK, or with a NACK this relay makes (timeout, downstream lost, shutdown). Completion returns its
- * bytes to the budgets. Topic metadata sent to several subscribers completes with the first ACK;
+ * ACK, or with a NACK this relay makes (timeout, downstream lost, shutdown).
+ *
+ * <h2>Budget</h2>
+ * The entry holds {@link #bytes} of the relay and connection budgets: the frame's wire size plus
+ * its bookkeeping. The wire part returns as soon as every copy of the frame has been written to
+ * its downstream ({@link #takeWrittenBytes()}): the frame no longer occupies this relay's memory,
+ * and holding its bytes until the end-to-end answer would tie the relay's intake to the
+ * destination's commit latency instead of to what it actually buffers. The bookkeeping part stays
+ * until completion ({@link #takeRemainingBytes()}), so a flood of unanswered frames is still
+ * bounded. Topic metadata sent to several subscribers completes with the first ACK;
  * the entry then stays until every copy is answered or it expires, so that later ACKs are dropped
  * silently instead of being counted as unknown.
  */
@@ -47,10 +56,14 @@ final class PendingEntry {
     /** Set once by the first receipt (RECEIVED) from downstream: the route has carried the frame. */
     private final AtomicBoolean received = new AtomicBoolean();
     private final AtomicInteger unansweredCopies;
+    private final AtomicInteger unwrittenCopies;
+    /** Budget bytes this entry still holds. */
+    private final AtomicLong heldBytes;
+    private final long bookkeepingBytes;
     volatile Timeout timeout;
 
     PendingEntry(Frame frame, UpstreamHandler upstream, List<Downstream> sentTo, long epoch, RouteSpec route,
-                 RouteMetrics routeMetrics, long bytes, long sentAtNanos) {
+                 RouteMetrics routeMetrics, long bytes, long bookkeepingBytes, long sentAtNanos) {
         RoutingHeader routing = Frames.routing(frame);
         this.key = new PendingKey(routing.originNodeId(), routing.id());
         this.upstream = upstream;
@@ -74,6 +87,26 @@ final class PendingEntry {
             this.metadata = true;
         }
         this.unansweredCopies = new AtomicInteger(this.sentTo.size());
+        this.unwrittenCopies = new AtomicInteger(this.sentTo.size());
+        this.heldBytes = new AtomicLong(bytes);
+        this.bookkeepingBytes = Math.min(bytes, bookkeepingBytes);
+    }
+
+    /**
+     * One copy of the frame was written (or its write failed). Returns the budget bytes to release
+     * now: the wire part once the last copy is out and the entry has not completed meanwhile, else 0.
+     */
+    long takeWrittenBytes() {
+        if (unwrittenCopies.decrementAndGet() != 0) {
+            return 0;
+        }
+        long wire = bytes - bookkeepingBytes;
+        return heldBytes.compareAndSet(bytes, bookkeepingBytes) ? wire : 0;
+    }
+
+    /** Completion: returns every budget byte the entry still holds (each byte is returned once). */
+    long takeRemainingBytes() {
+        return heldBytes.getAndSet(0);
     }
 
     boolean wentTo(Downstream downstream) {

@@ -223,7 +223,7 @@ final class Router {
         }
         // Every downstream of one frame is a subscriber (epoch 0 while open) or the single next hop.
         PendingEntry entry = new PendingEntry(frame, upstream, List.copyOf(downstreams), epochs[0], route,
-                routeMetrics, bytes, System.nanoTime());
+                routeMetrics, bytes, Frames.BOOKKEEPING_BYTES, System.nanoTime());
         if (atEgress) {
             entry.markReceived();
         }
@@ -231,7 +231,11 @@ final class Router {
         for (int i = 0; i < epochs.length; i++) {
             Downstream downstream = downstreams.get(i);
             Frame copy = i == epochs.length - 1 ? frame : ReferenceCountUtil.retain(frame);
-            if (!downstream.send(copy) || downstream.epoch() != epochs[i]) {
+            boolean sent = downstream.send(copy, () -> path.written(entry));
+            if (!sent) {
+                path.written(entry); // nothing will be written for this copy
+            }
+            if (!sent || downstream.epoch() != epochs[i]) {
                 path.copyLost(entry, downstream.peerId() + " went away while the frame was handed over");
                 continue;
             }

@@ -62,12 +62,12 @@ final class SubscriberLink implements Downstream {
     }
 
     @Override
-    public boolean send(Frame frame) {
+    public boolean send(Frame frame, Runnable onWritten) {
         if (closed || !channel.isActive()) {
             ReferenceCountUtil.release(frame);
             return false;
         }
-        channel.writeAndFlush(frame, channel.voidPromise());
+        channel.writeAndFlush(frame).addListener(written -> onWritten.run());
         return true;
     }
 

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Backpressure</h2>
  * {@code AUTO_READ} is off. Each frame first reserves its bytes in the connection's budget
- * ({@code buffer.max.bytes.per.connection}) and the relay's ({@code buffer.max.bytes}); the bytes
- * stay reserved until the frame is acknowledged or failed downstream. A frame that finds no room,
+ * ({@code buffer.max.bytes.per.connection}) and the relay's ({@code buffer.max.bytes}); its wire
+ * bytes stay reserved until it is written downstream, its bookkeeping bytes until it is
+ * acknowledged or failed (see {@link PendingEntry}). A frame that finds no room,
  * or whose next hop is still connecting, is parked (in order) and the connection is not read again
  * until it is taken; this handler then waits to be {@linkplain #wake() woken} by a completion, a
  * downstream turning writable or a next hop connecting. The next read is issued only when both
@@ -275,9 +276,15 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         this.feeding = downstream;
     }
 
-    /** A pending frame of this connection completed: its bytes return to the connection budget. Any thread. */
+    /** A pending frame of this connection completed: what it held returns to the connection budget. Any thread. */
     void entryDone(long bytes) {
         connectionBudget.release(bytes);
+        wake();
+    }
+
+    /** A pending frame of this connection was written downstream: its wire bytes return. Any thread. */
+    void entryWritten(long bytes) {
+        connectionBudget.releasePart(bytes);
         wake();
     }
 

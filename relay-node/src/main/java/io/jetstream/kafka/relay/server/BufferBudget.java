@@ -12,7 +12,7 @@ import io.jetstream.kafka.relay.metrics.Gauge;
  *
  * <p>A handler reserves a batch's bytes before it takes the batch ({@link #tryReserve}) and
  * releases them once the batch is acknowledged downstream or failed back upstream
- * ({@link #release}). A failed reservation means "stop reading from this connection (or nack) until
+ * ({@link #release}), possibly most of them earlier ({@link #releasePart}). A failed reservation means "stop reading from this connection (or nack) until
  * space frees up": the budget never blocks and never over-commits. Lock-free and thread-safe; the
  * metrics gauges follow every change.
  */
@@ -67,7 +67,25 @@ public final class BufferBudget {
         return true;
     }
 
-    /** Returns one batch's reservation; call exactly once per successful {@link #tryReserve}. */
+    /**
+     * Returns part of a batch's reservation while the batch stays held (it left the relay's memory
+     * but awaits its answer). The rest returns with {@link #release}.
+     */
+    public void releasePart(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
+        }
+        long bytesLeft = reservedBytes.addAndGet(-bytes);
+        if (bytesLeft < 0) {
+            throw new IllegalStateException("released more than reserved: " + bytesLeft + " bytes left");
+        }
+        bytesGauge.add(-bytes);
+    }
+
+    /**
+     * Returns one batch's reservation, or what {@link #releasePart} left of it; call exactly once per
+     * successful {@link #tryReserve}.
+     */
     public void release(long bytes) {
         long bytesLeft = reservedBytes.addAndGet(-bytes);
         long batchesLeft = batches.decrementAndGet();

@@ -71,7 +71,7 @@ public final class PeerConnector {
      *         with the reason; failures are also counted as {@code connect_failed}
      */
     public ChannelFuture connect(HopAddress hop, EventLoop eventLoop, Consumer<Channel> addHandlers) {
-        long highWaterMark = config.bufferMaxBytesPerConnection();
+        long highWaterMark = dataHighWaterMark(config.bufferMaxBytesPerConnection());
         Bootstrap bootstrap = new Bootstrap()
                 .group(eventLoop)
                 .channel(NioSocketChannel.class)
@@ -113,7 +113,7 @@ public final class PeerConnector {
      */
     public PeerClient newClient(HopAddress hop, String streamId, String token, EventLoopGroup group,
                                 PeerClient.Listener listener) {
-        WriteBufferWaterMark marks = waterMark(config.bufferMaxBytesPerConnection());
+        WriteBufferWaterMark marks = waterMark(dataHighWaterMark(config.bufferMaxBytesPerConnection()));
         PeerClientConfig clientConfig = PeerClientConfig.builder(hop.toUnresolvedAddress(), PeerRole.RELAY,
                         config.relayId(), streamId, token)
                 .sslContext(clientSsl.orElse(null))
@@ -127,7 +127,20 @@ public final class PeerConnector {
         return new PeerClient(clientConfig, group, listener);
     }
 
-    /** High mark as configured, low mark half of it: writability flips back once half has drained. */
+    /** Most bytes queued in a data connection's outbound buffer before it stops taking more: 2 MiB. */
+    static final long DATA_HIGH_WATER_MARK_CAP = 2L << 20;
+
+    /**
+     * The high water mark of a connection the relay writes batches to: the per-connection buffer,
+     * capped at {@link #DATA_HIGH_WATER_MARK_CAP}. What waits here waits in front of every later
+     * frame on the connection, heartbeats and answers included, and the kernel's socket buffer
+     * already holds a bandwidth-delay product, so a deeper queue adds latency without throughput.
+     */
+    public static long dataHighWaterMark(long perConnectionBytes) {
+        return Math.min(perConnectionBytes, DATA_HIGH_WATER_MARK_CAP);
+    }
+
+    /** High mark as given, low mark half of it: writability flips back once half has drained. */
     static WriteBufferWaterMark waterMark(long highBytes) {
         int high = (int) Math.min(Integer.MAX_VALUE, highBytes);
         return new WriteBufferWaterMark(high / 2, high);

@@ -162,7 +162,7 @@ public final class RelayServer implements AutoCloseable {
                 // Backpressure: nothing is read until a data-path handler asks (see DataPipelineFactory).
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                        PeerConnector.waterMark(config.bufferMaxBytesPerConnection()))
+                        PeerConnector.waterMark(PeerConnector.dataHighWaterMark(config.bufferMaxBytesPerConnection())))
                 // With AUTO_READ off, one read() request may take up to 4 full socket buffers (<= 256 KiB).
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
                 .childHandler(new RelayServerInitializer(serverSsl, inbound, dataPipeline, context, dataChannels,
