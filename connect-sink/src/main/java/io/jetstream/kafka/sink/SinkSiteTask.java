@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,8 @@ public final class SinkSiteTask extends SourceTask {
     private boolean exactlyOnce;
     private BoundedReads progressReads;
     private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
+    /** Source partition maps by origin partition: one per partition, not one per record. Task thread only. */
+    private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
 
     @Override
     public String version() {
@@ -212,7 +215,10 @@ public final class SinkSiteTask extends SourceTask {
             headers.addBytes(header.key(), header.value());
         }
         Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
-        return new SourceRecord(sourcePartition(delivery.originTopic(), delivery.partition()),
+        Map<String, Object> partition = sourcePartitions.computeIfAbsent(
+                new TopicPartition(delivery.originTopic(), delivery.partition()),
+                tp -> Collections.unmodifiableMap(sourcePartition(tp.topic(), tp.partition())));
+        return new SourceRecord(partition,
                 sourceOffset(delivery), naming.destinationTopic(delivery.originTopic()),
                 delivery.partition(), Schema.OPTIONAL_BYTES_SCHEMA, record.key(), Schema.OPTIONAL_BYTES_SCHEMA,
                 record.value(), timestamp, headers);

@@ -98,9 +98,13 @@ public class SourceSiteConfig extends AbstractConfig {
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
                                 + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks).",
                         BATCHING, 4, Width.SHORT, "Batch linger (ms)")
-                .define(COMPRESSION, Type.STRING, "lz4",
+                .define(COMPRESSION, Type.STRING, "zstd",
                         ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
-                        "Codec that compresses each batch before it crosses the WAN.",
+                        "Codec that compresses each batch before it crosses the WAN. zstd (level 3) costs about "
+                                + "7 ms of CPU per MB of records and usually saves a third or more of the WAN "
+                                + "bytes, which on a capped uplink is that much more throughput; lz4 and snappy "
+                                + "are cheaper but find little in payloads without repeats; none when CPU, not "
+                                + "the link, is what binds.",
                         BATCHING, 5, Width.SHORT, "Compression")
                 .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,

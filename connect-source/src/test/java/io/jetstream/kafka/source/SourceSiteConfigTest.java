@@ -32,7 +32,7 @@ class SourceSiteConfigTest {
     @Test
     void typedAccessorsOfAValidConfig() {
         SourceSiteConfig config = new SourceSiteConfig(valid());
-        assertThat(config.compressionName()).isEqualTo("lz4");
+        assertThat(config.compressionName()).isEqualTo("zstd");
         assertThat(config.batchLinger().toMillis()).isEqualTo(20);
         assertThat(config.relays("my-connector").streamId()).isEqualTo("my-connector");
         assertThat(config.relays("x").relays()).hasSize(2);

@@ -399,7 +399,7 @@ public final class PeerClient implements AutoCloseable {
         private final Traffic traffic = new Traffic();
         private State state = State.AWAIT_HELLO_OK;
         private long lastReadNanos = System.nanoTime();
-        private long nextNonce;
+        private final PingTimer pings = new PingTimer();
         private Throwable closeCause;
         private ScheduledFuture<?> handshakeTimeout;
         private ScheduledFuture<?> heartbeat;
@@ -435,7 +435,7 @@ public final class PeerClient implements AutoCloseable {
             if (frame instanceof PingFrame ping) {
                 ctx.writeAndFlush(ping.pong());
             } else if (frame instanceof PongFrame pong) {
-                recordRtt(pong.rttNanos(System.nanoTime()));
+                recordRtt(pings.rttNanos(pong, System.nanoTime()));
             } else if (frame instanceof ErrorFrame error) {
                 closeCause = new PeerRejectedException(peer, error);
                 if (error.code() == ErrorCode.SUPERSEDED) {
@@ -505,7 +505,7 @@ public final class PeerClient implements AutoCloseable {
                 fail(ctx, new TimeoutException("nothing received for " + TimeUnit.NANOSECONDS.toMillis(silentNanos)
                         + " ms (" + SILENT_INTERVALS + " heartbeat intervals)"));
             } else if (state == State.READY) {
-                ctx.writeAndFlush(new PingFrame(nextNonce++, now));
+                pings.ping(ctx, now);
             }
         }
 

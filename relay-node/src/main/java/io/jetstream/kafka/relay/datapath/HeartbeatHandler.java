@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
+import io.jetstream.kafka.transport.PingTimer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
@@ -14,7 +15,8 @@ import io.netty.util.concurrent.ScheduledFuture;
  * Heartbeats of an authenticated connection: answers every PING with a PONG, sends a PING every
  * {@code heartbeat.interval.ms} (busy or not, so that round-trip times are measured under load and
  * the peer always hears from this relay, even while the relay has stopped reading it), and records
- * each round trip as the peer's {@code jetstream_relay_peer_rtt_ms}. Writer-idle events are
+ * each round trip as the peer's {@code jetstream_relay_peer_rtt_ms}, timed from when the PING left
+ * the outbound queue ({@link PingTimer}), so batches queued ahead of it do not count. Writer-idle events are
  * consumed here (the periodic PING covers them); a connection silent for {@code idle.timeout.ms}
  * is closed further down the pipeline.
  */
@@ -22,8 +24,8 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
 
     private final Session session;
     private final long intervalNanos;
+    private final PingTimer pings = new PingTimer();
     private ScheduledFuture<?> pinger;
-    private long nonce;
 
     HeartbeatHandler(Session session, long intervalNanos) {
         this.session = session;
@@ -33,7 +35,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         pinger = ctx.executor().scheduleAtFixedRate(
-                () -> ctx.writeAndFlush(new PingFrame(nonce++, System.nanoTime())),
+                () -> pings.ping(ctx, System.nanoTime()),
                 intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -59,7 +61,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof PingFrame ping) {
             ctx.writeAndFlush(ping.pong());
         } else if (msg instanceof PongFrame pong) {
-            long rttNanos = pong.rttNanos(System.nanoTime());
+            long rttNanos = pings.rttNanos(pong, System.nanoTime());
             if (rttNanos > 0) {
                 session.metrics().rttMillis().set(rttNanos / 1e6);
             }
