@@ -26,6 +26,7 @@ public final class JetstreamCli {
         commands.put("demo", new DemoCommand());
         commands.put("sites", new SitesCommand());
         commands.put("relay", new RelayCommand());
+        commands.put("bench", new BenchCommand());
         return commands;
     }
 

@@ -159,7 +159,7 @@ public final class ReplicationEnvironment implements AutoCloseable {
     }
 
     /** The folder to put in plugin.path for a connector module (it holds the plugin folder). */
-    static Path pluginFolder(String module) throws IOException {
+    public static Path pluginFolder(String module) throws IOException {
         Path target = SiteFiles.projectRoot().resolve(module).resolve("target");
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(target, "jetstream-" + module + "-*")) {
             for (Path dir : dirs) {

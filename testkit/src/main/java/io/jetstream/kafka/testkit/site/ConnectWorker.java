@@ -31,13 +31,20 @@ public final class ConnectWorker implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final String name;
+    private final HostPlacement host;
     private final int restPort;
     private final JavaProcess process;
     private final ConnectRestClient rest;
 
     ConnectWorker(String name, Path workDir, String bootstrapServers, List<Path> pluginPath,
                   Map<String, String> overrides, String heap) throws IOException {
+        this(name, workDir, HostPlacement.LOOPBACK, bootstrapServers, pluginPath, overrides, heap);
+    }
+
+    private ConnectWorker(String name, Path workDir, HostPlacement host, String bootstrapServers,
+                          List<Path> pluginPath, Map<String, String> overrides, String heap) throws IOException {
         this.name = name;
+        this.host = host;
         this.restPort = Ports.freePort();
         Properties props = new Properties();
         try (InputStream in = Files.newInputStream(SiteFiles.configFile("connect-worker.properties"))) {
@@ -48,8 +55,8 @@ public final class ConnectWorker implements AutoCloseable {
         props.setProperty("config.storage.topic", "_" + name + "-connect-configs");
         props.setProperty("offset.storage.topic", "_" + name + "-connect-offsets");
         props.setProperty("status.storage.topic", "_" + name + "-connect-status");
-        props.setProperty("listeners", "http://127.0.0.1:" + restPort);
-        props.setProperty("rest.advertised.host.name", "127.0.0.1");
+        props.setProperty("listeners", "http://" + host.address() + ":" + restPort);
+        props.setProperty("rest.advertised.host.name", host.address());
         props.setProperty("rest.advertised.port", Integer.toString(restPort));
         props.setProperty("plugin.path", pluginPath.stream().map(Path::toString).collect(Collectors.joining(",")));
         props.putAll(overrides);
@@ -64,8 +71,20 @@ public final class ConnectWorker implements AutoCloseable {
                         "-Dlog4j2.configurationFile=" + log4j.toUri()),
                 List.of(file.toString()),
                 JavaProcess.classpathWithoutProject(SiteFiles.projectRoot()),
-                workDir.resolve("logs").resolve("connect.out"));
+                workDir.resolve("logs").resolve("connect.out"), host.commandPrefix());
         this.rest = new ConnectRestClient(restUrl());
+    }
+
+    /**
+     * A worker (not started) on {@code host}: its REST listener binds to and advertises the host's
+     * address; it joins the Connect cluster at {@code bootstrapServers} (which need not be the
+     * site's own broker: MirrorMaker 2 placed at the source writes to the remote cluster).
+     * {@code overrides} are applied last, e.g. a group id shared by several workers.
+     */
+    public static ConnectWorker onHost(String name, Path workDir, HostPlacement host, String bootstrapServers,
+                                       List<Path> pluginPath, Map<String, String> overrides, String heap)
+            throws IOException {
+        return new ConnectWorker(name, workDir, host, bootstrapServers, pluginPath, overrides, heap);
     }
 
     /** Starts the worker and waits until its REST API answers and it has joined its group. */
@@ -103,7 +122,7 @@ public final class ConnectWorker implements AutoCloseable {
     }
 
     public URI restUrl() {
-        return URI.create("http://127.0.0.1:" + restPort);
+        return URI.create("http://" + host.address() + ":" + restPort);
     }
 
     public ConnectRestClient rest() {

@@ -33,11 +33,23 @@ public final class JavaProcess implements AutoCloseable {
     private final List<String> args;
     private final String classpath;
     private final Path logFile;
+    private final List<String> commandPrefix;
     private Process process;
     private Thread reaper;
 
     public JavaProcess(String name, String mainClass, List<String> jvmArgs, List<String> args,
                        String classpath, Path logFile) {
+        this(name, mainClass, jvmArgs, args, classpath, logFile, List.of());
+    }
+
+    /**
+     * A child JVM started behind {@code commandPrefix}, e.g. {@code ip netns exec js-a1} to run it on
+     * a network-namespace host. The prefix must exec the JVM (keep the process id), so that
+     * {@link #pid()}, stop and kill reach the JVM itself.
+     */
+    public JavaProcess(String name, String mainClass, List<String> jvmArgs, List<String> args,
+                       String classpath, Path logFile, List<String> commandPrefix) {
+        this.commandPrefix = List.copyOf(commandPrefix);
         this.name = Objects.requireNonNull(name, "name");
         this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
         this.jvmArgs = List.copyOf(jvmArgs);
@@ -76,7 +88,7 @@ public final class JavaProcess implements AutoCloseable {
             throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
         }
         Files.createDirectories(logFile.getParent());
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
         command.add("-cp");

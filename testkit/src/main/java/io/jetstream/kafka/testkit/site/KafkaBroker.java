@@ -37,6 +37,7 @@ public final class KafkaBroker implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
     private final String name;
+    private final HostPlacement host;
     private final Path dataDir;
     private final int port;
     private final int controllerPort;
@@ -52,7 +53,13 @@ public final class KafkaBroker implements AutoCloseable {
      */
     KafkaBroker(String name, Path workDir, Map<String, String> overrides, String heap,
                 java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser) throws IOException {
+        this(name, workDir, HostPlacement.LOOPBACK, overrides, heap, wanAdvertiser);
+    }
+
+    private KafkaBroker(String name, Path workDir, HostPlacement host, Map<String, String> overrides, String heap,
+                        java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser) throws IOException {
         this.name = name;
+        this.host = host;
         this.dataDir = workDir.resolve("kafka-data");
         this.port = Ports.freePort();
         this.controllerPort = Ports.freePort();
@@ -72,17 +79,30 @@ public final class KafkaBroker implements AutoCloseable {
                         "-Dlog4j2.configurationFile=" + log4j.toUri(),
                         "-Dkafka.logs.dir=" + workDir.resolve("logs")),
                 List.of(props.toString(), clusterId),
-                JavaProcess.currentClasspath(), workDir.resolve("logs").resolve("broker.out"));
+                JavaProcess.currentClasspath(), workDir.resolve("logs").resolve("broker.out"), host.commandPrefix());
+    }
+
+    /**
+     * A broker (not started) on {@code host}: its PLAINTEXT and CONTROLLER listeners bind to the
+     * host's address and PLAINTEXT advertises it, so clients anywhere that reach that address reach
+     * the broker. {@code wanAdvertiser} as for sites (null for no WAN listener; the WAN listener
+     * binds to loopback, where the link emulators run).
+     */
+    public static KafkaBroker onHost(String name, Path workDir, HostPlacement host, Map<String, String> overrides,
+                                     String heap, java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser)
+            throws IOException {
+        return new KafkaBroker(name, workDir, host, overrides, heap, wanAdvertiser);
     }
 
     private void writeProperties(Path file) throws IOException {
         Map<String, String> p = new TreeMap<>();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
-        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        String address = host.address();
+        p.put("controller.quorum.voters", "1@" + address + ":" + controllerPort);
         List<String> listeners = new ArrayList<>(List.of(
-                "PLAINTEXT://127.0.0.1:" + port, "CONTROLLER://127.0.0.1:" + controllerPort));
-        List<String> advertised = new ArrayList<>(List.of("PLAINTEXT://127.0.0.1:" + port));
+                "PLAINTEXT://" + address + ":" + port, "CONTROLLER://" + address + ":" + controllerPort));
+        List<String> advertised = new ArrayList<>(List.of("PLAINTEXT://" + address + ":" + port));
         String protocolMap = "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT";
         if (wanAdvertised != null) {
             listeners.add("WAN://127.0.0.1:" + wanPort);
@@ -125,7 +145,7 @@ public final class KafkaBroker implements AutoCloseable {
                 if (!process.isAlive()) {
                     throw new IllegalStateException(name + " broker exited:\n" + process.tail(40));
                 }
-                try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
+                try (java.net.Socket probe = new java.net.Socket(host.address(), port)) {
                     return true;
                 }
             });
@@ -169,7 +189,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** The site-local bootstrap address (LAN). */
     public String bootstrapServers() {
-        return "127.0.0.1:" + port;
+        return host.address() + ":" + port;
     }
 
     /** The address clients at other sites use (through the WAN link), or null without one. */

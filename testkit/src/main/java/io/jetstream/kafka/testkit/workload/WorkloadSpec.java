@@ -13,13 +13,18 @@ import java.util.Set;
  * @param topic              existing topic to write to
  * @param partitions         partition count of that topic; records are spread round-robin by sequence id
  * @param records            how many records to produce
- * @param valueBytes         size of a non-null value (text-like, compresses roughly 3-5x)
+ * @param valueBytes         size of a non-null value (see {@code valueContent})
  * @param nullKeyEvery       every n-th record has a null key; 0 = never
  * @param nullValueEvery     every n-th record has a null value (a tombstone); 0 = never
  * @param extraHeaders       headers besides the run and sequence headers; the third and later alternate with null values
  * @param compressionType    producer {@code compression.type}: none, gzip, snappy, lz4 or zstd
  * @param recordsPerSecond   target send rate; 0 = as fast as the producer takes them
  * @param producerOverrides  extra producer properties, applied last
+ * @param valueContent       what the values hold: upper-case words (compress roughly 3-5x) or uniformly random
+ *                           letters A-Z (4.7 bits of entropy per byte: zstd shrinks them to ~60%, lz4 not at all)
+ * @param wallClockTimestamps whether each record's timestamp is the wall-clock time it is handed to the producer
+ *                           (what a latency probe subtracts from the arrival time) instead of a base time plus its
+ *                           sequence id
  */
 public record WorkloadSpec(
         String topic,
@@ -31,7 +36,17 @@ public record WorkloadSpec(
         int extraHeaders,
         String compressionType,
         double recordsPerSecond,
-        Map<String, Object> producerOverrides) {
+        Map<String, Object> producerOverrides,
+        ValueContent valueContent,
+        boolean wallClockTimestamps) {
+
+    /** What a workload's values are made of. */
+    public enum ValueContent {
+        /** Upper-case words after a {@code seq=...;} prefix: text-like, compresses 3-5x. */
+        WORDS,
+        /** Uniformly random letters A-Z, the payload of the WAN benchmark: only entropy coders shrink it. */
+        RANDOM_LETTERS
+    }
 
     /** Smallest value that still holds the sequence prefix. */
     public static final int MIN_VALUE_BYTES = 24;
@@ -39,8 +54,17 @@ public record WorkloadSpec(
     /** The producer's {@code compression.type} values. */
     public static final Set<String> COMPRESSION_TYPES = Set.of("none", "gzip", "snappy", "lz4", "zstd");
 
+    /** A spec of word values with sequence-based timestamps (the shape before value content was selectable). */
+    public WorkloadSpec(String topic, int partitions, long records, int valueBytes, int nullKeyEvery,
+                        int nullValueEvery, int extraHeaders, String compressionType, double recordsPerSecond,
+                        Map<String, Object> producerOverrides) {
+        this(topic, partitions, records, valueBytes, nullKeyEvery, nullValueEvery, extraHeaders, compressionType,
+                recordsPerSecond, producerOverrides, ValueContent.WORDS, false);
+    }
+
     public WorkloadSpec {
         Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(valueContent, "valueContent");
         Objects.requireNonNull(compressionType, "compressionType");
         producerOverrides = Map.copyOf(Objects.requireNonNull(producerOverrides, "producerOverrides"));
         require(!topic.isBlank(), "topic must not be blank");
@@ -77,6 +101,8 @@ public record WorkloadSpec(
         private String compressionType = "lz4";
         private double recordsPerSecond;
         private final Map<String, Object> producerOverrides = new LinkedHashMap<>();
+        private ValueContent valueContent = ValueContent.WORDS;
+        private boolean wallClockTimestamps;
 
         private Builder(String topic, int partitions) {
             this.topic = topic;
@@ -123,9 +149,21 @@ public record WorkloadSpec(
             return this;
         }
 
+        public Builder valueContent(ValueContent content) {
+            this.valueContent = content;
+            return this;
+        }
+
+        /** Stamp each record with the wall-clock time it is handed to the producer (for latency probes). */
+        public Builder wallClockTimestamps(boolean enabled) {
+            this.wallClockTimestamps = enabled;
+            return this;
+        }
+
         public WorkloadSpec build() {
             return new WorkloadSpec(topic, partitions, records, valueBytes, nullKeyEvery, nullValueEvery,
-                    extraHeaders, compressionType, recordsPerSecond, producerOverrides);
+                    extraHeaders, compressionType, recordsPerSecond, producerOverrides, valueContent,
+                    wallClockTimestamps);
         }
     }
 }

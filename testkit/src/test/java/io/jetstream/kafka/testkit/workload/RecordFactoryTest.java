@@ -81,4 +81,66 @@ class RecordFactoryTest {
         assertThatThrownBy(() -> WorkloadSpec.builder("t", 1).valueBytes(3).build())
                 .hasMessageContaining("valueBytes");
     }
+
+    @Test
+    void randomLetterValuesAreUniformLettersAndRepeatable() {
+        WorkloadSpec random = WorkloadSpec.builder("bench", 6).valueBytes(1024).nullKeyEvery(0).nullValueEvery(0)
+                .extraHeaders(0).valueContent(WorkloadSpec.ValueContent.RANDOM_LETTERS).build();
+        RecordFactory letters = new RecordFactory(random, "run-1", 0);
+        int[] counts = new int[26];
+        for (long seq = 0; seq < 200; seq++) {
+            byte[] value = letters.create(seq).value();
+            assertThat(value).hasSize(1024);
+            for (byte b : value) {
+                assertThat(b).isBetween((byte) 'A', (byte) 'Z');
+                counts[b - 'A']++;
+            }
+        }
+        int expected = 200 * 1024 / 26;
+        for (int count : counts) {
+            assertThat(count).isBetween(expected * 9 / 10, expected * 11 / 10);
+        }
+        assertThat(letters.create(5).value()).isEqualTo(letters.create(5).value());
+        assertThat(letters.create(5).value()).isNotEqualTo(letters.create(6).value());
+    }
+
+    @Test
+    void randomLettersCompressWithAnEntropyCoderOnly() throws IOException {
+        WorkloadSpec random = WorkloadSpec.builder("bench", 6).valueBytes(1024).nullValueEvery(0)
+                .valueContent(WorkloadSpec.ValueContent.RANDOM_LETTERS).build();
+        RecordFactory letters = new RecordFactory(random, "run-1", 0);
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        int raw = 0;
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+            for (long seq = 0; seq < 100; seq++) {
+                byte[] value = letters.create(seq).value();
+                raw += value.length;
+                gzip.write(value);
+            }
+        }
+        // 4.7 bits of entropy per byte: an entropy coder gets close to 59%, never much below.
+        assertThat((double) compressed.size() / raw).isBetween(0.55, 0.70);
+    }
+
+    @Test
+    void recordBytesCountKeyValueAndHeadersWithoutBuildingTheRecord() {
+        for (long seq : new long[] {0, 7, 9, 49, 1023, 1024, 99_999}) {
+            ProducerRecord<byte[], byte[]> record = factory.create(seq);
+            long expected = (record.key() == null ? 0 : record.key().length)
+                    + (record.value() == null ? 0 : record.value().length);
+            for (Header header : record.headers()) {
+                expected += header.key().getBytes(StandardCharsets.UTF_8).length
+                        + (header.value() == null ? 0 : header.value().length);
+            }
+            assertThat(factory.recordBytes(seq)).as("seq " + seq).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void wallClockTimestampsAreTheTimeOfCreation() {
+        WorkloadSpec stamped = WorkloadSpec.builder("bench", 6).wallClockTimestamps(true).build();
+        long before = System.currentTimeMillis();
+        long timestamp = new RecordFactory(stamped, "run-1", 0).create(3).timestamp();
+        assertThat(timestamp).isBetween(before, System.currentTimeMillis());
+    }
 }

@@ -1,0 +1,336 @@
+package io.jetstream.kafka.testkit.bench;
+
+import io.jetstream.kafka.testkit.Poll;
+import io.jetstream.kafka.testkit.site.ConnectWorker;
+import io.jetstream.kafka.testkit.site.HostPlacement;
+import io.jetstream.kafka.testkit.site.KafkaBroker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every process of the benchmark on its host: broker A (a1) and broker B (b1), started once and
+ * reused by all variants; Connect workers and relays, started when a variant needs them and stopped
+ * when the next one does not (idle JVMs take CPU from the ones measured). Processes are known by
+ * name ({@code broker-A}, {@code connect-A}, {@code relay-a1}, {@code mm2-src-a2}, ...) for CPU
+ * accounting.
+ *
+ * <p>Not thread-safe, except {@link #pids()} (read by the sampler) and {@link #close()} (also called
+ * from the shutdown hook).
+ */
+final class BenchCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BenchCluster.class);
+    private static final String BROKER_HEAP = "1g";
+    private static final String WORKER_HEAP = "1g";
+
+    private final BenchNetwork network;
+    private final Path workDir;
+    private final List<Path> jetStreamPlugins;
+    private final Path emptyPluginFolder;
+    private KafkaBroker brokerA;
+    private KafkaBroker brokerB;
+    private final Map<String, ConnectWorker> workers = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, RelayProcess> relays = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    BenchCluster(BenchNetwork network, Path workDir, List<Path> jetStreamPlugins) throws IOException {
+        this.network = network;
+        this.workDir = workDir;
+        this.jetStreamPlugins = List.copyOf(jetStreamPlugins);
+        this.emptyPluginFolder = java.nio.file.Files.createDirectories(workDir.resolve("no-plugins"));
+    }
+
+    /** Starts broker A on a1 and broker B on b1, in parallel. */
+    void startBrokers() throws IOException, TimeoutException, InterruptedException {
+        boolean wan = network.brokersNeedWanListeners();
+        brokerA = KafkaBroker.onHost("A", workDir.resolve("broker-a"), network.host("a1"), Map.of(), BROKER_HEAP,
+                wan ? local -> network.fromSiteB("a1", local) : null);
+        brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), Map.of(), BROKER_HEAP,
+                wan ? local -> network.toSiteB("a1", local) : null);
+        parallel(List.of(brokerA::start, brokerB::start));
+    }
+
+    BenchNetwork network() {
+        return network;
+    }
+
+    /** Broker A as clients at site A (and the bench JVM) reach it. */
+    String bootstrapA() {
+        return brokerA.bootstrapServers();
+    }
+
+    /** Broker B as clients at site B (and the bench JVM) reach it. */
+    String bootstrapB() {
+        return brokerB.bootstrapServers();
+    }
+
+    /** Broker A as clients at site B reach it: through a1's uplink. */
+    String bootstrapAFromSiteB() {
+        return network.brokersNeedWanListeners() ? brokerA.wanBootstrapServers() : brokerA.bootstrapServers();
+    }
+
+    /** Broker B as clients at site A reach it: through their uplink. */
+    String bootstrapBFromSiteA() {
+        return network.brokersNeedWanListeners() ? brokerB.wanBootstrapServers() : brokerB.bootstrapServers();
+    }
+
+    // ---- topics
+
+    void createTopic(String bootstrap, String topic, int partitions) throws InterruptedException, ExecutionException,
+            TimeoutException {
+        try (Admin admin = admin(bootstrap)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            Poll.until("leaders of " + topic, Duration.ofSeconds(30), () -> admin.describeTopics(List.of(topic))
+                    .allTopicNames().get().get(topic).partitions().stream().allMatch(p -> p.leader() != null));
+        }
+    }
+
+    /** Deletes topics (those that do not exist are ignored): each variant's backlog is hundreds of MB. */
+    void deleteTopics(String bootstrap, List<String> topics) {
+        try (Admin admin = admin(bootstrap)) {
+            admin.deleteTopics(topics).topicNameValues().forEach((topic, future) -> {
+                try {
+                    future.get();
+                } catch (ExecutionException e) {
+                    log.debug("topic {} not deleted: {}", topic, e.getCause().toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+    }
+
+    private static Admin admin(String bootstrap) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
+    }
+
+    // ---- Connect workers
+
+    /** JetStream's Connect workers: connect-A on a1 (bootstrap A) and connect-B on b2 (bootstrap B). */
+    Map<String, ConnectWorker> jetStreamWorkers() throws IOException, TimeoutException, InterruptedException {
+        Map<String, ConnectWorker> wanted = new LinkedHashMap<>();
+        wanted.put("connect-A", worker("connect-A", "a1", bootstrapA(), jetStreamPlugins, Map.of()));
+        wanted.put("connect-B", worker("connect-B", "b2", bootstrapB(), jetStreamPlugins, Map.of()));
+        runOnly(wanted);
+        return wanted;
+    }
+
+    /** The MirrorMaker 2 workers of {@code setup}, one per host, one Connect group. */
+    Map<String, ConnectWorker> mm2Workers(Variant.Mm2Setup setup) throws IOException, TimeoutException,
+            InterruptedException {
+        String bootstrap = setup.atSource() ? bootstrapBFromSiteA() : bootstrapB();
+        Map<String, ConnectWorker> wanted = new LinkedHashMap<>();
+        for (String host : setup.workerHosts()) {
+            String name = setup.group() + "-" + host;
+            wanted.put(name, worker(name, host, bootstrap, List.of(emptyPluginFolder),
+                    Mm2Configs.worker(setup.group())));
+        }
+        runOnly(wanted);
+        return wanted;
+    }
+
+    private ConnectWorker worker(String name, String host, String bootstrap, List<Path> plugins,
+                                 Map<String, String> overrides) throws IOException {
+        ConnectWorker existing = workers.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        ConnectWorker worker = ConnectWorker.onHost(name, workDir.resolve(name), network.host(host), bootstrap,
+                plugins, overrides, WORKER_HEAP);
+        workers.put(name, worker);
+        return worker;
+    }
+
+    /** Stops running workers not in {@code wanted}, then starts those of {@code wanted} not running, in parallel. */
+    private void runOnly(Map<String, ConnectWorker> wanted) throws IOException, TimeoutException, InterruptedException {
+        List<ConnectWorker> idle = new ArrayList<>();
+        synchronized (workers) {
+            workers.values().forEach(w -> {
+                if (w.isRunning() && !wanted.containsValue(w)) {
+                    idle.add(w);
+                }
+            });
+        }
+        stopAll(idle.stream().<Runnable>map(w -> w::stop).toList());
+        List<Starter> starts = new ArrayList<>();
+        wanted.values().forEach(w -> {
+            if (!w.isRunning()) {
+                starts.add(w::start);
+            }
+        });
+        parallel(starts);
+    }
+
+    // ---- relays
+
+    /** Starts a relay on {@code host} with {@code config} (listeners added), replacing a running one. */
+    RelayProcess startRelay(String host, Map<String, String> base, Map<String, String> extra)
+            throws IOException, TimeoutException, InterruptedException {
+        stopRelay(host);
+        HostPlacement placement = network.host(host);
+        InetSocketAddress data = new InetSocketAddress(placement.address(), freePort());
+        InetSocketAddress admin = new InetSocketAddress(placement.address(), freePort());
+        Map<String, String> config = RelayConfigs.relay(base, host, data, admin);
+        config.putAll(extra);
+        RelayProcess relay = new RelayProcess(host, data, admin, config, placement.commandPrefix(),
+                workDir.resolve("relays"));
+        relays.put(host, relay);
+        relay.start();
+        return relay;
+    }
+
+    void stopRelay(String host) {
+        RelayProcess relay = relays.remove(host);
+        if (relay != null) {
+            relay.close();
+        }
+    }
+
+    void stopRelaysExcept(List<String> keep) {
+        List<String> hosts;
+        synchronized (relays) {
+            hosts = relays.keySet().stream().filter(h -> !keep.contains(h)).toList();
+        }
+        hosts.forEach(this::stopRelay);
+    }
+
+    RelayProcess relay(String host) {
+        return relays.get(host);
+    }
+
+    // ---- accounting
+
+    /** Every running process of the benchmark by name, and its pid. */
+    Map<String, Long> pids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        if (brokerA != null && brokerA.isRunning()) {
+            pids.put("broker-A", brokerA.process().pid());
+        }
+        if (brokerB != null && brokerB.isRunning()) {
+            pids.put("broker-B", brokerB.process().pid());
+        }
+        synchronized (workers) {
+            workers.forEach((name, w) -> {
+                if (w.isRunning()) {
+                    pids.put(name, w.process().pid());
+                }
+            });
+        }
+        synchronized (relays) {
+            relays.forEach((host, relay) -> pids.put("relay-" + host, relay.pid()));
+        }
+        network.delayLinePid().ifPresent(pid -> pids.put("delay-line", pid));
+        pids.put("bench-jvm", ProcessHandle.current().pid());
+        return pids;
+    }
+
+    /** Last warnings and errors of every running worker and relay, for a failed variant's message. */
+    String problems() {
+        StringBuilder out = new StringBuilder();
+        synchronized (workers) {
+            workers.forEach((name, w) -> {
+                if (w.isRunning()) {
+                    out.append("\n--- ").append(name).append(":\n").append(w.process().problems(15));
+                }
+            });
+        }
+        synchronized (relays) {
+            relays.forEach((host, r) -> out.append("\n--- relay-").append(host).append(":\n")
+                    .append(r.process().problems(10)));
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void close() {
+        long start = System.nanoTime();
+        List<Runnable> stops = new ArrayList<>();
+        synchronized (workers) {
+            workers.values().forEach(w -> stops.add(w::stop));
+        }
+        synchronized (relays) {
+            relays.values().forEach(r -> stops.add(r::close));
+            relays.clear();
+        }
+        stopAll(stops);
+        stopAll(List.of(() -> {
+            if (brokerA != null) {
+                brokerA.stop();
+            }
+        }, () -> {
+            if (brokerB != null) {
+                brokerB.stop();
+            }
+        }));
+        log.info("benchmark processes stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
+    }
+
+    // ---- helpers
+
+    @FunctionalInterface
+    private interface Starter {
+        void start() throws IOException, TimeoutException, InterruptedException;
+    }
+
+    private static void parallel(List<Starter> starters) throws IOException, TimeoutException, InterruptedException {
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (Starter starter : starters) {
+            futures.add(CompletableFuture.runAsync(() -> {
+                try {
+                    starter.start();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (TimeoutException | InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            }));
+        }
+        try {
+            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0])).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause() instanceof CompletionException inner ? inner.getCause() : e.getCause();
+            if (cause instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (cause instanceof TimeoutException timeout) {
+                throw timeout;
+            }
+            if (cause instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            throw new IllegalStateException("starting benchmark processes failed", cause);
+        }
+    }
+
+    private static void stopAll(List<Runnable> stops) {
+        CompletableFuture.allOf(stops.stream().map(CompletableFuture::runAsync).toArray(CompletableFuture[]::new))
+                .join();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+}

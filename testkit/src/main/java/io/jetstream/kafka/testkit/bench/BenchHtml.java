@@ -1,0 +1,200 @@
+package io.jetstream.kafka.testkit.bench;
+
+import static io.jetstream.kafka.testkit.bench.SvgChart.escape;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The HTML report of a run: one self-contained file (inline CSS and SVG, no script, nothing fetched)
+ * with the summary table, the comparison ratios and targets, the latency CDF of every variant, and
+ * per variant the wire throughput per uplink and the records arriving at B over time, and CPU per
+ * process over time.
+ */
+public final class BenchHtml {
+
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private BenchHtml() {
+    }
+
+    public static void write(BenchResult result, Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, render(result));
+    }
+
+    static String render(BenchResult r) {
+        StringBuilder html = new StringBuilder();
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>JetStream bench: ")
+                .append(escape(r.scenario())).append("</title>\n<style>")
+                .append("body{font-family:sans-serif;margin:24px;max-width:1200px}")
+                .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 7px;")
+                .append("text-align:right;font-size:13px}th{background:#f3f3f3}td.l,th.l{text-align:left}")
+                .append(".bad{color:#b00;font-weight:bold}.ok{color:#070}pre{background:#f7f7f7;padding:8px;")
+                .append("font-size:11px;overflow:auto}</style></head><body>\n");
+        html.append("<h1>JetStream WAN benchmark: ").append(escape(r.scenario())).append(r.quick() ? " (quick)" : "")
+                .append("</h1>\n");
+        html.append("<p><b>").append(escape(r.resultLine())).append("</b></p>\n");
+        header(html, r);
+        summary(html, r);
+        comparison(html, r);
+        html.append("<h2>Latency at steady load (CDF)</h2>\n");
+        SvgChart cdf = new SvgChart("End-to-end latency, latency phase", "latency (ms, log scale)",
+                "fraction of records", 900, 340).logX();
+        for (VariantResult v : r.variants()) {
+            if (!v.latencyCdf().isEmpty()) {
+                cdf.series(v.id(), v.latencyCdf());
+            }
+        }
+        html.append(cdf.render());
+        for (VariantResult v : r.variants()) {
+            variant(html, v);
+        }
+        html.append("</body></html>\n");
+        return html.toString();
+    }
+
+    private static void header(StringBuilder html, BenchResult r) {
+        html.append("<table>");
+        row(html, "command", r.commandLine());
+        row(html, "git commit", r.gitCommit());
+        row(html, "started", r.startedAt() + String.format(Locale.ROOT, " (%.0f s)", r.durationS()));
+        row(html, "network", String.valueOf(r.network().get("network"))
+                + (r.network().containsKey("fallback_reason") ? " (fallback: " + r.network().get("fallback_reason") + ")"
+                : ""));
+        row(html, "links", String.format(Locale.ROOT, "%s Mbit/s per uplink (%.2f MB/s), %s ms one way",
+                r.network().get("uplink_mbit_s"), r.linkCapacityMbS(), r.network().get("one_way_delay_ms")));
+        row(html, "machine", r.machine().toString());
+        row(html, "workload", r.workload().toString());
+        html.append("</table>\n");
+    }
+
+    private static void row(StringBuilder html, String key, String value) {
+        html.append("<tr><th class=\"l\">").append(escape(key)).append("</th><td class=\"l\">").append(escape(value))
+                .append("</td></tr>");
+    }
+
+    private static void summary(StringBuilder html, BenchResult r) {
+        html.append("<h2>Summary</h2>\n<table><tr><th class=\"l\">variant</th><th>records MB/s</th><th>events/s</th>"
+                + "<th>wire MB/s</th><th class=\"l\">wire MB/s per uplink</th><th>wire B/record</th>"
+                + "<th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>replicator cores</th><th>machine cores</th>"
+                + "<th>core-s/MB</th><th>lost</th><th>dup</th><th>order</th></tr>\n");
+        for (VariantResult v : r.variants()) {
+            html.append("<tr><td class=\"l\">").append(escape(v.id())).append("<br><small>").append(escape(v.title()))
+                    .append("</small></td>");
+            VariantResult.BacklogPhase b = v.backlog();
+            VariantResult.LatencyPhase l = v.latency();
+            cells(html, b == null ? List.of("-", "-", "-") : List.of(f2(b.throughputMbS()), f0(b.eventsPerS()),
+                    f2(b.wireMbS())));
+            html.append("<td class=\"l\">").append(b == null ? "-" : escape(b.wirePerUplinkMbS().toString()))
+                    .append("</td>");
+            cells(html, List.of(b == null ? "-" : f0(b.wireBytesPerRecord()),
+                    l == null ? "-" : Long.toString(l.latencyP50Ms()), l == null ? "-" : Long.toString(l.latencyP99Ms()),
+                    l == null ? "-" : Long.toString(l.latencyP999Ms()), b == null ? "-" : f2(b.replicatorCores()),
+                    b == null ? "-" : f2(b.machineCores()), b == null ? "-" : String.format(Locale.ROOT, "%.3f",
+                            b.coreSecondsPerMb())));
+            VariantResult.Verification ver = v.verification();
+            if (ver == null) {
+                html.append("<td colspan=\"3\" class=\"bad l\">").append(escape(String.valueOf(v.error())))
+                        .append("</td>");
+            } else {
+                html.append(cell(Long.toString(ver.lost()), ver.lost() == 0))
+                        .append(cell(Long.toString(ver.duplicates()), ver.duplicates() == 0))
+                        .append(cell(ver.order(), "ok".equals(ver.order())));
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n<p>Records MB/s: key + value + header bytes drained after the pause, divided by the time"
+                + " from the resume to the last record at B. Wire: bytes the source hosts' uplinks sent in that window."
+                + " Latency: at the steady rate of the latency phase. Cores: CPU seconds per second in the drain window;"
+                + " replicator = Connect workers and relays of the variant (not brokers, not the benchmark).</p>\n");
+    }
+
+    private static void comparison(StringBuilder html, BenchResult r) {
+        html.append("<h2>Comparison</h2>\n<table><tr><th class=\"l\">ratio</th><th>value</th></tr>");
+        r.comparison().forEach((name, value) -> html.append("<tr><td class=\"l\">").append(escape(name))
+                .append("</td><td>").append(String.format(Locale.ROOT, "%.2f", value)).append("</td></tr>"));
+        html.append("</table>\n<table><tr><th class=\"l\">target (issue 10)</th><th class=\"l\">variant</th>"
+                + "<th>measured</th><th>target</th><th>met</th></tr>");
+        for (Comparison.Target t : r.targets()) {
+            html.append("<tr><td class=\"l\">").append(escape(t.name())).append("</td><td class=\"l\">")
+                    .append(escape(t.variant())).append("</td><td>").append(String.format(Locale.ROOT, "%.3f",
+                            t.measured())).append("</td><td>").append(t.atMost() ? "&le; " : "&ge; ")
+                    .append(String.format(Locale.ROOT, "%.3f", t.target())).append("</td>")
+                    .append(cell(t.met() ? "yes" : "no", t.met())).append("</tr>");
+        }
+        html.append("</table>\n");
+    }
+
+    private static void variant(StringBuilder html, VariantResult v) {
+        html.append("<h2 id=\"").append(escape(v.id())).append("\">").append(escape(v.id())).append(": ")
+                .append(escape(v.title())).append("</h2>\n");
+        if (v.error() != null) {
+            html.append("<p class=\"bad\">").append(escape(v.error())).append("</p>\n");
+        }
+        VariantResult.Timeline t = v.timeline();
+        if (t != null && !t.seconds().isEmpty()) {
+            SvgChart throughput = new SvgChart("Throughput over time", "seconds since the variant started", "MB/s",
+                    1100, 320).marks(t.marks());
+            t.uplinkMbS().forEach((uplink, rates) -> throughput.series("wire " + uplink, t.seconds(), rates));
+            throughput.series("records at B", t.seconds(), t.arrivalsMbS());
+            html.append(throughput.render());
+            SvgChart cpu = new SvgChart("CPU per process", "seconds since the variant started", "cores", 1100, 320)
+                    .marks(t.marks());
+            t.cores().forEach((process, cores) -> {
+                if (cores.stream().anyMatch(c -> c > 0.01)) {
+                    cpu.series(process, t.seconds(), cores);
+                }
+            });
+            cpu.series("machine (busy)", t.seconds(), t.machineCores());
+            html.append(cpu.render());
+        }
+        if (v.backlog() != null) {
+            html.append("<p>Drain: cores per process ").append(escape(v.backlog().coresPerProcess().toString()))
+                    .append("; uplink fill ").append(escape(v.backlog().uplinkFill().toString()));
+            if (!v.backlog().routeBytes().isEmpty()) {
+                html.append("; bytes per route ").append(escape(v.backlog().routeBytes().toString()));
+            }
+            html.append("</p>\n");
+        }
+        if (v.verification() != null) {
+            html.append("<details><summary>verification</summary><pre>")
+                    .append(escape(String.join("\n", v.verification().runs()))).append("</pre></details>\n");
+        }
+        html.append("<details><summary>deployment (configs as sent)</summary><pre>").append(escape(json(v.deployment())))
+                .append("</pre></details>\n");
+    }
+
+    private static String json(Map<String, Object> value) {
+        try {
+            return PRETTY.writeValueAsString(value);
+        } catch (IOException e) {
+            return String.valueOf(value);
+        }
+    }
+
+    private static void cells(StringBuilder html, List<String> values) {
+        for (String value : new ArrayList<>(values)) {
+            html.append("<td>").append(escape(value)).append("</td>");
+        }
+    }
+
+    private static String cell(String value, boolean good) {
+        return "<td class=\"" + (good ? "ok" : "bad") + "\">" + escape(value) + "</td>";
+    }
+
+    private static String f2(double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String f0(double value) {
+        return String.format(Locale.ROOT, "%.0f", value);
+    }
+}

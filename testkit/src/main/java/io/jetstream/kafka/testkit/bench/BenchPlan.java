@@ -1,0 +1,105 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a benchmark run does: which variants, how long and how hard each phase is, the network.
+ * Validated on construction; every message names the command-line option that sets the value.
+ *
+ * @param scenario        scenario name, the output file's name ({@code wan}; {@code wan-quick} with --quick)
+ * @param quick           the small variant of the scenario (for {@code mvn verify})
+ * @param variants        variant ids ({@link Variants}), run in catalog order
+ * @param warmup          duration of the warm-up at {@code warmupRate}
+ * @param warmupRate      records/s of the warm-up
+ * @param latencyPhase    duration of the latency phase
+ * @param latencyRate     records/s of the latency phase (~20% of one uplink at 1 KiB)
+ * @param backlogBytes    record bytes produced while paused, then drained
+ * @param uplinkBitsPerSecond rate cap of each host's WAN uplink
+ * @param oneWayDelay     one-way delay between the sites
+ * @param network         which network to build
+ * @param outputDir       where {@code <scenario>.json} and {@code .html} go
+ * @param commandLine     the command as typed, for the result
+ */
+public record BenchPlan(String scenario, boolean quick, List<String> variants, Duration warmup, double warmupRate,
+                        Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
+                        Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine) {
+
+    /** Scenarios this version knows. */
+    public static final List<String> SCENARIOS = List.of("wan");
+
+    /** Records per partition split: every variant's topic has this many partitions. */
+    public static final int PARTITIONS = 6;
+
+    /** Value size of every record: 1 KiB of random A-Z letters. */
+    public static final int VALUE_BYTES = 1024;
+
+    /** Which network the run builds. */
+    public enum NetworkMode {
+        /** Namespaces when available, else the loopback emulator (said in the output). */
+        AUTO,
+        /** Namespaces or fail. */
+        NAMESPACES,
+        /** The loopback emulator even where namespaces work. */
+        LOOPBACK
+    }
+
+    public BenchPlan {
+        Objects.requireNonNull(scenario, "scenario");
+        variants = List.copyOf(variants);
+        Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(outputDir, "outputDir");
+        Objects.requireNonNull(commandLine, "commandLine");
+        require(SCENARIOS.contains(scenario), "scenario '" + scenario + "' is not one of " + SCENARIOS);
+        Variants.select(variants);
+        require(!warmup.isNegative(), "--warmup-s must be >= 0, was " + warmup.toSeconds());
+        require(warmupRate > 0, "warm-up rate must be > 0, was " + warmupRate);
+        require(latencyPhase.toMillis() >= 1000, "--latency-s must be >= 1, was " + latencyPhase.toMillis() / 1000.0);
+        require(latencyRate > 0, "--latency-rate must be > 0, was " + latencyRate);
+        require(backlogBytes >= 1_000_000, "--backlog-mb must be >= 1, was " + backlogBytes / 1e6);
+        require(uplinkBitsPerSecond >= 1_000_000, "--uplink-mbit must be >= 1, was " + uplinkBitsPerSecond / 1e6);
+        require(!oneWayDelay.isNegative() && oneWayDelay.toMillis() <= 1000,
+                "--delay-ms must be within 0-1000, was " + oneWayDelay.toMillis());
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /**
+     * The defaults of a scenario: full run (every variant, 30 s latency phase at 1000 records/s, 300 MB
+     * backlog) or quick (JetStream 3 routes and MM2 tuned at the source, 10 s latency phase, 25 MB
+     * backlog), 40 Mbit/s uplinks, 25 ms one-way delay, output under {@code outputDir}.
+     */
+    public static BenchPlan defaults(String scenario, boolean quick, Path outputDir, String commandLine) {
+        return new BenchPlan(scenario, quick, quick ? Variants.quickRun() : Variants.fullRun(),
+                Duration.ofSeconds(quick ? 3 : 5), 200, Duration.ofSeconds(quick ? 10 : 30), 1000,
+                quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO, outputDir,
+                commandLine);
+    }
+
+    /** The name of the output files: the scenario, with {@code -quick} for the quick variant. */
+    public String outputName() {
+        return quick ? scenario + "-quick" : scenario;
+    }
+
+    public BenchPlan withVariants(List<String> ids) {
+        return new BenchPlan(scenario, quick, ids, warmup, warmupRate, latencyPhase, latencyRate, backlogBytes,
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
+    }
+
+    public BenchPlan withPhases(Duration newWarmup, Duration newLatencyPhase, double newLatencyRate,
+                                long newBacklogBytes) {
+        return new BenchPlan(scenario, quick, variants, newWarmup, warmupRate, newLatencyPhase, newLatencyRate,
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
+    }
+
+    public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
+        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, latencyPhase, latencyRate, backlogBytes,
+                newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine);
+    }
+}

@@ -1,0 +1,98 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The console side of a result: the summary table and the closing {@code RESULT} line, and the
+ * choice of the headline variant whose figures go to the result's top level.
+ */
+final class BenchReport {
+
+    private BenchReport() {
+    }
+
+    /** JetStream with three routes and shipped defaults if it ran, else the first JetStream variant, else the first. */
+    static Optional<VariantResult> headline(List<VariantResult> results) {
+        for (String id : List.of(Variants.JS_3_ROUTES, Variants.JS_1_ROUTE, Variants.JS_3_ROUTES_ZSTD,
+                Variants.JS_1_ROUTE_ZSTD)) {
+            Optional<VariantResult> found = results.stream().filter(r -> r.id().equals(id)).findFirst();
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return results.stream().findFirst();
+    }
+
+    /**
+     * {@code RESULT scenario=wan variants=2 events=... delivered=... lost=0 duplicates=0 order=ok
+     * throughput_mb_s=... wire_mb_s=... latency_p50_ms=... latency_p99_ms=... <ratios> network=...}:
+     * the sums over every variant, the headline's figures and the ratios.
+     */
+    static String resultLine(String scenario, List<VariantResult> results, Optional<VariantResult> headline,
+                             Map<String, Double> ratios, String network) {
+        long events = 0;
+        long delivered = 0;
+        long lost = 0;
+        long duplicates = 0;
+        boolean order = true;
+        int failed = 0;
+        for (VariantResult v : results) {
+            if (v.verification() == null) {
+                failed++;
+                continue;
+            }
+            events += v.verification().expected();
+            delivered += v.verification().delivered();
+            lost += v.verification().lost();
+            duplicates += v.verification().duplicates();
+            order &= "ok".equals(v.verification().order()) && v.verification().fieldMismatches() == 0;
+            if (v.error() != null) {
+                failed++;
+            }
+        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "RESULT scenario=%s variants=%d failed=%d events=%d delivered=%d lost=%d duplicates=%d order=%s",
+                scenario, results.size(), failed, events, delivered, lost, duplicates, order ? "ok" : "violated"));
+        headline.filter(h -> h.backlog() != null && h.latency() != null).ifPresent(h -> line.append(String.format(
+                Locale.ROOT, " headline=%s throughput_mb_s=%.2f wire_mb_s=%.2f latency_p50_ms=%d latency_p99_ms=%d",
+                h.id(), h.backlog().throughputMbS(), h.backlog().wireMbS(), h.latency().latencyP50Ms(),
+                h.latency().latencyP99Ms())));
+        ratios.forEach((name, value) -> {
+            if (!name.startsWith("wire_bytes_per_record_")) {
+                line.append(String.format(Locale.ROOT, " %s=%.2f", name, value));
+            }
+        });
+        line.append(" network=").append(network);
+        return line.toString();
+    }
+
+    static void printSummary(PrintStream out, List<VariantResult> results, double linkCapacityMbS) {
+        out.println();
+        out.printf(Locale.ROOT, "%-20s %9s %9s %-26s %6s %6s %6s %6s %7s %8s %s%n", "variant", "rec MB/s", "wire MB/s",
+                "wire per uplink a1/a2/a3", "p50", "p99", "p999", "cores", "machine", "core-s/MB", "lost/dup/order");
+        for (VariantResult v : results) {
+            VariantResult.BacklogPhase b = v.backlog();
+            VariantResult.LatencyPhase l = v.latency();
+            String uplinks = b == null ? "-" : String.format(Locale.ROOT, "%.2f/%.2f/%.2f",
+                    b.wirePerUplinkMbS().getOrDefault("a1", 0.0), b.wirePerUplinkMbS().getOrDefault("a2", 0.0),
+                    b.wirePerUplinkMbS().getOrDefault("a3", 0.0));
+            String check = v.verification() == null ? "FAILED: " + v.error()
+                    : v.verification().lost() + "/" + v.verification().duplicates() + "/" + v.verification().order()
+                    + (v.error() == null ? "" : " FAILED: " + v.error());
+            out.printf(Locale.ROOT, "%-20s %9s %9s %-26s %6s %6s %6s %6s %7s %8s %s%n", v.id(),
+                    b == null ? "-" : String.format(Locale.ROOT, "%.2f", b.throughputMbS()),
+                    b == null ? "-" : String.format(Locale.ROOT, "%.2f", b.wireMbS()), uplinks,
+                    l == null ? "-" : Long.toString(l.latencyP50Ms()), l == null ? "-" : Long.toString(l.latencyP99Ms()),
+                    l == null ? "-" : Long.toString(l.latencyP999Ms()),
+                    b == null ? "-" : String.format(Locale.ROOT, "%.2f", b.replicatorCores()),
+                    b == null ? "-" : String.format(Locale.ROOT, "%.2f", b.machineCores()),
+                    b == null ? "-" : String.format(Locale.ROOT, "%.3f", b.coreSecondsPerMb()), check);
+        }
+        out.printf(Locale.ROOT, "(one uplink: %.2f MB/s; latency in ms at the latency phase's rate; cores of the"
+                + " replicator's JVMs while draining)%n", linkCapacityMbS);
+    }
+}

@@ -1,0 +1,148 @@
+package io.jetstream.kafka.testkit.bench;
+
+import io.jetstream.kafka.testkit.site.ConnectWorker;
+import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.SiteFiles;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * JetStream as placed in issue 10: the source-site connector on connect-A (a1) reading broker A and
+ * sending to the ingress relay on a1; the ingress routes to the egress relay on b2 directly ("direct",
+ * a1's uplink) and, with three routes, through the relays on a2 and a3 ("via-a2", "via-a3", their
+ * uplinks), all at one price; the destination-site connector on connect-B (b2) subscribes at the
+ * egress and writes broker B. Connectors are deployed from {@code config/source-connector.json} and
+ * {@code config/sink-connector.json} with only addresses, topics and (when the variant says)
+ * {@code compression.type} changed: the shipped defaults are what is measured. The ingress relay is
+ * started afresh for every variant.
+ */
+final class JetStreamReplicator implements Replicator {
+
+    private static final String DESTINATION = "B";
+
+    private final BenchCluster cluster;
+    private final Variant variant;
+    private final Map<String, String> relayBase;
+    private final String sourceName;
+    private final String sinkName;
+    private final Map<String, Object> deployment = new LinkedHashMap<>();
+    private ConnectRestClient restA;
+    private ConnectRestClient restB;
+    private List<String> relayHosts = List.of();
+
+    JetStreamReplicator(BenchCluster cluster, Variant variant, Map<String, String> relayBase) {
+        this.cluster = cluster;
+        this.variant = variant;
+        this.relayBase = relayBase;
+        this.sourceName = "js-source-" + variant.id();
+        this.sinkName = "js-sink-" + variant.id();
+    }
+
+    @Override
+    public void deploy(String topic) throws IOException, TimeoutException, InterruptedException {
+        Map<String, ConnectWorker> workers = cluster.jetStreamWorkers();
+        restA = workers.get("connect-A").rest();
+        restB = workers.get("connect-B").rest();
+        startRelays();
+        String topicRegex = topic.replace(".", "\\.");
+        Map<String, String> sink = new LinkedHashMap<>();
+        sink.put("target.cluster.bootstrap.servers", cluster.bootstrapB());
+        sink.put("relays", cluster.relay("b2").dataEndpoint());
+        sink.put("topics.allow", topicRegex);
+        Map<String, String> source = new LinkedHashMap<>();
+        source.put("source.cluster.bootstrap.servers", cluster.bootstrapA());
+        source.put("relays", cluster.relay("a1").dataEndpoint());
+        source.put("topics.regex", topicRegex);
+        variant.compression().ifPresent(codec -> source.put("compression.type", codec));
+        Map<String, String> sinkConfig = restB.deploy(sinkName, SiteFiles.configFile("sink-connector.json"), sink);
+        Map<String, String> sourceConfig = restA.deploy(sourceName, SiteFiles.configFile("source-connector.json"),
+                source);
+        int sinkTasks = Integer.parseInt(sinkConfig.getOrDefault("tasks.max", "1"));
+        restB.awaitRunning(sinkName, sinkTasks, CONNECTOR_TIMEOUT);
+        restA.awaitRunning(sourceName, 1, CONNECTOR_TIMEOUT);
+        deployment.put("source_connector", sourceConfig);
+        deployment.put("sink_connector", sinkConfig);
+        deployment.put("changed_from_config_files", Map.of("source", source, "sink", sink));
+    }
+
+    /** Egress b2 (kept across variants), intermediates a2 and a3 for three routes, a fresh ingress a1. */
+    private void startRelays() throws IOException, TimeoutException, InterruptedException {
+        List<String> hosts = new ArrayList<>(List.of("a1", "b2"));
+        if (variant.routes() >= 3) {
+            hosts.addAll(List.of("a2", "a3"));
+        }
+        cluster.stopRelaysExcept(hosts.stream().filter(h -> !h.equals("a1")).toList());
+        RelayProcess egress = cluster.relay("b2");
+        if (egress == null) {
+            egress = cluster.startRelay("b2", relayBase, Map.of());
+        }
+        Map<String, List<InetSocketAddress>> routes = new LinkedHashMap<>();
+        BenchNetwork network = cluster.network();
+        routes.put("direct", List.of(network.toSiteB("a1", egress.dataAddress())));
+        if (variant.routes() >= 3) {
+            for (String via : List.of("a2", "a3")) {
+                RelayProcess relay = cluster.relay(via);
+                if (relay == null) {
+                    relay = cluster.startRelay(via, relayBase, Map.of());
+                }
+                routes.put("via-" + via, List.of(relay.dataAddress(), network.toSiteB(via, egress.dataAddress())));
+            }
+        }
+        RelayProcess ingress = cluster.startRelay("a1", relayBase, RelayConfigs.ingressRoutes(DESTINATION, routes));
+        relayHosts = List.copyOf(hosts);
+        Map<String, Object> relays = new LinkedHashMap<>();
+        relays.put("ingress_a1", ingress.config());
+        relays.put("egress_b2", egress.config());
+        deployment.put("relays", relays);
+    }
+
+    @Override
+    public String destinationTopic(String topic) {
+        return "A." + topic;
+    }
+
+    @Override
+    public void pause() throws IOException, TimeoutException, InterruptedException {
+        restA.pause(sourceName);
+        Replicator.awaitPaused(restA, sourceName);
+    }
+
+    @Override
+    public void resume() throws IOException, InterruptedException {
+        restA.resume(sourceName);
+    }
+
+    @Override
+    public void undeploy() throws IOException, TimeoutException, InterruptedException {
+        Replicator.deleteAndAwait(restA, sourceName);
+        Replicator.deleteAndAwait(restB, sinkName);
+    }
+
+    @Override
+    public List<String> processes() {
+        List<String> processes = new ArrayList<>(List.of("connect-A", "connect-B"));
+        relayHosts.forEach(host -> processes.add("relay-" + host));
+        return processes;
+    }
+
+    @Override
+    public Map<String, Long> routeBytes() {
+        RelayProcess ingress = cluster.relay("a1");
+        return ingress == null ? Map.of() : ingress.routeBytesOut();
+    }
+
+    @Override
+    public Map<String, Object> deployment() {
+        return deployment;
+    }
+
+    @Override
+    public String problems() {
+        return cluster.problems();
+    }
+}

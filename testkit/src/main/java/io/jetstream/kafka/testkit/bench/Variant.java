@@ -1,0 +1,77 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One contender of the WAN benchmark: JetStream with a number of routes, or MirrorMaker 2 with a
+ * placement and a tuning. Every variant replicates its own topic over the same links with the same
+ * workload.
+ *
+ * @param id          short name used on the command line ({@code --variants}), in the JSON and the report
+ * @param title       one line for tables
+ * @param kind        which replicator
+ * @param routes      JetStream: WAN routes of the ingress relay (1: direct; 3: direct, via a2, via a3)
+ * @param compression JetStream: the source connector's {@code compression.type}, or empty for the shipped
+ *                    default of {@code config/source-connector.json}
+ * @param mm2         MirrorMaker 2: placement and tuning; empty for JetStream
+ * @param backlogShare share of the plan's backlog this variant drains (slow variants drain less so that
+ *                    a full run stays within its time budget; rates are per second either way)
+ */
+public record Variant(String id, String title, Kind kind, int routes, Optional<String> compression,
+                      Optional<Mm2Setup> mm2, double backlogShare) {
+
+    /** Which replicator a variant runs. */
+    public enum Kind { JETSTREAM, MIRRORMAKER2 }
+
+    /**
+     * How MirrorMaker 2 runs: on which hosts its Connect workers sit, which Kafka cluster they
+     * belong to (and so where records are produced from), and whether the connector is tuned.
+     *
+     * @param workerHosts hosts with one Connect worker each (one Connect group)
+     * @param atSource    true: workers at the source site with bootstrap.servers = broker B, so the
+     *                    producer compresses before the WAN; false: workers at the destination
+     * @param tuned       the benchmark's tuning ({@link Mm2Configs}) instead of the connector defaults
+     * @param tasks       tasks.max
+     */
+    public record Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks) {
+        public Mm2Setup {
+            workerHosts = List.copyOf(workerHosts);
+            if (workerHosts.isEmpty()) {
+                throw new IllegalArgumentException("MirrorMaker 2 needs at least one worker host");
+            }
+        }
+
+        /** The Connect group the workers form: one per placement, so that variants can share workers. */
+        public String group() {
+            return atSource ? "mm2-src" : "mm2-dst";
+        }
+    }
+
+    public Variant {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(mm2, "mm2");
+        if (kind == Kind.MIRRORMAKER2 && mm2.isEmpty()) {
+            throw new IllegalArgumentException("variant " + id + ": MirrorMaker 2 needs its setup");
+        }
+        if (backlogShare <= 0 || backlogShare > 1) {
+            throw new IllegalArgumentException("variant " + id + ": backlogShare must be in (0, 1], was "
+                    + backlogShare);
+        }
+    }
+
+    public boolean isJetStream() {
+        return kind == Kind.JETSTREAM;
+    }
+
+    static Variant jetStream(String id, String title, int routes, String compression) {
+        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.ofNullable(compression), Optional.empty(), 1.0);
+    }
+
+    static Variant mirrorMaker(String id, String title, Mm2Setup setup, double backlogShare) {
+        return new Variant(id, title, Kind.MIRRORMAKER2, 0, Optional.empty(), Optional.of(setup), backlogShare);
+    }
+}

@@ -1,0 +1,73 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one variant measured; written to the JSON result with snake_case names
+ * ({@code throughputMbS} is {@code throughput_mb_s}). MB are 10^6 bytes; "records" bytes are key +
+ * value + headers, "wire" bytes what the source hosts' WAN uplinks sent.
+ *
+ * @param id              variant id
+ * @param title           one line for tables
+ * @param replicator      {@code jetstream} or {@code mirrormaker2}
+ * @param topic           source topic (site A)
+ * @param destinationTopic topic written at site B
+ * @param wireCodec       compression of the bytes on the WAN
+ * @param latency         the latency phase (steady load)
+ * @param backlog         the backlog phase (drain after a pause)
+ * @param verification    completeness, duplicates and order over all of the variant's records
+ * @param deployment      the configs deployed, task placement, relay configs
+ * @param timeline        readings every 500 ms, for the report's plots
+ * @param latencyCdf      points (ms, fraction) of the latency phase's CDF
+ * @param error           why the variant failed, or null
+ */
+public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
+                            String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
+                            Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
+                            String error) {
+
+    /**
+     * Steady load at {@code ratePerS} records/s: end-to-end latency of every record (arrival at the
+     * probe at B minus the timestamp set when it was handed to the producer at A) and CPU at that load.
+     */
+    public record LatencyPhase(long records, double ratePerS, double seconds, long latencyP50Ms, long latencyP99Ms,
+                               long latencyP999Ms, long latencyMaxMs, double latencyMeanMs,
+                               Map<String, Double> coresPerProcess, double replicatorCores, double machineCores,
+                               double wireMbS) {
+    }
+
+    /**
+     * The backlog: produced while the replicator was paused, drained after it resumed. Throughput is
+     * records drained over the time from the resume to the arrival of the last record at B; wire, CPU
+     * and route figures are over the window from the resume to when the probe saw the last record.
+     */
+    public record BacklogPhase(long records, long recordBytes, double drainSeconds, double throughputMbS,
+                               double eventsPerS, double wireMbS, Map<String, Double> wirePerUplinkMbS,
+                               Map<String, Long> uplinkBytes, Map<String, Double> uplinkFill,
+                               Map<String, Long> routeBytes, double wireBytesPerRecord,
+                               Map<String, Double> coresPerProcess, double replicatorCores, double machineCores,
+                               double coreSecondsPerMb) {
+    }
+
+    /** Sums over the variant's runs (warm-up, latency, backlog). */
+    public record Verification(long expected, long delivered, long lost, long duplicates, String order,
+                               long fieldMismatches, List<String> runs) {
+        public boolean ok() {
+            return lost == 0 && duplicates == 0 && "ok".equals(order) && fieldMismatches == 0 && expected > 0;
+        }
+    }
+
+    /**
+     * Readings every 500 ms: seconds since the variant started and, per point, MB/s per uplink,
+     * record MB/s arriving at B, cores per process and for the machine; {@code marks} are the phase
+     * boundaries (seconds).
+     */
+    public record Timeline(List<Double> seconds, Map<String, List<Double>> uplinkMbS, List<Double> arrivalsMbS,
+                           Map<String, List<Double>> cores, List<Double> machineCores, Map<String, Double> marks) {
+    }
+
+    public boolean ok() {
+        return error == null && verification != null && verification.ok();
+    }
+}

@@ -1,0 +1,259 @@
+package io.jetstream.kafka.testkit.bench;
+
+import io.jetstream.kafka.testkit.workload.ProducedLog;
+import io.jetstream.kafka.testkit.workload.RecordFactory;
+import io.jetstream.kafka.testkit.workload.VerificationReport;
+import io.jetstream.kafka.testkit.workload.Workload;
+import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one variant through its phases on its own topic:
+ * <ol>
+ *   <li>deploy the replicator; warm-up at a low rate until every warm-up record is at B (this also
+ *       waits out topic creation at B and the connectors' start);</li>
+ *   <li>latency phase: {@code latencyRate} records/s for {@code latencyPhase}, the probe at B
+ *       timing each record;</li>
+ *   <li>backlog: pause the connector that reads site A, produce the backlog unthrottled (so the
+ *       producer does not take CPU from the replicator), resume, and time the drain to the last
+ *       record at B, reading uplink bytes and CPU at the resume and at the end;</li>
+ *   <li>verify every record of the three runs at B, remove the connectors and both topics.</li>
+ * </ol>
+ * A failure is reported in the variant's result (with the processes' recent warnings), not thrown,
+ * so that one failed variant does not lose the others.
+ */
+final class VariantRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(VariantRunner.class);
+    private static final Duration WARMUP_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration STALL = Duration.ofSeconds(90);
+
+    private final BenchCluster cluster;
+    private final Sampler sampler;
+    private final BenchPlan plan;
+    private final long ticksPerSecond;
+    private final PrintStream out;
+    private final AtomicLong recordBytesAtB;
+
+    /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
+    VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
+                  AtomicLong recordBytesAtB) {
+        this.recordBytesAtB = recordBytesAtB;
+        this.cluster = cluster;
+        this.sampler = sampler;
+        this.plan = plan;
+        this.ticksPerSecond = ticksPerSecond;
+        this.out = out;
+    }
+
+    VariantResult run(Variant variant, Replicator replicator, String wireCodec) {
+        String topic = "bench." + variant.id();
+        String destination = replicator.destinationTopic(topic);
+        long startNanos = System.nanoTime();
+        Map<String, Double> marks = new LinkedHashMap<>();
+        VariantResult.LatencyPhase latency = null;
+        VariantResult.BacklogPhase backlog = null;
+        VariantResult.Verification verification = null;
+        List<double[]> cdf = List.of();
+        String error = null;
+        try {
+            say(variant, "deploying");
+            cluster.createTopic(cluster.bootstrapA(), topic, BenchPlan.PARTITIONS);
+            replicator.deploy(topic);
+            marks.put("deployed", seconds(startNanos));
+            try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), destination, recordBytesAtB)) {
+                ProducedLog warm = warmUp(variant, probe, topic);
+                marks.put("latency", seconds(startNanos));
+                Workload steady = new Workload(spec(topic, Math.round(plan.latencyRate() * plan.latencyPhase()
+                        .toMillis() / 1000.0), plan.latencyRate()), cluster.bootstrapA());
+                ArrivalProbe.RunProgress steadyProgress = probe.track(steady.runId(), true);
+                say(variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
+                        plan.latencyPhase().toSeconds(), plan.latencyRate()));
+                Reading steadyFrom = sampler.read();
+                ProducedLog steadyLog = steady.run();
+                Reading steadyTo = sampler.read();
+                probe.awaitArrivals(variant.id() + " latency phase", steadyProgress, steadyLog.size(), STALL,
+                        WARMUP_TIMEOUT);
+                int[] latencies = steadyProgress.latenciesMillis();
+                cdf = LatencyStats.cdf(latencies, 400);
+                latency = latencyPhase(steadyLog.size(), LatencyStats.of(latencies),
+                        Window.between(steadyFrom, steadyTo, ticksPerSecond), replicator.processes());
+                say(variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", latency.latencyP50Ms(),
+                        latency.latencyP99Ms(), latency.latencyP999Ms()));
+
+                marks.put("paused", seconds(startNanos));
+                replicator.pause();
+                long records = Math.max(1, Math.round(plan.backlogBytes() * variant.backlogShare()
+                        / (BenchPlan.VALUE_BYTES + 70.0)));
+                Workload burst = new Workload(backlogSpec(topic, records), cluster.bootstrapA());
+                ArrivalProbe.RunProgress burstProgress = probe.track(burst.runId(), false);
+                long produceStart = System.nanoTime();
+                ProducedLog burstLog = burst.run();
+                long recordBytes = recordBytes(burst, burstLog.size());
+                say(variant, String.format(Locale.ROOT, "backlog: %.1f MB produced in %.1f s while paused; draining",
+                        recordBytes / 1e6, (System.nanoTime() - produceStart) / 1e9));
+                Map<String, Long> routesBefore = replicator.routeBytes();
+                Reading resumeReading = sampler.read();
+                long resumeNanos = System.nanoTime();
+                marks.put("resumed", seconds(startNanos));
+                replicator.resume();
+                Duration timeout = Duration.ofSeconds(Math.max(300, recordBytes / 250_000));
+                probe.awaitArrivals(variant.id() + " drain", burstProgress, burstLog.size(), STALL, timeout);
+                Reading endReading = sampler.read();
+                marks.put("drained", seconds(startNanos));
+                Map<String, Long> routeBytes = difference(replicator.routeBytes(), routesBefore);
+                double drainSeconds = Math.max(1e-3, (burstProgress.lastArrivalNanos() - resumeNanos) / 1e9);
+                backlog = backlogPhase(burstLog.size(), recordBytes, drainSeconds,
+                        Window.between(resumeReading, endReading, ticksPerSecond), routeBytes, replicator.processes());
+                say(variant, String.format(Locale.ROOT,
+                        "drained in %.1f s: %.2f MB/s of records, %.2f MB/s on the wire %s, %.2f replicator cores",
+                        drainSeconds, backlog.throughputMbS(), backlog.wireMbS(), rounded(backlog.wirePerUplinkMbS()),
+                        backlog.replicatorCores()));
+                verification = verify(destination, List.of(warm, steadyLog, burstLog));
+                say(variant, "verified: lost=" + verification.lost() + " duplicates=" + verification.duplicates()
+                        + " order=" + verification.order());
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            error = e.toString();
+            log.error("variant {} failed", variant.id(), e);
+            out.println("[" + variant.id() + "] FAILED: " + e);
+            out.println("  recent warnings and errors:" + replicator.problems());
+        } finally {
+            cleanUp(variant, replicator, topic, destination);
+        }
+        long endNanos = System.nanoTime();
+        VariantResult.Timeline timeline = Timelines.of(sampler.between(startNanos, endNanos), startNanos,
+                ticksPerSecond, marks);
+        return new VariantResult(variant.id(), variant.title(),
+                variant.isJetStream() ? "jetstream" : "mirrormaker2", topic, destination, wireCodec, latency, backlog,
+                verification, replicator.deployment(), timeline, cdf, error);
+    }
+
+    private ProducedLog warmUp(Variant variant, ArrivalProbe probe, String topic) throws Exception {
+        long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
+        Workload warm = new Workload(spec(topic, records, plan.warmupRate()), cluster.bootstrapA());
+        ArrivalProbe.RunProgress progress = probe.track(warm.runId(), false);
+        say(variant, "warm-up: " + records + " records at " + Math.round(plan.warmupRate()) + "/s");
+        ProducedLog log = warm.run();
+        probe.awaitArrivals(variant.id() + " warm-up", progress, log.size(), WARMUP_TIMEOUT, WARMUP_TIMEOUT);
+        return log;
+    }
+
+    /** The benchmark's records: 1 KiB of random A-Z, uncompressed at the source, stamped when sent. */
+    static WorkloadSpec spec(String topic, long records, double rate) {
+        return base(topic, records).recordsPerSecond(rate).build();
+    }
+
+    static WorkloadSpec backlogSpec(String topic, long records) {
+        return base(topic, records)
+                .producerProperty(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20)
+                .producerProperty(ProducerConfig.LINGER_MS_CONFIG, 10)
+                .producerProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L << 20)
+                .build();
+    }
+
+    private static WorkloadSpec.Builder base(String topic, long records) {
+        return WorkloadSpec.builder(topic, BenchPlan.PARTITIONS).records(records).valueBytes(BenchPlan.VALUE_BYTES)
+                .nullKeyEvery(0).nullValueEvery(0).extraHeaders(0).compressionType("none")
+                .valueContent(WorkloadSpec.ValueContent.RANDOM_LETTERS).wallClockTimestamps(true);
+    }
+
+    private static long recordBytes(Workload workload, long records) {
+        RecordFactory factory = new RecordFactory(workload.spec(), workload.runId(), 0);
+        long bytes = 0;
+        for (long seq = 0; seq < records; seq++) {
+            bytes += factory.recordBytes(seq);
+        }
+        return bytes;
+    }
+
+    private VariantResult.LatencyPhase latencyPhase(long records, LatencyStats stats, Window window,
+                                                    List<String> replicatorProcesses) {
+        return new VariantResult.LatencyPhase(records, plan.latencyRate(), round(window.seconds()), stats.p50(),
+                stats.p99(), stats.p999(), stats.max(), round(stats.mean()), rounded(window.cores()),
+                round(window.cpuSecondsOf(replicatorProcesses) / window.seconds()), round(window.machineBusyCores()),
+                round(window.wireMbPerSecond()));
+    }
+
+    private VariantResult.BacklogPhase backlogPhase(long records, long recordBytes, double drainSeconds,
+                                                    Window window, Map<String, Long> routeBytes,
+                                                    List<String> replicatorProcesses) {
+        double capacity = cluster.network().uplinkBytesPerSecond() / 1e6;
+        Map<String, Double> fill = new TreeMap<>();
+        window.uplinkMbPerSecond().forEach((uplink, rate) -> fill.put(uplink, round(rate / capacity)));
+        double replicatorCpu = window.cpuSecondsOf(replicatorProcesses);
+        return new VariantResult.BacklogPhase(records, recordBytes, round(drainSeconds),
+                round(recordBytes / 1e6 / drainSeconds), round(records / drainSeconds), round(window.wireMbPerSecond()),
+                rounded(window.uplinkMbPerSecond()), window.uplinkBytes(), fill, routeBytes,
+                round((double) window.wireBytes() / records), rounded(window.cores()),
+                round(replicatorCpu / window.seconds()), round(window.machineBusyCores()),
+                Math.round(replicatorCpu / (recordBytes / 1e6) * 10_000) / 10_000.0);
+    }
+
+    private VariantResult.Verification verify(String destination, List<ProducedLog> runs) throws Exception {
+        RunVerifier.Outcome outcome = RunVerifier.verify(cluster.bootstrapB(), destination, runs,
+                Duration.ofSeconds(300));
+        List<String> lines = new ArrayList<>();
+        long delivered = 0;
+        long fieldMismatches = 0;
+        for (VerificationReport report : outcome.reports()) {
+            lines.add(report.toString());
+            delivered += report.delivered();
+            fieldMismatches += report.fieldMismatches();
+        }
+        return new VariantResult.Verification(outcome.expected(), delivered, outcome.lost(), outcome.duplicates(),
+                outcome.orderOk() ? "ok" : "violated", fieldMismatches, lines);
+    }
+
+    private void cleanUp(Variant variant, Replicator replicator, String topic, String destination) {
+        try {
+            replicator.undeploy();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            log.warn("removing the connectors of {} failed: {}", variant.id(), e.toString());
+        }
+        cluster.deleteTopics(cluster.bootstrapA(), List.of(topic));
+        cluster.deleteTopics(cluster.bootstrapB(), List.of(destination));
+    }
+
+    private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> diff = new TreeMap<>();
+        after.forEach((key, value) -> diff.put(key, value - before.getOrDefault(key, 0L)));
+        return diff;
+    }
+
+    private void say(Variant variant, String message) {
+        out.println("[" + variant.id() + "] " + message);
+        out.flush();
+    }
+
+    private static double seconds(long startNanos) {
+        return round((System.nanoTime() - startNanos) / 1e9);
+    }
+
+    static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
+    static Map<String, Double> rounded(Map<String, Double> values) {
+        Map<String, Double> out = new TreeMap<>();
+        values.forEach((key, value) -> out.put(key, round(value)));
+        return out;
+    }
+}

@@ -1,0 +1,89 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The variants the benchmark knows, in the order a full run takes them (JetStream first while its
+ * workers run, then MirrorMaker 2 at the destination, then at the source, so that each group of
+ * Connect workers starts once).
+ */
+public final class Variants {
+
+    public static final String JS_1_ROUTE = "js-1route";
+    public static final String JS_3_ROUTES = "js-3routes";
+    public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
+    public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
+    public static final String MM2_DEFAULT_DST = "mm2-default-dst";
+    public static final String MM2_TUNED_DST = "mm2-tuned-dst";
+    public static final String MM2_TUNED_SRC = "mm2-tuned-src";
+    public static final String MM2_TUNED_3WORKERS = "mm2-tuned-3workers";
+
+    private static final Map<String, Variant> CATALOG = new LinkedHashMap<>();
+
+    static {
+        add(Variant.jetStream(JS_1_ROUTE, "JetStream, 1 route (shipped defaults)", 1, null));
+        add(Variant.jetStream(JS_3_ROUTES, "JetStream, 3 routes (shipped defaults)", 3, null));
+        add(Variant.jetStream(JS_1_ROUTE_ZSTD, "JetStream, 1 route, zstd", 1, "zstd"));
+        add(Variant.jetStream(JS_3_ROUTES_ZSTD, "JetStream, 3 routes, zstd", 3, "zstd"));
+        // Default MM2 drains about 1.4 MB/s: a third of the backlog keeps its drain near a minute.
+        add(Variant.mirrorMaker(MM2_DEFAULT_DST, "MM2 defaults, at the destination",
+                new Variant.Mm2Setup(List.of("b2"), false, false, 1), 1.0 / 3));
+        add(Variant.mirrorMaker(MM2_TUNED_DST, "MM2 tuned, at the destination",
+                new Variant.Mm2Setup(List.of("b2"), false, true, 6), 1.0));
+        add(Variant.mirrorMaker(MM2_TUNED_SRC, "MM2 tuned, at the source (zstd before the WAN)",
+                new Variant.Mm2Setup(List.of("a1"), true, true, 6), 1.0));
+        add(Variant.mirrorMaker(MM2_TUNED_3WORKERS, "MM2 tuned, one worker on each of a1, a2, a3",
+                new Variant.Mm2Setup(List.of("a1", "a2", "a3"), true, true, 3), 1.0));
+    }
+
+    private Variants() {
+    }
+
+    private static void add(Variant variant) {
+        CATALOG.put(variant.id(), variant);
+    }
+
+    /** Every variant, in run order. */
+    public static List<Variant> all() {
+        return List.copyOf(CATALOG.values());
+    }
+
+    /** The variants of a full run of scenario {@code wan}. */
+    public static List<String> fullRun() {
+        return List.copyOf(CATALOG.keySet());
+    }
+
+    /** The variants of {@code --quick}: JetStream's three routes against MM2 tuned at the source. */
+    public static List<String> quickRun() {
+        return List.of(JS_3_ROUTES, MM2_TUNED_SRC);
+    }
+
+    /**
+     * The named variants in run order (not the order given).
+     *
+     * @throws IllegalArgumentException naming the unknown ids and the known ones
+     */
+    public static List<Variant> select(List<String> ids) {
+        List<String> unknown = new ArrayList<>();
+        for (String id : ids) {
+            if (!CATALOG.containsKey(id)) {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown variant(s) " + unknown + "; known: "
+                    + String.join(", ", CATALOG.keySet()));
+        }
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("no variant selected; known: " + String.join(", ", CATALOG.keySet()));
+        }
+        return CATALOG.values().stream().filter(v -> ids.contains(v.id())).toList();
+    }
+
+    public static Variant byId(String id) {
+        return select(List.of(id)).get(0);
+    }
+}
