@@ -47,7 +47,7 @@ public final class BenchHtml {
         comparison(html, r);
         html.append("<h2>Latency at steady load (CDF)</h2>\n");
         SvgChart cdf = new SvgChart("End-to-end latency, latency phase", "latency (ms, log scale)",
-                "fraction of records", 900, 340).logX();
+                "fraction of records", 900, 340).logX().yTop(1.0);
         for (VariantResult v : r.variants()) {
             if (!v.latencyCdf().isEmpty()) {
                 cdf.series(v.id(), v.latencyCdf());
@@ -141,8 +141,8 @@ public final class BenchHtml {
         }
         VariantResult.Timeline t = v.timeline();
         if (t != null && !t.seconds().isEmpty()) {
-            SvgChart throughput = new SvgChart("Throughput over time", "seconds since the variant started", "MB/s",
-                    1100, 320).marks(t.marks());
+            SvgChart throughput = new SvgChart("Throughput over time (500 ms samples)",
+                    "seconds since the variant started", "MB/s", 1100, 320).marks(t.marks()).yTop(throughputTop(t));
             t.uplinkMbS().forEach((uplink, rates) -> throughput.series("wire " + uplink, t.seconds(), rates));
             throughput.series("records at B", t.seconds(), t.arrivalsMbS());
             html.append(throughput.render());
@@ -153,7 +153,7 @@ public final class BenchHtml {
                     cpu.series(process, t.seconds(), cores);
                 }
             });
-            cpu.series("machine (busy)", t.seconds(), t.machineCores());
+            cpu.series("machine (busy)", t.seconds(), t.machineCores()).dashed("machine (busy)");
             html.append(cpu.render());
         }
         if (v.backlog() != null) {
@@ -170,6 +170,19 @@ public final class BenchHtml {
         }
         html.append("<details><summary>deployment (configs as sent)</summary><pre>").append(escape(json(v.deployment())))
                 .append("</pre></details>\n");
+    }
+
+    /**
+     * The y axis of a throughput plot: the highest wire rate or the 95th percentile of arrivals at B,
+     * whichever is higher. Arrivals at B come in bursts (a read_committed reader sees a transaction at
+     * once); a single burst would otherwise flatten every other line.
+     */
+    static double throughputTop(VariantResult.Timeline t) {
+        double wire = t.uplinkMbS().values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).max()
+                .orElse(0);
+        double[] arrivals = t.arrivalsMbS().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double p95 = arrivals.length == 0 ? 0 : arrivals[(int) Math.min(arrivals.length - 1, arrivals.length * 0.95)];
+        return SvgChart.niceCeiling(Math.max(1, Math.max(wire, p95) * 1.1));
     }
 
     private static String json(Map<String, Object> value) {

@@ -15,6 +15,7 @@ final class SvgChart {
 
     private static final String[] COLORS = {
         "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+        "#393b79", "#e7969c", "#637939", "#f7b6d2",
     };
     private static final int LEFT = 60;
     private static final int RIGHT = 170;
@@ -28,7 +29,9 @@ final class SvgChart {
     private final int height;
     private final Map<String, List<double[]>> series = new LinkedHashMap<>();
     private final Map<String, Double> marks = new LinkedHashMap<>();
+    private final java.util.Set<String> dashed = new java.util.HashSet<>();
     private boolean logX;
+    private double fixedYTop;
 
     SvgChart(String title, String xLabel, String yLabel, int width, int height) {
         this.title = title;
@@ -40,6 +43,18 @@ final class SvgChart {
 
     SvgChart logX() {
         this.logX = true;
+        return this;
+    }
+
+    /** A fixed top of the y axis (values above it are drawn at the top); 0 = fit the data. */
+    SvgChart yTop(double top) {
+        this.fixedYTop = top;
+        return this;
+    }
+
+    /** Draws {@code name} (a reference line, e.g. the machine total) dashed in black. */
+    SvgChart dashed(String name) {
+        dashed.add(name);
         return this;
     }
 
@@ -90,24 +105,28 @@ final class SvgChart {
             xMin = Math.min(0, xMin);
             xMax = xMax <= xMin ? xMin + 1 : xMax;
         }
-        double yTop = niceCeiling(yMax <= 0 ? 1 : yMax * 1.05);
+        double yTop = fixedYTop > 0 ? fixedYTop : niceCeiling(yMax <= 0 ? 1 : yMax * 1.05);
         Frame frame = new Frame(xMin, xMax, yTop);
         axes(svg, frame);
+        int markIndex = 0;
         for (Map.Entry<String, Double> mark : marks.entrySet()) {
             double x = frame.x(mark.getValue());
+            // labels alternate between two rows so that close marks stay readable
             svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\" "
                     + "stroke-dasharray=\"4,3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#666\" font-size=\"10\">%s</text>%n",
-                    x, TOP, x, height - BOTTOM, x + 2, TOP + 10, escape(mark.getKey())));
+                    x, TOP, x, height - BOTTOM, x + 2, TOP + 10 + 11 * (markIndex++ % 2), escape(mark.getKey())));
         }
         int index = 0;
         for (Map.Entry<String, List<double[]>> entry : series.entrySet()) {
-            String color = COLORS[index % COLORS.length];
+            boolean isDashed = dashed.contains(entry.getKey());
+            String color = isDashed ? "#000" : COLORS[index % COLORS.length];
             StringBuilder points = new StringBuilder();
             for (double[] p : entry.getValue()) {
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", frame.x(p[0]), frame.y(p[1])));
             }
-            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
-                    + "points=\"%s\"/>%n", color, points.toString().trim()));
+            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s "
+                    + "points=\"%s\"/>%n", color, isDashed ? " stroke-dasharray=\"5,3\"" : "",
+                    points.toString().trim()));
             int legendY = TOP + 14 * index;
             svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/>"
                     + "<text x=\"%d\" y=\"%d\">%s</text>%n", width - RIGHT + 12, legendY + 4, color,

@@ -61,4 +61,18 @@ class WindowTest {
         assertThat(timeline.machineCores()).containsExactly(1.0, 1.0);
         assertThat(timeline.marks()).containsEntry("resumed", 0.5);
     }
+
+    @Test
+    void readingsTooCloseTogetherAreMergedIntoTheNextPoint() {
+        List<Reading> readings = List.of(
+                reading(0, 0, 0, 0, null, 0, 0),
+                reading(0.5, 2_500_000, 0, 25, null, 50, 0),
+                reading(0.51, 2_550_000, 0, 27, null, 52, 0), // a timer catching up: 10 ms later
+                reading(1.0, 5_000_000, 0, 50, null, 100, 0));
+        VariantResult.Timeline timeline = Timelines.of(readings, 0, TICKS, Map.of());
+
+        assertThat(timeline.seconds()).containsExactly(0.5, 1.0);
+        assertThat(timeline.cores().get("connect-A")).containsExactly(0.5, 0.5);
+        assertThat(timeline.machineCores()).containsExactly(1.0, 1.0);
+    }
 }

@@ -1,0 +1,69 @@
+package io.jetstream.kafka.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jetstream.kafka.testkit.bench.BenchPlan;
+import io.jetstream.kafka.testkit.bench.BenchResult;
+import io.jetstream.kafka.testkit.bench.Variants;
+import io.jetstream.kafka.testkit.bench.WanBench;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./jetstream bench wan --quick} end to end: JetStream with three routes against MirrorMaker 2
+ * tuned at the source, on the namespace WAN when this machine allows it (root, namespaces, tun),
+ * else on the loopback link emulator. Asserts validity only (the report exists and parses, every
+ * variant delivered everything once and in order, every figure was measured); throughput and
+ * latency are reported, never judged here.
+ */
+class WanBenchIT {
+
+    @Test
+    void theQuickBenchmarkWritesAValidReportWithNothingLostDuplicatedOrReordered() throws Exception {
+        Path output = Path.of("target", "bench").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", true, output, "WanBenchIT (./jetstream bench wan --quick)");
+
+        BenchResult result = new WanBench(plan, System.out).run();
+
+        Path json = WanBench.jsonFile(plan);
+        assertThat(json).exists();
+        assertThat(WanBench.htmlFile(plan)).exists();
+        assertThat(Files.readString(WanBench.htmlFile(plan))).contains("<svg").doesNotContain("<script");
+        JsonNode root = new ObjectMapper().readTree(Files.readString(json));
+        assertThat(root.get("scenario").asText()).isEqualTo("wan-quick");
+        assertThat(root.get("network").get("network").asText()).isIn("namespaces", "loopback-emulator");
+        assertThat(root.get("link_capacity_mb_s").asDouble()).isPositive();
+        assertThat(root.get("result_line").asText()).startsWith("RESULT ");
+        List<String> ids = new ArrayList<>();
+        for (JsonNode variant : root.get("variants")) {
+            String id = variant.get("id").asText();
+            ids.add(id);
+            assertThat(variant.get("error").isNull()).as(id + ": " + variant.get("error")).isTrue();
+            JsonNode verification = variant.get("verification");
+            assertThat(verification.get("expected").asLong()).as(id).isPositive();
+            assertThat(verification.get("lost").asLong()).as(id + " lost").isZero();
+            assertThat(verification.get("duplicates").asLong()).as(id + " duplicates").isZero();
+            assertThat(verification.get("order").asText()).as(id + " order").isEqualTo("ok");
+            assertThat(verification.get("field_mismatches").asLong()).as(id + " fields").isZero();
+            JsonNode backlog = variant.get("backlog");
+            assertThat(backlog.get("throughput_mb_s").asDouble()).as(id).isPositive();
+            assertThat(backlog.get("events_per_s").asDouble()).as(id).isPositive();
+            assertThat(backlog.get("wire_mb_s").asDouble()).as(id).isPositive();
+            assertThat(backlog.get("replicator_cores").asDouble()).as(id).isPositive();
+            assertThat(backlog.get("core_seconds_per_mb").asDouble()).as(id).isPositive();
+            JsonNode latency = variant.get("latency");
+            assertThat(latency.get("records").asLong()).as(id).isPositive();
+            assertThat(latency.get("latency_p50_ms").asLong()).as(id).isPositive();
+            assertThat(latency.get("latency_p99_ms").asLong()).as(id)
+                    .isGreaterThanOrEqualTo(latency.get("latency_p50_ms").asLong());
+        }
+        assertThat(ids).containsExactlyElementsOf(Variants.quickRun());
+        assertThat(root.get("comparison").has("js_3routes_vs_mm2_tuned_src")).isTrue();
+        assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
+}
