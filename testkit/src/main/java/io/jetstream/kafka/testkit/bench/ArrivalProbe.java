@@ -45,6 +45,7 @@ final class ArrivalProbe implements AutoCloseable {
         private volatile long distinct;
         private volatile long lastArrivalNanos;
         private int[] latencies = new int[1024];
+        private long[] arrivals = new long[1024];
         private int latencyCount;
 
         RunProgress(boolean keepLatencies) {
@@ -61,7 +62,9 @@ final class ArrivalProbe implements AutoCloseable {
             if (keepLatencies) {
                 if (latencyCount == latencies.length) {
                     latencies = java.util.Arrays.copyOf(latencies, latencies.length * 2);
+                    arrivals = java.util.Arrays.copyOf(arrivals, arrivals.length * 2);
                 }
+                arrivals[latencyCount] = arrivalMillis;
                 latencies[latencyCount++] = (int) Math.max(0, Math.min(Integer.MAX_VALUE, arrivalMillis - timestamp));
             }
         }
@@ -79,6 +82,11 @@ final class ArrivalProbe implements AutoCloseable {
         /** Arrival minus record timestamp of each distinct record, in ms, in arrival order. */
         synchronized int[] latenciesMillis() {
             return java.util.Arrays.copyOf(latencies, latencyCount);
+        }
+
+        /** Wall-clock arrival time (ms) of each distinct record, in the order of {@link #latenciesMillis()}. */
+        synchronized long[] arrivalsMillis() {
+            return java.util.Arrays.copyOf(arrivals, latencyCount);
         }
     }
 

@@ -54,6 +54,17 @@ public final class BenchHtml {
             }
         }
         html.append(cdf.render());
+        SvgChart trend = new SvgChart("Median latency per second of the latency phase (a climbing line: the"
+                + " replicator fell behind the offered rate)", "seconds since the latency phase started",
+                "median latency (ms)", 900, 300);
+        for (VariantResult v : r.variants()) {
+            List<double[]> points = new ArrayList<>();
+            v.latencyOverTime().forEach(p -> points.add(new double[] {p[0], p[1]}));
+            if (!points.isEmpty()) {
+                trend.series(v.id(), points);
+            }
+        }
+        html.append(trend.render());
         for (VariantResult v : r.variants()) {
             variant(html, v);
         }

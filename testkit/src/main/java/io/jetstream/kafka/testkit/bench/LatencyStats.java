@@ -66,4 +66,25 @@ public record LatencyStats(long count, long p50, long p99, long p999, long max, 
         }
         return cdf;
     }
+
+    /**
+     * Latency as it went during a phase: for each {@code bucketMillis} of arrival time from
+     * {@code startMillis}, the point (seconds since the start at the bucket's end, median latency ms,
+     * largest latency ms) of the records that arrived in it; buckets without arrivals are left out.
+     * A median that climbs through the phase means the replicator fell behind the offered rate.
+     */
+    static List<double[]> overTime(long[] arrivalsMillis, int[] latenciesMillis, long startMillis, long bucketMillis) {
+        java.util.TreeMap<Long, List<Integer>> buckets = new java.util.TreeMap<>();
+        for (int i = 0; i < Math.min(arrivalsMillis.length, latenciesMillis.length); i++) {
+            long bucket = Math.max(0, arrivalsMillis[i] - startMillis) / bucketMillis;
+            buckets.computeIfAbsent(bucket, b -> new ArrayList<>()).add(latenciesMillis[i]);
+        }
+        List<double[]> points = new ArrayList<>();
+        buckets.forEach((bucket, values) -> {
+            int[] sorted = values.stream().mapToInt(Integer::intValue).sorted().toArray();
+            points.add(new double[] {(bucket + 1) * bucketMillis / 1000.0, percentile(sorted, 50),
+                sorted[sorted.length - 1]});
+        });
+        return points;
+    }
 }

@@ -20,12 +20,14 @@ import java.util.Map;
  * @param deployment      the configs deployed, task placement, relay configs
  * @param timeline        readings every 500 ms, for the report's plots
  * @param latencyCdf      points (ms, fraction) of the latency phase's CDF
+ * @param latencyOverTime per second of the latency phase: (seconds since it started, median ms, max ms) of the
+ *                        records that arrived in that second
  * @param error           why the variant failed, or null
  */
 public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                             String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                             Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                            String error) {
+                            List<double[]> latencyOverTime, String error) {
 
     /**
      * Steady load at {@code ratePerS} records/s: end-to-end latency of every record (arrival at the

@@ -66,6 +66,7 @@ final class VariantRunner {
         VariantResult.BacklogPhase backlog = null;
         VariantResult.Verification verification = null;
         List<double[]> cdf = List.of();
+        List<double[]> latencyOverTime = List.of();
         String error = null;
         try {
             say(variant, "deploying");
@@ -81,12 +82,15 @@ final class VariantRunner {
                 say(variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
                         plan.latencyPhase().toSeconds(), plan.latencyRate()));
                 Reading steadyFrom = sampler.read();
+                long steadyStartMillis = System.currentTimeMillis();
                 ProducedLog steadyLog = steady.run();
                 Reading steadyTo = sampler.read();
                 probe.awaitArrivals(variant.id() + " latency phase", steadyProgress, steadyLog.size(), STALL,
                         WARMUP_TIMEOUT);
                 int[] latencies = steadyProgress.latenciesMillis();
                 cdf = LatencyStats.cdf(latencies, 400);
+                latencyOverTime = LatencyStats.overTime(steadyProgress.arrivalsMillis(), latencies,
+                        steadyStartMillis, 1000);
                 latency = latencyPhase(steadyLog.size(), LatencyStats.of(latencies),
                         Window.between(steadyFrom, steadyTo, ticksPerSecond), replicator.processes());
                 say(variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", latency.latencyP50Ms(),
@@ -140,7 +144,7 @@ final class VariantRunner {
                 ticksPerSecond, marks);
         return new VariantResult(variant.id(), variant.title(),
                 variant.isJetStream() ? "jetstream" : "mirrormaker2", topic, destination, wireCodec, latency, backlog,
-                verification, replicator.deployment(), timeline, cdf, error);
+                verification, replicator.deployment(), timeline, cdf, latencyOverTime, error);
     }
 
     private ProducedLog warmUp(Variant variant, ArrivalProbe probe, String topic) throws Exception {

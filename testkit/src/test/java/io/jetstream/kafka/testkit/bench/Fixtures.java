@@ -27,13 +27,13 @@ final class Fixtures {
         return new VariantResult(id, "title of " + id, replicator, "bench." + id, "A.bench." + id, codec, latency,
                 backlog, verification, Map.of("connector", Map.of("tasks.max", "6")), timeline,
                 List.of(new double[] {p99 / 2.0, 0.5}, new double[] {p99, 0.99}, new double[] {p99 + 20, 1.0}),
-                null);
+                List.of(new double[] {1, p99 / 2.0, p99}, new double[] {2, p99 / 2.0, p99 + 20}), null);
     }
 
     static VariantResult failed(String id) {
         return new VariantResult(id, "title of " + id, "mirrormaker2", "bench." + id, "A.bench." + id, "zstd", null,
                 null, null, Map.of(), new VariantResult.Timeline(List.of(), Map.of(), List.of(), Map.of(), List.of(),
-                Map.of()), List.of(), "java.util.concurrent.TimeoutException: drain <stuck> & \"quoted\"");
+                Map.of()), List.of(), List.of(), "java.util.concurrent.TimeoutException: drain <stuck> & \"quoted\"");
     }
 
     static BenchResult result(List<VariantResult> variants) {

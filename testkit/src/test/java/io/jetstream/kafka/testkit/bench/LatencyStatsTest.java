@@ -49,4 +49,17 @@ class LatencyStatsTest {
             assertThat(cdf.get(i)[1]).isGreaterThan(cdf.get(i - 1)[1]);
         }
     }
+
+    @Test
+    void latencyOverTimeGivesTheMedianAndMaximumOfEachSecond() {
+        long start = 10_000;
+        long[] arrivals = {10_100, 10_500, 10_900, 11_200, 11_300, 13_050};
+        int[] latencies = {50, 70, 60, 300, 100, 40};
+        List<double[]> points = LatencyStats.overTime(arrivals, latencies, start, 1000);
+
+        assertThat(points).hasSize(3);
+        assertThat(points.get(0)).containsExactly(1.0, 60.0, 70.0);
+        assertThat(points.get(1)).containsExactly(2.0, 100.0, 300.0);
+        assertThat(points.get(2)).containsExactly(4.0, 40.0, 40.0);
+    }
 }
