@@ -72,6 +72,11 @@ final class BenchCluster implements AutoCloseable {
         return network;
     }
 
+    /** The run's work folder: process logs, configs, relay metrics. */
+    Path workDir() {
+        return workDir;
+    }
+
     /** Broker A as clients at site A (and the bench JVM) reach it. */
     String bootstrapA() {
         return brokerA.bootstrapServers();

@@ -5,6 +5,8 @@ import io.jetstream.kafka.testkit.site.ConnectRestClient;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,8 +121,32 @@ final class JetStreamReplicator implements Replicator {
 
     @Override
     public void undeploy() throws IOException, TimeoutException, InterruptedException {
+        saveRelayMetrics();
         Replicator.deleteAndAwait(restA, sourceName);
         Replicator.deleteAndAwait(restB, sinkName);
+    }
+
+    /**
+     * Keeps each relay's {@code /metrics} as the variant left it, next to the relay logs
+     * ({@code relays/<variant>-<host>.metrics.txt}): route estimates, budgets, RTTs, errors.
+     */
+    private void saveRelayMetrics() {
+        Path dir = cluster.workDir().resolve("relays");
+        List<String> saved = new ArrayList<>();
+        for (String host : relayHosts) {
+            RelayProcess relay = cluster.relay(host);
+            if (relay != null) {
+                Path file = dir.resolve(variant.id() + "-" + host + ".metrics.txt");
+                try {
+                    Files.createDirectories(dir);
+                    Files.writeString(file, relay.metricsText());
+                    saved.add(file.toString());
+                } catch (IOException e) {
+                    // diagnostics only
+                }
+            }
+        }
+        deployment.put("relay_metrics_files", saved);
     }
 
     @Override

@@ -73,24 +73,33 @@ final class RelayProcess implements AutoCloseable {
         }
     }
 
+    /** The relay's {@code GET /metrics} text (Prometheus format); empty when it does not answer. */
+    String metricsText() {
+        try {
+            URI metrics = URI.create("http://" + admin.getHostString() + ":" + admin.getPort() + "/metrics");
+            return http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException | RuntimeException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     /** Bytes sent onto each route so far (the ingress relay's {@code jetstream_relay_route_bytes_out_total}). */
     Map<String, Long> routeBytesOut() {
         Map<String, Long> bytes = new TreeMap<>();
         try {
-            URI metrics = URI.create("http://" + admin.getHostString() + ":" + admin.getPort() + "/metrics");
-            String text = http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            Matcher m = ROUTE_BYTES_OUT.matcher(text);
+            Matcher m = ROUTE_BYTES_OUT.matcher(metricsText());
             while (m.find()) {
                 Matcher route = ROUTE_LABEL.matcher(m.group(1));
                 if (route.find()) {
                     bytes.merge(route.group(1), (long) Double.parseDouble(m.group(2)), Long::sum);
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // a relay that does not answer reports no route bytes; the uplink counters still do
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         return bytes;
     }
