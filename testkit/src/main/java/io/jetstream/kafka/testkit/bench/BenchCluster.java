@@ -5,10 +5,7 @@ import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.HostPlacement;
 import io.jetstream.kafka.testkit.site.KafkaBroker;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +13,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -65,7 +60,7 @@ final class BenchCluster implements AutoCloseable {
                 wan ? local -> network.fromSiteB("a1", local) : null);
         brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), Map.of(), BROKER_HEAP,
                 wan ? local -> network.toSiteB("a1", local) : null);
-        parallel(List.of(brokerA::start, brokerB::start));
+        Parallel.start(List.of(brokerA::start, brokerB::start));
     }
 
     BenchNetwork network() {
@@ -175,14 +170,14 @@ final class BenchCluster implements AutoCloseable {
                 }
             });
         }
-        stopAll(idle.stream().<Runnable>map(w -> w::stop).toList());
-        List<Starter> starts = new ArrayList<>();
+        Parallel.run(idle.stream().<Runnable>map(w -> w::stop).toList());
+        List<Parallel.Starter> starts = new ArrayList<>();
         wanted.values().forEach(w -> {
             if (!w.isRunning()) {
                 starts.add(w::start);
             }
         });
-        parallel(starts);
+        Parallel.start(starts);
     }
 
     // ---- relays
@@ -192,8 +187,8 @@ final class BenchCluster implements AutoCloseable {
             throws IOException, TimeoutException, InterruptedException {
         stopRelay(host);
         HostPlacement placement = network.host(host);
-        InetSocketAddress data = new InetSocketAddress(placement.address(), freePort());
-        InetSocketAddress admin = new InetSocketAddress(placement.address(), freePort());
+        InetSocketAddress data = new InetSocketAddress(placement.address(), Parallel.freePort());
+        InetSocketAddress admin = new InetSocketAddress(placement.address(), Parallel.freePort());
         Map<String, String> config = RelayConfigs.relay(base, host, data, admin);
         config.putAll(extra);
         RelayProcess relay = new RelayProcess(host, data, admin, config, placement.commandPrefix(),
@@ -276,8 +271,8 @@ final class BenchCluster implements AutoCloseable {
             relays.values().forEach(r -> stops.add(r::close));
             relays.clear();
         }
-        stopAll(stops);
-        stopAll(List.of(() -> {
+        Parallel.run(stops);
+        Parallel.run(List.of(() -> {
             if (brokerA != null) {
                 brokerA.stop();
             }
@@ -289,53 +284,4 @@ final class BenchCluster implements AutoCloseable {
         log.info("benchmark processes stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
-    // ---- helpers
-
-    @FunctionalInterface
-    private interface Starter {
-        void start() throws IOException, TimeoutException, InterruptedException;
-    }
-
-    private static void parallel(List<Starter> starters) throws IOException, TimeoutException, InterruptedException {
-        List<CompletableFuture<Void>> futures = new ArrayList<>();
-        for (Starter starter : starters) {
-            futures.add(CompletableFuture.runAsync(() -> {
-                try {
-                    starter.start();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                } catch (TimeoutException | InterruptedException e) {
-                    throw new CompletionException(e);
-                }
-            }));
-        }
-        try {
-            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0])).join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause() instanceof CompletionException inner ? inner.getCause() : e.getCause();
-            if (cause instanceof UncheckedIOException io) {
-                throw io.getCause();
-            }
-            if (cause instanceof TimeoutException timeout) {
-                throw timeout;
-            }
-            if (cause instanceof InterruptedException interrupted) {
-                throw interrupted;
-            }
-            throw new IllegalStateException("starting benchmark processes failed", cause);
-        }
-    }
-
-    private static void stopAll(List<Runnable> stops) {
-        CompletableFuture.allOf(stops.stream().map(CompletableFuture::runAsync).toArray(CompletableFuture[]::new))
-                .join();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port", e);
-        }
-    }
 }

@@ -57,76 +57,51 @@ final class VariantRunner {
         this.out = out;
     }
 
-    VariantResult run(Variant variant, Replicator replicator, String wireCodec) {
-        String topic = "bench." + variant.id();
-        String destination = replicator.destinationTopic(topic);
-        long startNanos = System.nanoTime();
-        Map<String, Double> marks = new LinkedHashMap<>();
-        VariantResult.LatencyPhase latency = null;
-        VariantResult.BacklogPhase backlog = null;
-        VariantResult.Verification verification = null;
+    /** What one variant has measured so far; filled phase by phase, read once at the end. */
+    private static final class Run {
+        final Variant variant;
+        final Replicator replicator;
+        final String topic;
+        final String destination;
+        final long startNanos = System.nanoTime();
+        final Map<String, Double> marks = new LinkedHashMap<>();
+        final List<ProducedLog> produced = new ArrayList<>();
+        VariantResult.LatencyPhase latency;
+        VariantResult.BacklogPhase backlog;
+        VariantResult.Verification verification;
         List<double[]> cdf = List.of();
         List<double[]> latencyOverTime = List.of();
+
+        Run(Variant variant, Replicator replicator) {
+            this.variant = variant;
+            this.replicator = replicator;
+            this.topic = "bench." + variant.id();
+            this.destination = replicator.destinationTopic(topic);
+        }
+
+        void mark(String phase) {
+            marks.put(phase, round((System.nanoTime() - startNanos) / 1e9));
+        }
+    }
+
+    VariantResult run(Variant variant, Replicator replicator, String wireCodec) {
+        Run run = new Run(variant, replicator);
         String error = null;
         try {
             say(variant, "deploying");
-            cluster.createTopic(cluster.bootstrapA(), topic, BenchPlan.PARTITIONS);
-            replicator.deploy(topic);
-            marks.put("deployed", seconds(startNanos));
-            try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), destination, recordBytesAtB)) {
-                ProducedLog warm = warmUp(variant, probe, topic);
-                marks.put("latency", seconds(startNanos));
-                Workload steady = new Workload(spec(topic, Math.round(plan.latencyRate() * plan.latencyPhase()
-                        .toMillis() / 1000.0), plan.latencyRate()), cluster.bootstrapA());
-                ArrivalProbe.RunProgress steadyProgress = probe.track(steady.runId(), true);
-                say(variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
-                        plan.latencyPhase().toSeconds(), plan.latencyRate()));
-                Reading steadyFrom = sampler.read();
-                long steadyStartMillis = System.currentTimeMillis();
-                ProducedLog steadyLog = steady.run();
-                Reading steadyTo = sampler.read();
-                probe.awaitArrivals(variant.id() + " latency phase", steadyProgress, steadyLog.size(), STALL,
-                        WARMUP_TIMEOUT);
-                int[] latencies = steadyProgress.latenciesMillis();
-                cdf = LatencyStats.cdf(latencies, 400);
-                latencyOverTime = LatencyStats.overTime(steadyProgress.arrivalsMillis(), latencies,
-                        steadyStartMillis, 1000);
-                latency = latencyPhase(steadyLog.size(), LatencyStats.of(latencies),
-                        Window.between(steadyFrom, steadyTo, ticksPerSecond), replicator.processes());
-                say(variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", latency.latencyP50Ms(),
-                        latency.latencyP99Ms(), latency.latencyP999Ms()));
-
-                marks.put("paused", seconds(startNanos));
-                replicator.pause();
-                long records = Math.max(1, Math.round(plan.backlogBytes() * variant.backlogShare()
-                        / (BenchPlan.VALUE_BYTES + 70.0)));
-                Workload burst = new Workload(backlogSpec(topic, records), cluster.bootstrapA());
-                ArrivalProbe.RunProgress burstProgress = probe.track(burst.runId(), false);
-                long produceStart = System.nanoTime();
-                ProducedLog burstLog = burst.run();
-                long recordBytes = recordBytes(burst, burstLog.size());
-                say(variant, String.format(Locale.ROOT, "backlog: %.1f MB produced in %.1f s while paused; draining",
-                        recordBytes / 1e6, (System.nanoTime() - produceStart) / 1e9));
-                Map<String, Long> routesBefore = replicator.routeBytes();
-                Reading resumeReading = sampler.read();
-                long resumeNanos = System.nanoTime();
-                marks.put("resumed", seconds(startNanos));
-                replicator.resume();
-                Duration timeout = Duration.ofSeconds(Math.max(300, recordBytes / 250_000));
-                probe.awaitArrivals(variant.id() + " drain", burstProgress, burstLog.size(), STALL, timeout);
-                Reading endReading = sampler.read();
-                marks.put("drained", seconds(startNanos));
-                Map<String, Long> routeBytes = difference(replicator.routeBytes(), routesBefore);
-                double drainSeconds = Math.max(1e-3, (burstProgress.lastArrivalNanos() - resumeNanos) / 1e9);
-                backlog = backlogPhase(burstLog.size(), recordBytes, drainSeconds,
-                        Window.between(resumeReading, endReading, ticksPerSecond), routeBytes, replicator.processes());
-                say(variant, String.format(Locale.ROOT,
-                        "drained in %.1f s: %.2f MB/s of records, %.2f MB/s on the wire %s, %.2f replicator cores",
-                        drainSeconds, backlog.throughputMbS(), backlog.wireMbS(), rounded(backlog.wirePerUplinkMbS()),
-                        backlog.replicatorCores()));
-                verification = verify(destination, List.of(warm, steadyLog, burstLog));
-                say(variant, "verified: lost=" + verification.lost() + " duplicates=" + verification.duplicates()
-                        + " order=" + verification.order());
+            cluster.createTopic(cluster.bootstrapA(), run.topic, BenchPlan.PARTITIONS);
+            replicator.deploy(run.topic);
+            run.mark("deployed");
+            try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
+                run.produced.add(warmUp(run, probe));
+                run.mark("latency");
+                steadyLoad(run, probe);
+                run.mark("paused");
+                backlog(run, probe);
+                run.mark("drained");
+                run.verification = verify(run.destination, run.produced);
+                say(variant, "verified: lost=" + run.verification.lost() + " duplicates="
+                        + run.verification.duplicates() + " order=" + run.verification.order());
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -137,24 +112,79 @@ final class VariantRunner {
             out.println("[" + variant.id() + "] FAILED: " + e);
             out.println("  recent warnings and errors:" + replicator.problems());
         } finally {
-            cleanUp(variant, replicator, topic, destination);
+            cleanUp(variant, replicator, run.topic, run.destination);
         }
-        long endNanos = System.nanoTime();
-        VariantResult.Timeline timeline = Timelines.of(sampler.between(startNanos, endNanos), startNanos,
-                ticksPerSecond, marks);
-        return new VariantResult(variant.id(), variant.title(),
-                variant.isJetStream() ? "jetstream" : "mirrormaker2", topic, destination, wireCodec, latency, backlog,
-                verification, replicator.deployment(), timeline, cdf, latencyOverTime, error);
+        VariantResult.Timeline timeline = Timelines.of(sampler.between(run.startNanos, System.nanoTime()),
+                run.startNanos, ticksPerSecond, run.marks);
+        return new VariantResult(variant.id(), variant.title(), variant.isJetStream() ? "jetstream" : "mirrormaker2",
+                run.topic, run.destination, wireCodec, run.latency, run.backlog, run.verification,
+                replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error);
     }
 
-    private ProducedLog warmUp(Variant variant, ArrivalProbe probe, String topic) throws Exception {
+    private ProducedLog warmUp(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
-        Workload warm = new Workload(spec(topic, records, plan.warmupRate()), cluster.bootstrapA());
+        Workload warm = new Workload(spec(run.topic, records, plan.warmupRate()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(warm.runId(), false);
-        say(variant, "warm-up: " + records + " records at " + Math.round(plan.warmupRate()) + "/s");
+        say(run.variant, "warm-up: " + records + " records at " + Math.round(plan.warmupRate()) + "/s");
         ProducedLog log = warm.run();
-        probe.awaitArrivals(variant.id() + " warm-up", progress, log.size(), WARMUP_TIMEOUT, WARMUP_TIMEOUT);
+        probe.awaitArrivals(run.variant.id() + " warm-up", progress, log.size(), WARMUP_TIMEOUT, WARMUP_TIMEOUT);
         return log;
+    }
+
+    /** The latency phase: the steady rate, every record timed at B, CPU over the producing window. */
+    private void steadyLoad(Run run, ArrivalProbe probe) throws Exception {
+        long records = Math.round(plan.latencyRate() * plan.latencyPhase().toMillis() / 1000.0);
+        Workload steady = new Workload(spec(run.topic, records, plan.latencyRate()), cluster.bootstrapA());
+        ArrivalProbe.RunProgress progress = probe.track(steady.runId(), true);
+        say(run.variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
+                plan.latencyPhase().toSeconds(), plan.latencyRate()));
+        Reading from = sampler.read();
+        long startMillis = System.currentTimeMillis();
+        ProducedLog log = steady.run();
+        Reading to = sampler.read();
+        run.produced.add(log);
+        probe.awaitArrivals(run.variant.id() + " latency phase", progress, log.size(), STALL, WARMUP_TIMEOUT);
+        int[] latencies = progress.latenciesMillis();
+        run.cdf = LatencyStats.cdf(latencies, 400);
+        run.latencyOverTime = LatencyStats.overTime(progress.arrivalsMillis(), latencies, startMillis, 1000);
+        run.latency = latencyPhase(log.size(), LatencyStats.of(latencies), Window.between(from, to, ticksPerSecond),
+                run.replicator.processes());
+        say(run.variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", run.latency.latencyP50Ms(),
+                run.latency.latencyP99Ms(), run.latency.latencyP999Ms()));
+    }
+
+    /**
+     * The backlog phase: pause, produce unthrottled, resume, and time the drain to the last record at
+     * B; uplink bytes, CPU and route bytes from the resume to the end of the drain.
+     */
+    private void backlog(Run run, ArrivalProbe probe) throws Exception {
+        run.replicator.pause();
+        long records = Math.max(1, Math.round(plan.backlogBytes() * run.variant.backlogShare()
+                / (BenchPlan.VALUE_BYTES + 70.0)));
+        Workload burst = new Workload(backlogSpec(run.topic, records), cluster.bootstrapA());
+        ArrivalProbe.RunProgress progress = probe.track(burst.runId(), false);
+        long produceStart = System.nanoTime();
+        ProducedLog log = burst.run();
+        run.produced.add(log);
+        long recordBytes = recordBytes(burst, log.size());
+        say(run.variant, String.format(Locale.ROOT, "backlog: %.1f MB produced in %.1f s while paused; draining",
+                recordBytes / 1e6, (System.nanoTime() - produceStart) / 1e9));
+        Map<String, Long> routesBefore = run.replicator.routeBytes();
+        Reading resumeReading = sampler.read();
+        long resumeNanos = System.nanoTime();
+        run.mark("resumed");
+        run.replicator.resume();
+        Duration timeout = Duration.ofSeconds(Math.max(300, recordBytes / 250_000));
+        probe.awaitArrivals(run.variant.id() + " drain", progress, log.size(), STALL, timeout);
+        Reading endReading = sampler.read();
+        Map<String, Long> routeBytes = difference(run.replicator.routeBytes(), routesBefore);
+        double drainSeconds = Math.max(1e-3, (progress.lastArrivalNanos() - resumeNanos) / 1e9);
+        run.backlog = backlogPhase(log.size(), recordBytes, drainSeconds,
+                Window.between(resumeReading, endReading, ticksPerSecond), routeBytes, run.replicator.processes());
+        say(run.variant, String.format(Locale.ROOT,
+                "drained in %.1f s: %.2f MB/s of records, %.2f MB/s on the wire %s, %.2f replicator cores",
+                drainSeconds, run.backlog.throughputMbS(), run.backlog.wireMbS(),
+                rounded(run.backlog.wirePerUplinkMbS()), run.backlog.replicatorCores()));
     }
 
     /** The benchmark's records: 1 KiB of random A-Z, uncompressed at the source, stamped when sent. */
@@ -245,10 +275,6 @@ final class VariantRunner {
     private void say(Variant variant, String message) {
         out.println("[" + variant.id() + "] " + message);
         out.flush();
-    }
-
-    private static double seconds(long startNanos) {
-        return round((System.nanoTime() - startNanos) / 1e9);
     }
 
     static double round(double value) {
