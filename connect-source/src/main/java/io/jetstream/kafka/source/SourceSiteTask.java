@@ -60,6 +60,8 @@ public final class SourceSiteTask extends SinkTask {
     private static final long TICK_MILLIS = 5;
 
     private SourceSiteConfig config;
+    /** {@code <target alias>.}: topics with this prefix came from the destination. */
+    private String replicaPrefix;
     private EventLoopGroup group;
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationSender sender;
@@ -80,6 +82,7 @@ public final class SourceSiteTask extends SinkTask {
     public void start(Map<String, String> props) {
         SourceSiteTaskConfig config = new SourceSiteTaskConfig(props);
         this.config = config;
+        this.replicaPrefix = config.targetAlias() + ".";
         String connectorName = config.connectorName();
         int taskId = config.taskId();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
@@ -213,6 +216,8 @@ public final class SourceSiteTask extends SinkTask {
         if (failure != null) {
             throw new ConnectException(failure.getMessage(), failure);
         }
+        List<ReplicationSender.Incoming> incoming = new ArrayList<>(records.size());
+        String lastTopic = null;
         for (SinkRecord record : records) {
             String topic = record.originalTopic();
             TopicPartition partition = new TopicPartition(topic, record.originalKafkaPartition());
@@ -220,16 +225,20 @@ public final class SourceSiteTask extends SinkTask {
                 skipped.add(partition);
                 continue;
             }
-            metadata.onTopicSeen(topic);
-            sender.append(partition, toReplicated(record));
+            if (!topic.equals(lastTopic)) {
+                metadata.onTopicSeen(topic);
+                lastTopic = topic;
+            }
+            incoming.add(new ReplicationSender.Incoming(partition, toReplicated(record)));
         }
+        sender.appendAll(incoming);
         sender.tick();
         applyBackpressure();
     }
 
     /** Topics named {@code <target alias>.*} came from the destination: never send them back. */
     private boolean isReplicaOfTarget(String topic) {
-        return topic.startsWith(config.targetAlias() + ".");
+        return topic.startsWith(replicaPrefix);
     }
 
     private void applyBackpressure() {
