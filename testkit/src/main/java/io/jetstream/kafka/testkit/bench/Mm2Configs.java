@@ -16,7 +16,8 @@ import java.util.Map;
  *
  * <p><b>Tuned</b> adds what a careful operator sets for a long fat pipe:
  * <ul>
- *   <li>{@code tasks.max} 6 (one per partition; 3 with three workers, one each);</li>
+ *   <li>{@code tasks.max} 6, one per partition (with three workers two each: with three, one each,
+ *       every task's producer was round-trip-bound at ~2 MB/s of wire and the uplinks 40% full);</li>
  *   <li>source consumer: {@code receive.buffer.bytes=-1} (the kernel's autotuning instead of a fixed
  *       64 KiB, which caps a fetch connection at 64 KiB per round trip), {@code fetch.max.bytes} 32 MiB,
  *       {@code max.partition.fetch.bytes} 4 MiB, {@code max.poll.records} 2000;</li>

@@ -36,7 +36,7 @@ public final class Variants {
         add(Variant.mirrorMaker(MM2_TUNED_SRC, "MM2 tuned, at the source (zstd before the WAN)",
                 new Variant.Mm2Setup(List.of("a1"), true, true, 6), 1.0));
         add(Variant.mirrorMaker(MM2_TUNED_3WORKERS, "MM2 tuned, one worker on each of a1, a2, a3",
-                new Variant.Mm2Setup(List.of("a1", "a2", "a3"), true, true, 3), 1.0));
+                new Variant.Mm2Setup(List.of("a1", "a2", "a3"), true, true, 6), 1.0));
     }
 
     private Variants() {

@@ -38,7 +38,7 @@ class Mm2ConfigsTest {
         // MM2 refuses offset-syncs settings while offset syncs are off
         assertThat(config).doesNotContainKey("offset-syncs.topic.replication.factor");
         assertThat(Mm2Configs.connector(Variants.byId(Variants.MM2_TUNED_3WORKERS).mm2().orElseThrow(), "t", "a", "b"))
-                .containsEntry("tasks.max", "3");
+                .containsEntry("tasks.max", "6");
     }
 
     @Test
