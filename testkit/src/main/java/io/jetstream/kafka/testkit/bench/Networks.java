@@ -1,5 +1,7 @@
 package io.jetstream.kafka.testkit.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -26,10 +28,17 @@ final class Networks {
 
     /** Why the namespace WAN cannot be built here; empty when it can. */
     static Optional<String> namespacesUnavailable() {
-        return Optional.of("the namespace WAN (io.jetstream.kafka.testkit.wan) is not in this build yet");
+        return NamespaceNetwork.unavailableReason();
     }
 
     private static BenchNetwork createNamespaces(BenchPlan plan, Path workDir) {
-        throw new IllegalStateException("the namespace WAN is not in this build yet");
+        try {
+            return NamespaceNetwork.create(plan.uplinkBitsPerSecond(), plan.oneWayDelay(), workDir.resolve("wan"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("building the namespace WAN failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while building the namespace WAN", e);
+        }
     }
 }
