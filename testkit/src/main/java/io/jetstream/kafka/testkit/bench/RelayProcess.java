@@ -51,7 +51,7 @@ final class RelayProcess implements AutoCloseable {
         Files.writeString(yaml, "# relay " + id + " of the WAN benchmark, from config/relay-demo.yaml\n"
                 + YAML.writeValueAsString(new LinkedHashMap<>(this.config)));
         this.process = new JavaProcess("relay-" + id, "io.jetstream.kafka.relay.RelayMain",
-                List.of("-Xms128m", "-Xmx512m"), List.of("--config", yaml.toString()),
+                List.of("-Xms128m", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of("--config", yaml.toString()),
                 JavaProcess.currentClasspath(), workDir.resolve("logs").resolve("relay-" + id + ".out"),
                 commandPrefix);
     }
