@@ -71,6 +71,10 @@ public final class WanBench {
             if (closed.compareAndSet(false, true)) {
                 cluster.close();
                 network.close();
+                // the logs and configs stay for a post-mortem; the brokers' data (deleted topics
+                // waiting for their delay: hundreds of MB) does not
+                deleteQuietly(workDir.resolve("broker-a").resolve("kafka-data"));
+                deleteQuietly(workDir.resolve("broker-b").resolve("kafka-data"));
             }
         };
         Thread hook = new Thread(cleanUp, "bench-cleanup");
@@ -143,6 +147,17 @@ public final class WanBench {
                 backlog.map(VariantResult.BacklogPhase::routeBytes).orElse(Map.of()),
                 backlog.map(VariantResult.BacklogPhase::uplinkBytes).orElse(Map.of()),
                 ratios, targets, results);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            log.warn("could not remove {}: {}", dir, e.toString());
+        }
     }
 
     private Map<String, Object> workload(List<String> skipped) {
