@@ -19,8 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -127,7 +127,7 @@ final class ReplicationReceiver implements AutoCloseable {
     private final LinkedBlockingQueue<Inbound> inbound = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     /** Connections not read while the queue drains. */
-    private final Set<Upstream> paused = ConcurrentHashMap.newKeySet();
+    private final Set<Upstream> paused = new HashSet<>();
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionSequencer<AckTarget>> sequencers = new HashMap<>();
     private long heldBytes;
@@ -163,8 +163,8 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             long queued = queuedBytes.addAndGet(bytes);
             inbound.add(new Inbound(from, batch, bytes));
-            if (queued > pauseAboveBytes() && paused.add(from)) {
-                from.pauseReading();
+            if (queued > pauseAboveBytes()) {
+                pause(from);
             }
         } else if (frame instanceof TopicMetadataFrame metadata) {
             inbound.add(new Inbound(from, metadata, 0));
@@ -206,14 +206,29 @@ final class ReplicationReceiver implements AutoCloseable {
         return settings.bufferMaxBytes() / 2;
     }
 
+    /**
+     * Pausing and resuming happen under one lock, each with its change to {@link #paused}: a pause
+     * on a Netty thread racing a resume on the task thread could otherwise leave a connection
+     * paused that the set no longer lists, and nothing would ever resume it.
+     */
+    private void pause(Upstream from) {
+        synchronized (paused) {
+            if (paused.add(from)) {
+                from.pauseReading();
+            }
+        }
+    }
+
     private void resumeIfDrained() {
-        if (paused.isEmpty() || queuedBytes.get() > settings.bufferMaxBytes() / 4) {
+        if (queuedBytes.get() > settings.bufferMaxBytes() / 4) {
             return;
         }
-        for (Upstream upstream : List.copyOf(paused)) {
-            if (paused.remove(upstream)) {
-                upstream.resumeReading();
+        synchronized (paused) {
+            if (paused.isEmpty()) {
+                return;
             }
+            paused.forEach(Upstream::resumeReading);
+            paused.clear();
         }
     }
 
