@@ -299,7 +299,9 @@ class RelayChainIT {
         sampler.get(5, TimeUnit.SECONDS);
 
         assertThat(maxHeld.get()).as("most bytes any relay held").isPositive().isLessThanOrEqualTo(relayBudget);
-        assertThat(sender.oks()).isEqualTo(sender.sent.size());
+        assertThat(sender.oks()).as(() -> "answers other than OK: " + sender.outcomes.values().stream()
+                .filter(a -> !a.isOk()).collect(java.util.stream.Collectors.groupingBy(a -> a.reason() + ": " + a.message(),
+                        java.util.stream.Collectors.counting()))).isEqualTo(sender.sent.size());
         assertThat(slow.orderViolations()).isEmpty();
     }
 

@@ -115,6 +115,27 @@ public final class RouteScheduler {
     }
 
     /**
+     * Whether {@link #choose} refuses a batch of {@code wireBytes} now only because every route that
+     * could take it holds its in-flight cap ({@link #COMMIT_SECONDS}): the refusal ends as soon as
+     * one of their batches is answered, so the caller may hold the batch back instead of refusing
+     * it. False when no route is usable or a usable one is under its cap (a refusal then has
+     * another cause, such as the spend cap).
+     */
+    public synchronized boolean atInFlightCap(int wireBytes, long nowNanos) {
+        boolean any = false;
+        for (RouteEntry entry : routes.values()) {
+            if (!entry.health.usable(nowNanos)) {
+                continue;
+            }
+            if (!overcommits(entry, entry.link.estimates(nowNanos), wireBytes)) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
+
+    /**
      * A route takes no more than it drains in {@link #COMMIT_SECONDS} at the rate it recently
      * delivered (at least {@link #COMMIT_FLOOR_BYTES}). A backlog arriving as a burst would
      * otherwise be committed to the routes at once and queue for seconds on the links: recovering

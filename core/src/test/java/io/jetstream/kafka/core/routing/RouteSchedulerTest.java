@@ -54,8 +54,10 @@ class RouteSchedulerTest {
         assertThat(snapshot.route("cheap").orElseThrow().inFlightBatches()).isEqualTo(4);
         assertThat(snapshot.route("other").orElseThrow().inFlightBatches()).isEqualTo(4);
         assertThat(scheduler.choose(mib, 9 * MS)).as("both at their cap: the sender keeps it").isEmpty();
+        assertThat(scheduler.atInFlightCap(mib, 9 * MS)).as("the refusal ends with an answer").isTrue();
 
         scheduler.onAcked(other, mib, 0, 10 * MS);
+        assertThat(scheduler.atInFlightCap(mib, 10 * MS)).isFalse();
         assertThat(scheduler.choose(mib, 11 * MS)).contains(other);
     }
 
@@ -75,6 +77,7 @@ class RouteSchedulerTest {
                 RouteSchedulerSettings.builder().spendCap(SpendCap.total(2.5e-7)).build());
         assertThat(scheduler.choose(10_000, 0)).contains(cheap); // 2e-7
         assertThat(scheduler.choose(10_000, MS)).isEmpty();
+        assertThat(scheduler.atInFlightCap(10_000, MS)).as("refused for money, not for room").isFalse();
         assertThat(scheduler.snapshot(MS).spentTotal()).isLessThanOrEqualTo(2.5e-7);
     }
 

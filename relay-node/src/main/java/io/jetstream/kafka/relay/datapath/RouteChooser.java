@@ -27,6 +27,15 @@ public interface RouteChooser {
      */
     Optional<RouteSpec> choose(String destination, long batchBytes, Predicate<RouteSpec> usable);
 
+    /**
+     * Whether an empty {@link #choose} for {@code destination} means only that every usable route
+     * holds as much in flight as it may: an answer on one of them makes room, so the ingress holds
+     * the batch (and stops reading its connection) instead of refusing it.
+     */
+    default boolean atInFlightCap(String destination, long batchBytes) {
+        return false;
+    }
+
     /** The batch left on {@code route}. */
     default void onSent(RouteSpec route, long batchBytes) {
     }

@@ -30,7 +30,8 @@ import io.netty.util.ReferenceCountUtil;
  *       frame's destination among those whose first hop is usable; the path becomes
  *       {@code [this relay's id, hop 1, ..., egress]}; a route without hops makes this relay the
  *       egress. A first hop found down is reported to the chooser and the next route is tried.
- *       No route configured: NACK {@code UNKNOWN_DESTINATION}; none usable: NACK
+ *       No route configured: NACK {@code UNKNOWN_DESTINATION}; every usable route at its
+ *       in-flight cap: the frame waits for an answer to make room; none usable: NACK
  *       {@code NEXT_HOP_UNREACHABLE};</li>
  *   <li><b>intermediate</b> (routed, not at the last hop): forwards to {@code path[hop + 1]} with the
  *       hop index advanced; that hop down: NACK {@code NEXT_HOP_UNREACHABLE};</li>
@@ -49,7 +50,10 @@ final class Router {
         FORWARDED,
         /** Answered with a NACK here and released: the caller returns its budget. */
         ANSWERED,
-        /** Its next hop is still making its first connection: keep the frame and try again when woken. */
+        /**
+         * Its next hop is still making its first connection, or every route holds its in-flight
+         * cap: keep the frame and try again when woken.
+         */
         WAIT
     }
 
@@ -95,6 +99,23 @@ final class Router {
             return answer(frame, upstream, AckReason.UNKNOWN_DESTINATION, NackReason.UNKNOWN_DESTINATION,
                     "relay " + relayId + " has no route to destination '" + destination + "'");
         }
+        Outcome outcome = tryRoutes(frame, routing, destination, bytes, upstream);
+        if (outcome == null && path.chooser().atInFlightCap(destination, bytes)) {
+            // Every usable route holds its in-flight cap: the batch waits (and its connection is
+            // not read) until an answer makes room, instead of being refused and sent again.
+            path.awaitBudget(upstream);
+            if (path.chooser().atInFlightCap(destination, bytes)) {
+                return Outcome.WAIT;
+            }
+            outcome = tryRoutes(frame, routing, destination, bytes, upstream);
+        }
+        return outcome != null ? outcome : answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
+                "no route to destination '" + destination + "' is up at relay " + relayId);
+    }
+
+    /** Chooses a route and hands the frame over; null when no route can take it now. */
+    private Outcome tryRoutes(Frame frame, RoutingHeader routing, String destination, long bytes,
+                              UpstreamHandler upstream) {
         Set<RouteSpec> tried = new HashSet<>(4);
         while (true) {
             Optional<RouteSpec> choice = path.chooser().choose(destination, bytes,
@@ -128,8 +149,7 @@ final class Router {
             }
             path.chooser().onFailure(route);
         }
-        return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
-                "no route to destination '" + destination + "' is up at relay " + relayId);
+        return null;
     }
 
     private boolean usable(RouteSpec route, UpstreamHandler upstream) {

@@ -135,6 +135,13 @@ public final class SchedulingRouteChooser implements RouteChooser {
         return Optional.empty();
     }
 
+    @Override
+    public boolean atInFlightCap(String destination, long batchBytes) {
+        Destination d = destinations.get(destination);
+        return d != null && d.scheduler().atInFlightCap((int) Math.min(Integer.MAX_VALUE, batchBytes),
+                nanoClock.getAsLong());
+    }
+
     /** The previous choice on this thread was not handed over: its bytes are not in flight. */
     private void releaseUnsentChoice() {
         PendingChoice unsent = pending.get();
