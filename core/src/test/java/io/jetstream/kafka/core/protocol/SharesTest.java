@@ -3,13 +3,14 @@ package io.jetstream.kafka.core.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.core.testing.ProtocolArbitraries;
 import java.util.HashMap;
 import java.util.Map;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.StringLength;
+import java.util.Random;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SharesTest {
 
@@ -22,25 +23,73 @@ class SharesTest {
         assertThat(Shares.owner("sensor-readings", 0, 7)).isEqualTo(5);
     }
 
-    @Property(tries = 300)
-    void eachTopicIsSpreadEvenly(@ForAll @StringLength(min = 1, max = 40) String topic,
-            @ForAll @IntRange(min = 1, max = 500) int partitions, @ForAll @IntRange(min = 1, max = 64) int shares) {
+    static LongStream spreadSeeds() {
+        return ProtocolArbitraries.seeds(0x54A2E5L, 300);
+    }
+
+    static LongStream largePartitionSeeds() {
+        return ProtocolArbitraries.seeds(0x1A26EL, 200);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("spreadSeeds")
+    void eachTopicIsSpreadEvenly(long seed) {
+        Random random = new Random(seed);
+        String topic = ProtocolArbitraries.text(random, 1, 40);
+        int partitions = ProtocolArbitraries.intBetween(random, 1, 500);
+        int shares = ProtocolArbitraries.intBetween(random, 1, 64);
+        assertSpreadEvenly(topic, partitions, shares, "seed " + seed);
+    }
+
+    @Test
+    void eachTopicIsSpreadEvenlyAtTheBoundaries() {
+        for (String topic : new String[] {"a", "\u0000", "\uD7FF", "\uD800", "t".repeat(40), "\uD7FF".repeat(40)}) {
+            for (int partitions : new int[] {1, 2, 63, 64, 65, 499, 500}) {
+                for (int shares : new int[] {1, 2, 63, 64}) {
+                    assertSpreadEvenly(topic, partitions, shares,
+                            "topic " + topic.length() + " chars, " + partitions + " partitions, " + shares + " shares");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("largePartitionSeeds")
+    void largePartitionNumbersDoNotOverflow(long seed) {
+        Random random = new Random(seed);
+        String topic = ProtocolArbitraries.text(random, 1, 10);
+        int partition = ProtocolArbitraries.intBetween(random, Integer.MAX_VALUE - 10, Integer.MAX_VALUE);
+        int shares = ProtocolArbitraries.intBetween(random, 1, 65535);
+        assertThat(Shares.owner(topic, partition, shares)).as("seed %d", seed).isBetween(0, shares - 1);
+    }
+
+    @Test
+    void theLargestPartitionNumbersDoNotOverflow() {
+        for (String topic : new String[] {"a", "orders", "\uD7FF".repeat(10)}) {
+            for (int partition : new int[] {Integer.MAX_VALUE - 10, Integer.MAX_VALUE - 1, Integer.MAX_VALUE}) {
+                for (int shares : new int[] {1, 2, 3, 7, 64, 65534, 65535}) {
+                    assertThat(Shares.owner(topic, partition, shares))
+                            .as("%s, partition %d, %d shares", topic, partition, shares).isBetween(0, shares - 1);
+                }
+            }
+        }
+        // The hash plus the partition exceeds Integer.MAX_VALUE: an int sum would wrap negative.
+        long start = Shares.owner("orders", 0, 65535);
+        assertThat(Shares.owner("orders", Integer.MAX_VALUE, 65535))
+                .isEqualTo((int) ((1117641372L + Integer.MAX_VALUE) % 65535));
+        assertThat(start).isEqualTo(1117641372L % 65535);
+    }
+
+    private static void assertSpreadEvenly(String topic, int partitions, int shares, String where) {
         Map<Integer, Integer> perShare = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             int owner = Shares.owner(topic, p, shares);
-            assertThat(owner).isBetween(0, shares - 1);
-            assertThat(Shares.owns(owner, shares, topic, p)).isTrue();
+            assertThat(owner).as(where).isBetween(0, shares - 1);
+            assertThat(Shares.owns(owner, shares, topic, p)).as(where).isTrue();
             perShare.merge(owner, 1, Integer::sum);
         }
         int min = partitions / shares;
-        assertThat(perShare.values()).allSatisfy(count -> assertThat(count).isBetween(min, min + 1));
-    }
-
-    @Property(tries = 200)
-    void largePartitionNumbersDoNotOverflow(@ForAll @StringLength(min = 1, max = 10) String topic,
-            @ForAll @IntRange(min = Integer.MAX_VALUE - 10, max = Integer.MAX_VALUE) int partition,
-            @ForAll @IntRange(min = 1, max = 65535) int shares) {
-        assertThat(Shares.owner(topic, partition, shares)).isBetween(0, shares - 1);
+        assertThat(perShare.values()).as(where).allSatisfy(count -> assertThat(count).isBetween(min, min + 1));
     }
 
     @Test

@@ -13,99 +13,145 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Round trips of every frame type through both encoders and all three decoding entry points. */
+/**
+ * Round trips of every frame type through both encoders and all three decoding entry points. The
+ * generated cases run over fixed seeds (the display name shows each one); {@code new Random(seed)}
+ * with {@link ProtocolArbitraries} rebuilds a failing case.
+ */
 class FrameCodecPropertiesTest {
 
     private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+    private static final int MAX_PAYLOAD = 2048;
 
     private final FrameCodec codec = new FrameCodec();
 
-    @AfterContainer
+    static LongStream frameSeeds() {
+        return ProtocolArbitraries.seeds(0xF4A3E5L, 2_000);
+    }
+
+    static LongStream batchFrameSeeds() {
+        return ProtocolArbitraries.seeds(0xBA7C4L, 300);
+    }
+
+    static LongStream splitSeeds() {
+        return ProtocolArbitraries.seeds(0x5B117L, 300);
+    }
+
+    @AfterAll
     static void noBufferLeaked() {
         LeakChecks.assertNoLeaks();
     }
 
-    @Property(tries = 2_000)
-    void everyNonBatchFrameRoundTrips(@ForAll("frames") Frame frame) {
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("frameSeeds")
+    void everyNonBatchFrameRoundTrips(long seed) {
+        assertRoundTrips(ProtocolArbitraries.nonBatchFrame(new Random(seed)), "seed " + seed);
+    }
+
+    @Test
+    void boundaryNonBatchFramesRoundTrip() {
+        for (Frame frame : ProtocolArbitraries.boundaryNonBatchFrames()) {
+            assertRoundTrips(frame, "boundary frame " + frame);
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("batchFrameSeeds")
+    void batchFramesRoundTripWithoutCopyingThePayload(long seed) {
+        Random random = new Random(seed);
+        BatchHeader header = ProtocolArbitraries.batchHeader(random);
+        byte[] payloadBytes = ProtocolArbitraries.bytes(random, MAX_PAYLOAD);
+        assertBatchRoundTrips(header, payloadBytes, "seed " + seed);
+    }
+
+    @Test
+    void boundaryBatchFramesRoundTripWithoutCopyingThePayload() {
+        Random random = new Random(17);
+        for (BatchHeader header : ProtocolArbitraries.boundaryBatchHeaders()) {
+            for (int size : new int[] {0, 1, MAX_PAYLOAD}) {
+                byte[] payloadBytes = new byte[size];
+                random.nextBytes(payloadBytes);
+                assertBatchRoundTrips(header, payloadBytes, "boundary header " + header + ", payload " + size);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("splitSeeds")
+    void aFrameSplitAnywhereDecodesOnlyOnceComplete(long seed) {
+        Random random = new Random(seed);
+        Frame frame = ProtocolArbitraries.nonBatchFrame(random);
+        int cutPermille = ProtocolArbitraries.intBetween(random, 0, 999);
+        assertSplitDecodesOnlyOnceComplete(frame, cutPermille, "seed " + seed + ", cut " + cutPermille);
+    }
+
+    @Test
+    void boundaryFramesSplitAtEitherEndDecodeOnlyOnceComplete() {
+        for (Frame frame : ProtocolArbitraries.boundaryNonBatchFrames()) {
+            for (int cutPermille : new int[] {0, 1, 500, 998, 999}) {
+                assertSplitDecodesOnlyOnceComplete(frame, cutPermille,
+                        "boundary frame " + frame + ", cut " + cutPermille);
+            }
+        }
+    }
+
+    private void assertRoundTrips(Frame frame, String where) {
         ByteBuf copied = Unpooled.buffer();
         codec.encode(frame, copied);
         ByteBuf allocated = codec.encode(frame, HEAP);
         try {
-            assertThat(ByteBufSlices.bytes(allocated)).isEqualTo(ByteBufSlices.bytes(copied));
-            assertThat(copied.getInt(0)).isEqualTo(copied.readableBytes() - 4);
-            assertThat((int) copied.getUnsignedByte(4)).isEqualTo(frame.type().code());
-            assertThat(codec.decode(copied)).isEqualTo(frame);
-            assertThat(copied.isReadable()).isFalse();
+            assertThat(ByteBufSlices.bytes(allocated)).as(where).isEqualTo(ByteBufSlices.bytes(copied));
+            assertThat(copied.getInt(0)).as(where).isEqualTo(copied.readableBytes() - 4);
+            assertThat((int) copied.getUnsignedByte(4)).as(where).isEqualTo(frame.type().code());
+            assertThat(codec.decode(copied)).as(where).isEqualTo(frame);
+            assertThat(copied.isReadable()).as(where).isFalse();
         } finally {
             copied.release();
             allocated.release();
         }
     }
 
-    @Property(tries = 300)
-    void batchFramesRoundTripWithoutCopyingThePayload(@ForAll("batchHeaders") BatchHeader header,
-            @ForAll("payloads") byte[] payloadBytes) {
+    private void assertBatchRoundTrips(BatchHeader header, byte[] payloadBytes, String where) {
         ByteBuf payload = PooledByteBufAllocator.DEFAULT.heapBuffer(payloadBytes.length).writeBytes(payloadBytes);
         BatchFrame frame = new BatchFrame(header, payload);
         ByteBuf encoded = codec.encode(frame, PooledByteBufAllocator.DEFAULT);
-        assertThat(payload.refCnt()).as("the encoded buffer references the payload").isEqualTo(2);
+        assertThat(payload.refCnt()).as("%s: the encoded buffer references the payload", where).isEqualTo(2);
         Frame decoded = null;
         try {
             decoded = codec.decode(encoded);
-            assertThat(decoded).isEqualTo(frame);
+            assertThat(decoded).as(where).isEqualTo(frame);
             // The decoded payload is a slice of the received buffer, not a copy.
-            assertThat(encoded.refCnt()).isEqualTo(2);
+            assertThat(encoded.refCnt()).as(where).isEqualTo(2);
         } finally {
             ReferenceCountUtil.release(decoded);
-            assertThat(encoded.release()).isTrue();
-            assertThat(frame.release()).as("the frame still owned exactly one reference").isTrue();
+            assertThat(encoded.release()).as(where).isTrue();
+            assertThat(frame.release()).as("%s: the frame still owned exactly one reference", where).isTrue();
         }
     }
 
-    @Property(tries = 300)
-    void aFrameSplitAnywhereDecodesOnlyOnceComplete(@ForAll("frames") Frame frame, @ForAll("cuts") int cutPermille) {
+    private void assertSplitDecodesOnlyOnceComplete(Frame frame, int cutPermille, String where) {
         ByteBuf full = Unpooled.buffer();
         codec.encode(frame, full);
         int cut = (int) ((long) full.readableBytes() * cutPermille / 1000);
         ByteBuf cumulation = Unpooled.buffer();
         try {
             cumulation.writeBytes(full, 0, cut);
-            assertThat(codec.tryDecode(cumulation)).isNull();
-            assertThat(cumulation.readerIndex()).isZero();
+            assertThat(codec.tryDecode(cumulation)).as(where).isNull();
+            assertThat(cumulation.readerIndex()).as(where).isZero();
             cumulation.writeBytes(full, cut, full.readableBytes() - cut);
             cumulation.writeByte(0x7F); // the first byte of the next frame stays unread
-            assertThat(codec.tryDecode(cumulation)).isEqualTo(frame);
-            assertThat(cumulation.readableBytes()).isEqualTo(1);
+            assertThat(codec.tryDecode(cumulation)).as(where).isEqualTo(frame);
+            assertThat(cumulation.readableBytes()).as(where).isEqualTo(1);
         } finally {
             full.release();
             cumulation.release();
         }
-    }
-
-    @Provide
-    Arbitrary<Frame> frames() {
-        return ProtocolArbitraries.nonBatchFrame();
-    }
-
-    @Provide
-    Arbitrary<BatchHeader> batchHeaders() {
-        return ProtocolArbitraries.batchHeader();
-    }
-
-    @Provide
-    Arbitrary<byte[]> payloads() {
-        return Arbitraries.bytes().array(byte[].class).ofMaxSize(2048);
-    }
-
-    @Provide
-    Arbitrary<Integer> cuts() {
-        return Arbitraries.integers().between(0, 999);
     }
 }
