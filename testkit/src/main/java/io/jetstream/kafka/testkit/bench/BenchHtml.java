@@ -168,7 +168,12 @@ public final class BenchHtml {
             html.append(cpu.render());
         }
         if (v.backlog() != null) {
+            html.append("<p>Drain bound by ").append(escape(v.backlog().binds())).append(".</p>\n");
+            if (v.latency() != null) {
+                html.append("<p>Latency phase bound by ").append(escape(v.latency().binds())).append(".</p>\n");
+            }
             html.append("<p>Drain: cores per process ").append(escape(v.backlog().coresPerProcess().toString()))
+                    .append(", of which JIT compilers ").append(escape(v.backlog().jitCoresPerProcess().toString()))
                     .append("; uplink fill ").append(escape(v.backlog().uplinkFill().toString()));
             if (!v.backlog().routeBytes().isEmpty()) {
                 html.append("; bytes per route ").append(escape(v.backlog().routeBytes().toString()));

@@ -94,5 +94,14 @@ final class BenchReport {
         }
         out.printf(Locale.ROOT, "(one uplink: %.2f MB/s; latency in ms at the latency phase's rate; cores of the"
                 + " replicator's JVMs while draining)%n", linkCapacityMbS);
+        out.println("what bound each phase (drain; latency phase):");
+        for (VariantResult v : results) {
+            if (v.backlog() != null) {
+                out.printf(Locale.ROOT, "  %-20s drain: %s%n", v.id(), v.backlog().binds());
+            }
+            if (v.latency() != null) {
+                out.printf(Locale.ROOT, "  %-20s latency: %s%n", v.id(), v.latency().binds());
+            }
+        }
     }
 }

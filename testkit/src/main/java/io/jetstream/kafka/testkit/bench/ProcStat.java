@@ -41,6 +41,48 @@ final class ProcStat {
         return Long.parseLong(rest[11]) + Long.parseLong(rest[12]);
     }
 
+    /**
+     * Whether a thread's command name (field 2 of {@code /proc/<pid>/task/<tid>/stat}) is one of
+     * HotSpot's JIT compiler threads ({@code C1 CompilerThread0}, {@code C2 CompilerThre} as the
+     * kernel cuts it to 15 characters).
+     */
+    static boolean isJitCompilerThread(String statLine) {
+        int open = statLine.indexOf('(');
+        int close = statLine.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            return false;
+        }
+        String name = statLine.substring(open + 1, close);
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
+
+    /**
+     * CPU ticks of a live process's JIT compiler threads (see {@link #isJitCompilerThread}); 0 when
+     * it is gone. A JVM compiles its hot code for minutes after it starts: this is the share of its
+     * CPU that a longer run would not pay again.
+     */
+    static long readJitTicks(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String line = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                    if (isJitCompilerThread(line)) {
+                        ticks += processTicks(line);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return ticks;
+    }
+
     /** Busy and total ticks of the aggregate {@code cpu} line of {@code /proc/stat}. */
     static MachineTicks machineTicks(String procStat) {
         for (String line : procStat.split("\n")) {

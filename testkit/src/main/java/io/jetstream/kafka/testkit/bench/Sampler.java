@@ -67,13 +67,15 @@ final class Sampler implements AutoCloseable {
             uplinks.put(uplink, network.uplinkTxBytes(uplink));
         }
         Map<String, Long> ticks = new LinkedHashMap<>();
+        Map<String, Long> jit = new LinkedHashMap<>();
         processes.get().forEach((name, pid) -> {
             OptionalLong t = ProcStat.readProcessTicks(pid);
             if (t.isPresent()) {
                 ticks.put(name, t.getAsLong());
+                jit.put(name, ProcStat.readJitTicks(pid));
             }
         });
-        return new Reading(nanos, uplinks, ticks, ProcStat.readMachine(), recordBytesAtB.getAsLong());
+        return new Reading(nanos, uplinks, ticks, jit, ProcStat.readMachine(), recordBytesAtB.getAsLong());
     }
 
     /** The periodic readings taken between {@code fromNanos} and {@code toNanos}. */

@@ -31,25 +31,28 @@ public record VariantResult(String id, String title, String replicator, String t
 
     /**
      * Steady load at {@code ratePerS} records/s: end-to-end latency of every record (arrival at the
-     * probe at B minus the timestamp set when it was handed to the producer at A) and CPU at that load.
+     * probe at B minus the timestamp set when it was handed to the producer at A) and CPU at that load;
+     * {@code jitCoresPerProcess} is the part of each process's cores its JIT compilers used, and
+     * {@code binds} the resource that bound the phase ({@link Bottleneck}).
      */
     public record LatencyPhase(long records, double ratePerS, double seconds, long latencyP50Ms, long latencyP99Ms,
                                long latencyP999Ms, long latencyMaxMs, double latencyMeanMs,
-                               Map<String, Double> coresPerProcess, double replicatorCores, double machineCores,
-                               double wireMbS) {
+                               Map<String, Double> coresPerProcess, Map<String, Double> jitCoresPerProcess,
+                               double replicatorCores, double machineCores, double wireMbS, String binds) {
     }
 
     /**
      * The backlog: produced while the replicator was paused, drained after it resumed. Throughput is
      * records drained over the time from the resume to the arrival of the last record at B; wire, CPU
      * and route figures are over the window from the resume to when the probe saw the last record.
+     * {@code jitCoresPerProcess} and {@code binds} as in {@link LatencyPhase}.
      */
     public record BacklogPhase(long records, long recordBytes, double drainSeconds, double throughputMbS,
                                double eventsPerS, double wireMbS, Map<String, Double> wirePerUplinkMbS,
                                Map<String, Long> uplinkBytes, Map<String, Double> uplinkFill,
                                Map<String, Long> routeBytes, double wireBytesPerRecord,
-                               Map<String, Double> coresPerProcess, double replicatorCores, double machineCores,
-                               double coreSecondsPerMb) {
+                               Map<String, Double> coresPerProcess, Map<String, Double> jitCoresPerProcess,
+                               double replicatorCores, double machineCores, double coreSecondsPerMb, String binds) {
     }
 
     /** Sums over the variant's runs (warm-up, latency, backlog). */

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one variant through its phases on its own topic:
  * <ol>
- *   <li>deploy the replicator; warm-up at a low rate until every warm-up record is at B (this also
+ *   <li>deploy the replicator; warm-up at the latency phase's rate until every warm-up record is at B (this also
  *       waits out topic creation at B and the connectors' start);</li>
  *   <li>latency phase: {@code latencyRate} records/s for {@code latencyPhase}, the probe at B
  *       timing each record;</li>
@@ -38,6 +38,7 @@ final class VariantRunner {
     private static final Logger log = LoggerFactory.getLogger(VariantRunner.class);
     private static final Duration WARMUP_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration STALL = Duration.ofSeconds(90);
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     private final BenchCluster cluster;
     private final Sampler sampler;
@@ -217,10 +218,14 @@ final class VariantRunner {
 
     private VariantResult.LatencyPhase latencyPhase(long records, LatencyStats stats, Window window,
                                                     List<String> replicatorProcesses) {
+        double capacity = cluster.network().uplinkBytesPerSecond() / 1e6;
+        Map<String, Double> fill = new TreeMap<>();
+        window.uplinkMbPerSecond().forEach((uplink, rate) -> fill.put(uplink, round(rate / capacity)));
         return new VariantResult.LatencyPhase(records, plan.latencyRate(), round(window.seconds()), stats.p50(),
                 stats.p99(), stats.p999(), stats.max(), round(stats.mean()), rounded(window.cores()),
-                round(window.cpuSecondsOf(replicatorProcesses) / window.seconds()), round(window.machineBusyCores()),
-                round(window.wireMbPerSecond()));
+                rounded(window.jitCores()), round(window.cpuSecondsOf(replicatorProcesses) / window.seconds()),
+                round(window.machineBusyCores()), round(window.wireMbPerSecond()),
+                Bottleneck.of(fill, window.machineBusyCores(), CPUS, window.cores(), window.jitCores()));
     }
 
     private VariantResult.BacklogPhase backlogPhase(long records, long recordBytes, double drainSeconds,
@@ -233,9 +238,10 @@ final class VariantRunner {
         return new VariantResult.BacklogPhase(records, recordBytes, round(drainSeconds),
                 round(recordBytes / 1e6 / drainSeconds), round(records / drainSeconds), round(window.wireMbPerSecond()),
                 rounded(window.uplinkMbPerSecond()), window.uplinkBytes(), fill, routeBytes,
-                round((double) window.wireBytes() / records), rounded(window.cores()),
+                round((double) window.wireBytes() / records), rounded(window.cores()), rounded(window.jitCores()),
                 round(replicatorCpu / window.seconds()), round(window.machineBusyCores()),
-                Math.round(replicatorCpu / (recordBytes / 1e6) * 10_000) / 10_000.0);
+                Math.round(replicatorCpu / (recordBytes / 1e6) * 10_000) / 10_000.0,
+                Bottleneck.of(fill, window.machineBusyCores(), CPUS, window.cores(), window.jitCores()));
     }
 
     private VariantResult.Verification verify(String destination, List<ProducedLog> runs) throws Exception {

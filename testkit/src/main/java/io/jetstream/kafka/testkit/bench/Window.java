@@ -12,11 +12,12 @@ import java.util.TreeMap;
  * @param seconds           time between the readings
  * @param uplinkBytes       bytes sent on each uplink in the window
  * @param processCpuSeconds CPU seconds each process used in the window (processes present in both readings)
+ * @param jitCpuSeconds     of those, the seconds its JIT compiler threads used
  * @param machineBusyCores  machine-wide busy CPU, in cores (busy ticks per second)
  * @param recordBytesAtB    record bytes that arrived at site B in the window
  */
 record Window(double seconds, Map<String, Long> uplinkBytes, Map<String, Double> processCpuSeconds,
-              double machineBusyCores, long recordBytesAtB) {
+              Map<String, Double> jitCpuSeconds, double machineBusyCores, long recordBytesAtB) {
 
     static Window between(Reading from, Reading to, long ticksPerSecond) {
         double seconds = Math.max(1e-9, (to.nanos() - from.nanos()) / 1e9);
@@ -30,8 +31,15 @@ record Window(double seconds, Map<String, Long> uplinkBytes, Map<String, Double>
                 cpu.put(process, (ticks - before) / (double) ticksPerSecond);
             }
         });
+        Map<String, Double> jit = new TreeMap<>();
+        to.jitTicks().forEach((process, ticks) -> {
+            Long before = from.jitTicks().get(process);
+            if (before != null && ticks >= before && cpu.containsKey(process)) {
+                jit.put(process, (ticks - before) / (double) ticksPerSecond);
+            }
+        });
         double busyCores = (to.machine().busy() - from.machine().busy()) / (double) ticksPerSecond / seconds;
-        return new Window(seconds, uplinks, cpu, busyCores, to.recordBytesAtB() - from.recordBytesAtB());
+        return new Window(seconds, uplinks, cpu, jit, busyCores, to.recordBytesAtB() - from.recordBytesAtB());
     }
 
     /** MB/s sent on each uplink. */
@@ -54,6 +62,13 @@ record Window(double seconds, Map<String, Long> uplinkBytes, Map<String, Double>
     Map<String, Double> cores() {
         Map<String, Double> cores = new LinkedHashMap<>();
         processCpuSeconds.forEach((process, cpuSeconds) -> cores.put(process, cpuSeconds / seconds));
+        return cores;
+    }
+
+    /** Cores each process's JIT compilers used on average. */
+    Map<String, Double> jitCores() {
+        Map<String, Double> cores = new LinkedHashMap<>();
+        jitCpuSeconds.forEach((process, cpuSeconds) -> cores.put(process, cpuSeconds / seconds));
         return cores;
     }
 

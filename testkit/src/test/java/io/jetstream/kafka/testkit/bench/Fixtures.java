@@ -12,12 +12,15 @@ final class Fixtures {
     static VariantResult variant(String id, String replicator, String codec, double mbPerS, double wireBytesPerRecord,
                                  double coreSecondsPerMb, long p99) {
         VariantResult.LatencyPhase latency = new VariantResult.LatencyPhase(10_000, 1000, 10, p99 / 2, p99, p99 + 10,
-                p99 + 20, p99 / 2.0, Map.of("connect-A", 0.2), 0.3, 1.1, 0.6);
+                p99 + 20, p99 / 2.0, Map.of("connect-A", 0.2), Map.of("connect-A", 0.01), 0.3, 1.1, 0.6,
+                "neither link nor CPU (the replicator's own pacing): uplinks at a1 12% of their cap, machine CPU 1.10"
+                        + " of 2 cores busy");
         VariantResult.BacklogPhase backlog = new VariantResult.BacklogPhase(20_000, 21_000_000, 21_000_000 / 1e6 / mbPerS,
                 mbPerS, mbPerS * 1e6 / 1050, mbPerS * 0.6, Map.of("a1", mbPerS * 0.6, "a2", 0.0, "a3", 0.0),
                 Map.of("a1", 12_000_000L, "a2", 0L, "a3", 0L), Map.of("a1", mbPerS * 0.6 / 5, "a2", 0.0, "a3", 0.0),
-                Map.of("direct", 12_000_000L), wireBytesPerRecord, Map.of("connect-A", 0.4, "relay-a1", 0.1), 0.5, 1.6,
-                coreSecondsPerMb);
+                Map.of("direct", 12_000_000L), wireBytesPerRecord, Map.of("connect-A", 0.4, "relay-a1", 0.1),
+                Map.of("connect-A", 0.02, "relay-a1", 0.0), 0.5, 1.6, coreSecondsPerMb, "link: uplinks at a1 98% of"
+                        + " their cap (machine CPU 1.60 of 2 cores busy)");
         VariantResult.Verification verification = new VariantResult.Verification(30_600, 30_600, 0, 0, "ok", 0,
                 List.of("events=30600 delivered=30600 lost=0 duplicates=0 order=ok fields=ok"));
         VariantResult.Timeline timeline = new VariantResult.Timeline(List.of(0.5, 1.0, 1.5),

@@ -28,6 +28,21 @@ class ProcStatTest {
     }
 
     @Test
+    void onlyHotSpotsJitCompilerThreadsCountAsJit() {
+        assertThat(ProcStat.isJitCompilerThread("4242 (C2 CompilerThre) S 1 2 3 4 5 6 7 8 9 10 11 12 13")).isTrue();
+        assertThat(ProcStat.isJitCompilerThread("4243 (C1 CompilerThre) S 1 2 3")).isTrue();
+        assertThat(ProcStat.isJitCompilerThread("4244 (task-thread-js-) S 1 2 3")).isFalse();
+        assertThat(ProcStat.isJitCompilerThread("4245 (GC Thread#0) S 1 2 3")).isFalse();
+        assertThat(ProcStat.isJitCompilerThread("garbage")).isFalse();
+    }
+
+    @Test
+    void aMissingProcessHasNoJitTicks() {
+        assertThat(ProcStat.readJitTicks(-1)).isZero();
+        assertThat(ProcStat.readJitTicks(Integer.MAX_VALUE)).isZero();
+    }
+
+    @Test
     void machineTicksCountIdleAndIowaitAsNotBusyAndGuestTimeOnce() {
         String procStat = "cpu  100 20 30 400 50 6 4 10 7 3\n"
                 + "cpu0 50 10 15 200 25 3 2 5 7 3\n"

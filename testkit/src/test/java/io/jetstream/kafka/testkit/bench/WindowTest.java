@@ -15,8 +15,9 @@ class WindowTest {
                                    long atB) {
         Map<String, Long> processes = relayTicks == null ? Map.of("connect-A", connectTicks)
                 : Map.of("connect-A", connectTicks, "relay-a1", relayTicks);
+        // a tenth of connect-A's ticks are its JIT compilers'
         return new Reading((long) (seconds * 1e9), Map.of("a1", a1, "a2", a2), processes,
-                new ProcStat.MachineTicks(busy, busy * 2), atB);
+                Map.of("connect-A", connectTicks / 10), new ProcStat.MachineTicks(busy, busy * 2), atB);
     }
 
     @Test
@@ -32,6 +33,8 @@ class WindowTest {
         assertThat(window.wireBytes()).isEqualTo(15_000_000L);
         // 150 ticks at 100 ticks/s = 1.5 CPU seconds in 2 s = 0.75 cores
         assertThat(window.cores().get("connect-A")).isCloseTo(0.75, within(1e-9));
+        assertThat(window.jitCores().get("connect-A")).isCloseTo(0.075, within(1e-9));
+        assertThat(window.jitCores()).doesNotContainKey("relay-a1");
         assertThat(window.cpuSecondsOf(List.of("connect-A", "relay-a1", "not-running"))).isCloseTo(1.7, within(1e-9));
         assertThat(window.machineBusyCores()).isCloseTo(1.5, within(1e-9));
         assertThat(window.recordMbPerSecondAtB()).isCloseTo(10.0, within(1e-9));
@@ -43,6 +46,7 @@ class WindowTest {
         Reading to = reading(1, 0, 0, 100, 50L, 0, 0); // connect-A restarted: fewer ticks than before
         Window window = Window.between(from, to, TICKS);
         assertThat(window.cores()).isEmpty();
+        assertThat(window.jitCores()).isEmpty();
     }
 
     @Test
