@@ -19,7 +19,7 @@ final class BenchOptions {
             "  scenarios: " + String.join(", ", BenchPlan.SCENARIOS),
             "  --quick            JetStream 3 routes vs MM2 tuned at the source, small volumes (output <scenario>-quick)",
             "  --variants a,b     run only these variants (known: " + String.join(", ", Variants.fullRun()) + ")",
-            "  --warmup-s S       warm-up at the latency phase's rate (default 45, quick 3)",
+            "  --warmup-s S       warm-up at the latency phase's rate (default 90, quick 3)",
             "  --latency-s S      latency phase duration (default 30, quick 10)",
             "  --latency-rate R   latency phase rate in records/s (default 1000: ~20% of one 40 Mbit/s uplink)",
             "  --backlog-mb M     record MB produced while paused, then drained (default 300, quick 25)",

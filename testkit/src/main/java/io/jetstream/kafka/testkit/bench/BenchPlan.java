@@ -71,13 +71,13 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
     }
 
     /**
-     * The defaults of a scenario: full run (every variant, 45 s warm-up at the latency phase's rate, so
+     * The defaults of a scenario: full run (every variant, 90 s warm-up at the latency phase's rate, so
      * that every JVM's JIT has settled before anything is measured, 30 s latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3 routes and MM2 tuned at the source, 10 s latency phase, 25 MB
      * backlog), 40 Mbit/s uplinks, 25 ms one-way delay, output under {@code outputDir}.
      */
     public static BenchPlan defaults(String scenario, boolean quick, Path outputDir, String commandLine) {
         return new BenchPlan(scenario, quick, quick ? Variants.quickRun() : Variants.fullRun(),
-                Duration.ofSeconds(quick ? 3 : 45), 1000, Duration.ofSeconds(quick ? 10 : 30), 1000,
+                Duration.ofSeconds(quick ? 3 : 90), 1000, Duration.ofSeconds(quick ? 10 : 30), 1000,
                 quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO, outputDir,
                 commandLine);
     }
