@@ -12,8 +12,8 @@ import java.util.Objects;
  * batch per partition and send them concurrently.
  *
  * <p>Ordering rule: {@code prevOffset} is the last offset of the previous batch of this partition
- * from the same sender (or the committed offset minus one after an assignment; -1 when nothing
- * precedes). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
+ * from the same sender (-1 for the first batch after an assignment, whose {@code coveredFrom}
+ * says where the sender's coverage starts). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
  * records at or below {@code lastWritten}, and holds it otherwise. This tolerates offset gaps
  * (compaction, transaction markers) and task reassignment.
  *

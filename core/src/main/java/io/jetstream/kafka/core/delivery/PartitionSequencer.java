@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * its predecessor has been applied. A sender marks the first batch after an assignment with
  * {@code prevOffset = -1}: it is always applicable, which is safe because a source offset is
  * committed only after its record was written, so nothing between the committed offset and the
- * batch can be missing.
+ * batch can be missing, unless the origin lost offsets before they were read, which the batch's
+ * coverage reveals (below).
  *
  * <p>Gaps: a batch whose {@link RecordBatch#coveredFrom()} lies above {@code lastWritten + 1}
  * vouches for fewer offsets than the destination is missing: offsets {@code lastWritten + 1} to
