@@ -180,6 +180,40 @@ class DataSafetyIT {
         env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
     }
 
+    /**
+     * The first batch after an assignment used to pass any gap (prevOffset -1). Here the source
+     * connector is deleted, its consumer group's offset is reset forward past 300 unreplicated
+     * records, and the connector is deployed again under the same name: its tasks start from the
+     * reset offset, and the destination, which knows it wrote up to 299, fails naming the range.
+     */
+    @Test
+    @Order(3)
+    void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {
+        String topic = "demo.reset";
+        String replica = "A." + topic;
+        String group = "connect-" + ReplicationEnvironment.SOURCE_CONNECTOR;
+        env.deploySink(Map.of()); // offset.gap.policy back to the default, fail
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 1);
+        try (KafkaProducer<byte[], byte[]> producer = plain(); Admin admin = env.siteA().admin()) {
+            produce(producer, topic, "before", 300);
+            Poll.until("the first 300 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 300);
+            env.connectA().deleteConnector(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector's consumer group is empty", DEADLINE, Duration.ofMillis(500),
+                    () -> admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().isEmpty());
+            produce(producer, topic, "skipped", 300); // offsets 300..599
+            produce(producer, topic, "after", 100); // offsets 600..699
+            admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0),
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(600))).all().get();
+            env.deploySource(Map.of());
+        }
+        String failure = Poll.value("a destination task fails on the gap", DEADLINE,
+                () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
+        assertThat(failure).contains("demo.reset-0").contains("300..599");
+        assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(300);
+    }
+
     private static void produce(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int count)
             throws Exception {
         for (int i = 0; i < count; i++) {
