@@ -20,6 +20,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -60,7 +61,7 @@ public final class SourceSiteTask extends SinkTask {
     private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
     private static final long TICK_MILLIS = 5;
     /** Longest wait for the source cluster's answer about skipped offsets ({@link OriginCoverage}). */
-    static final java.time.Duration ORIGIN_QUERY_TIMEOUT = java.time.Duration.ofSeconds(10);
+    static final Duration ORIGIN_QUERY_TIMEOUT = Duration.ofSeconds(10);
     /** Pause before Connect hands the same records over again after the source cluster did not answer. */
     private static final long ORIGIN_RETRY_MILLIS = 1_000;
 

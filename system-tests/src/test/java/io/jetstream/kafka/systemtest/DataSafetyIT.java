@@ -8,11 +8,14 @@ import io.jetstream.kafka.testkit.site.JmxReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -172,7 +175,7 @@ class DataSafetyIT {
         List<String> values = values(replica, 0);
         assertThat(values.subList(0, 1_000)).allMatch(v -> v.startsWith("before-"));
         assertThat(values.subList(1_000, 1_200)).as("in order, once").containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, 200).mapToObj(i -> "after-" + i).toList());
+                IntStream.range(0, 200).mapToObj(i -> "after-" + i).toList());
         double gaps = JmxReader.sum(env.siteB().requireWorker().process().pid(),
                 "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR
                         + ",topic=" + topic + ",partition=0,*", "offset-gaps-total");
@@ -186,8 +189,66 @@ class DataSafetyIT {
      * records, and the connector is deployed again under the same name: its tasks start from the
      * reset offset, and the destination, which knows it wrote up to 299, fails naming the range.
      */
+    /**
+     * Compaction leaves offset gaps inside the log: they are legitimate, so they pass without a
+     * reported gap even with {@code offset.gap.policy=fail}, and the destination's latest value per
+     * key is the origin's. The connector is paused while the records it has not read yet are
+     * compacted, so that its consumer skips compacted offsets in the middle of a replicated chain.
+     */
     @Test
     @Order(3)
+    void compactionGapsPassAndTheLatestValuePerKeyArrives() throws Exception {
+        String topic = "demo.compact";
+        String replica = "A." + topic;
+        env.deploySink(Map.of()); // offset.gap.policy back to the default, fail
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 1, Map.of("cleanup.policy", "compact", "segment.bytes", "1048576",
+                "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0", "delete.retention.ms", "0"));
+        try (KafkaProducer<byte[], byte[]> producer = plain()) {
+            produceKeyed(producer, topic, 0, 100);
+            Poll.until("the first 100 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 100);
+            env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector is paused", DEADLINE,
+                    () -> "PAUSED".equals(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).state()));
+            produceKeyed(producer, topic, 100, 2_000);
+        }
+        Poll.until("the origin compacted records the connector has not read", DEADLINE, Duration.ofSeconds(2),
+                () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() < 2_100);
+        env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
+
+        Map<String, String> latest = latestPerKey(env.siteA().bootstrapServers(), topic);
+        assertThat(latest).hasSize(50);
+        Poll.until("the destination's latest value per key is the origin's", DEADLINE, Duration.ofSeconds(1),
+                () -> latestPerKey(env.siteB().bootstrapServers(), replica).equals(latest));
+        List<Integer> sequence = values(replica, 0).stream().map(v -> Integer.parseInt(v.split("-")[1])).toList();
+        assertThat(sequence).as("origin order").isSorted();
+        assertThat(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure()).isNull();
+        assertThat(JmxReader.sum(env.siteB().requireWorker().process().pid(),
+                "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR + ",topic=" + topic
+                        + ",*", "offset-gaps-total")).isZero();
+    }
+
+    /** Records {@code from..from+count-1}: 50 keys in turn, values {@code v-<sequence>-} padded to 10 KB. */
+    private static void produceKeyed(KafkaProducer<byte[], byte[]> producer, String topic, int from, int count)
+            throws Exception {
+        for (int i = from; i < from + count; i++) {
+            String value = "v-" + i + "-" + "x".repeat(10_000);
+            producer.send(new ProducerRecord<>(topic, 0, ("key-" + i % 50).getBytes(StandardCharsets.UTF_8),
+                    value.getBytes(StandardCharsets.UTF_8)));
+        }
+        producer.flush();
+    }
+
+    private static Map<String, String> latestPerKey(String bootstrap, String topic) {
+        Map<String, String> latest = new HashMap<>();
+        TopicContent.read(bootstrap, topic, DEADLINE).partitions().values()
+                .forEach(entries -> entries.forEach(e -> latest.put(e.key(), e.value().split("-")[1])));
+        return latest;
+    }
+
+    @Test
+    @Order(4)
     void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {
         String topic = "demo.reset";
         String replica = "A." + topic;
@@ -205,7 +266,7 @@ class DataSafetyIT {
             produce(producer, topic, "skipped", 300); // offsets 300..599
             produce(producer, topic, "after", 100); // offsets 600..699
             admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0),
-                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(600))).all().get();
+                    new OffsetAndMetadata(600))).all().get();
             env.deploySource(Map.of());
         }
         String failure = Poll.value("a destination task fails on the gap", DEADLINE,
