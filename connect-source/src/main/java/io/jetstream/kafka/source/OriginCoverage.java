@@ -52,6 +52,9 @@ final class OriginCoverage {
     private final OriginOffsets origin;
     private final Map<TopicPartition, Long> expectedNext = new HashMap<>();
     private final Set<TopicPartition> awaitingFirst = new HashSet<>();
+    /** Metrics, read by other threads. */
+    private volatile long checks;
+    private volatile long unvouched;
 
     OriginCoverage(OriginOffsets origin) {
         this.origin = origin;
@@ -99,6 +102,16 @@ final class OriginCoverage {
         return restarts;
     }
 
+    /** Times the origin was asked (one per put with jumps or first records). */
+    long checks() {
+        return checks;
+    }
+
+    /** Jumps over offsets the task could not vouch for: the destination decides whether they are gaps. */
+    long unvouched() {
+        return unvouched;
+    }
+
     private Map<Integer, Long> verdicts(List<Suspect> suspects, Set<TopicPartition> firstSeen) {
         Set<TopicPartition> jumped = new HashSet<>();
         suspects.forEach(s -> jumped.add(s.partition()));
@@ -106,6 +119,7 @@ final class OriginCoverage {
         // Asked after the records were fetched: a start offset at or below an expected offset proves
         // that offset was still in the log when the consumer fetched past it.
         Map<TopicPartition, Long> logStart = origin.logStart(jumped);
+        checks++;
         Map<Integer, Long> restarts = new HashMap<>();
         for (Suspect s : suspects) {
             Long start = logStart.get(s.partition());
@@ -118,11 +132,13 @@ final class OriginCoverage {
                     from = position;
                 } else {
                     from = start == null ? s.offset() : start;
+                    unvouched++;
                 }
                 restarts.put(s.index(), Math.min(s.offset(), from));
             } else {
                 boolean stillInLog = start != null && s.expected() >= start;
                 if (!stillInLog) {
+                    unvouched++;
                     restarts.put(s.index(), Math.min(s.offset(), start == null ? s.offset() : start));
                 }
             }

@@ -164,6 +164,12 @@ public final class SourceSiteTask extends SinkTask {
                 "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
         coverage = new OriginCoverage(new AdminOriginOffsets(admin, config.consumerGroupId(), ORIGIN_QUERY_TIMEOUT));
+        metrics.gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
+                + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
+                + "after an assignment).", coverage::checks);
+        metrics.gauge("unvouched-offset-jumps-total", "Offset jumps over offsets the source cluster no longer holds "
+                + "(deleted before they were read, or a committed offset below the log start): the destination "
+                + "reports a gap unless it already wrote them.", coverage::unvouched);
         clients.forEach(PeerClient::start);
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),

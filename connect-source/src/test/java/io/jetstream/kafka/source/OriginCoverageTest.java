@@ -64,6 +64,8 @@ class OriginCoverageTest {
         origin.asked.clear();
         assertThat(check(P0, 103, 104)).isEmpty();
         assertThat(origin.asked).isEmpty();
+        assertThat(coverage.checks()).isEqualTo(1);
+        assertThat(coverage.unvouched()).isZero();
     }
 
     @Test
@@ -85,6 +87,7 @@ class OriginCoverageTest {
         check(P0, 1_502);
         origin.logStart.put(P0, 2_000L);
         assertThat(check(P0, 1_900)).containsExactly(Map.entry(0, 1_900L));
+        assertThat(coverage.unvouched()).isEqualTo(2);
     }
 
     @Test

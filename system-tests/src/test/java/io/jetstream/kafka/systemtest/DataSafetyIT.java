@@ -168,6 +168,9 @@ class DataSafetyIT {
                 () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
         assertThat(failure).contains("demo.gap-0").contains("1000..1499").contains("offset.gap.policy=accept");
         assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(1_000);
+        assertThat(JmxReader.sum(env.siteA().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
+                + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "unvouched-offset-jumps-total"))
+                .as("the source saw a jump over offsets it no longer holds").isGreaterThanOrEqualTo(1.0);
 
         env.deploySink(Map.of("offset.gap.policy", "accept"));
         Poll.until("the records after the gap arrive", DEADLINE, Duration.ofSeconds(1),
