@@ -34,7 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Data safety with ordinary Kafka situations at the source, on two real sites in exactly-once
  * mode: what a {@code read_committed} consumer reads at the destination is exactly what one reads at
- * the origin. One environment for the class; each test uses its own topics.
+ * the origin, and what cannot be replicated any more is reported, never skipped silently. One
+ * environment for the class; each test uses its own topics. The tests run in order: the second
+ * leaves the destination connector with {@code offset.gap.policy=accept}, the third and fourth set
+ * it back to the default, and the fourth leaves a destination task failed.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DataSafetyIT {
@@ -168,8 +171,7 @@ class DataSafetyIT {
                 () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
         assertThat(failure).contains("demo.gap-0").contains("1000..1499").contains("offset.gap.policy=accept");
         assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(1_000);
-        assertThat(JmxReader.sum(env.siteA().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
-                + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "unvouched-offset-jumps-total"))
+        assertThat(sourceMetric("unvouched-offset-jumps-total"))
                 .as("the source saw a jump over offsets it no longer holds").isGreaterThanOrEqualTo(1.0);
 
         env.deploySink(Map.of("offset.gap.policy", "accept"));
@@ -218,6 +220,7 @@ class DataSafetyIT {
         }
         Poll.until("the origin compacted records the connector has not read", DEADLINE, Duration.ofSeconds(2),
                 () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() < 2_100);
+        double checksBefore = sourceMetric("origin-offset-checks-total");
         env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
 
         Map<String, String> latest = latestPerKey(env.siteA().bootstrapServers(), topic);
@@ -226,10 +229,18 @@ class DataSafetyIT {
                 () -> latestPerKey(env.siteB().bootstrapServers(), replica).equals(latest));
         List<Integer> sequence = values(replica, 0).stream().map(v -> Integer.parseInt(v.split("-")[1])).toList();
         assertThat(sequence).as("origin order").isSorted();
+        assertThat(sourceMetric("origin-offset-checks-total")).as("the source read past compacted offsets and "
+                + "asked about them").isGreaterThan(checksBefore);
         assertThat(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure()).isNull();
         assertThat(JmxReader.sum(env.siteB().requireWorker().process().pid(),
                 "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR + ",topic=" + topic
                         + ",*", "offset-gaps-total")).isZero();
+    }
+
+    /** A metric of the source-site connector's tasks, summed over them. */
+    private static double sourceMetric(String name) throws Exception {
+        return JmxReader.sum(env.siteA().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
+                + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", name);
     }
 
     /** Records {@code from..from+count-1}: 50 keys in turn, values {@code v-<sequence>-} padded to 10 KB. */
