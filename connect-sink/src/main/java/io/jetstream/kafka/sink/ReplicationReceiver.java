@@ -99,13 +99,23 @@ final class ReplicationReceiver implements AutoCloseable {
 
     enum Durability { ON_RECORD_COMMIT, ON_OFFSET_FLUSH }
 
+    /** What to do with a gap the source cannot vouch for ({@code offset.gap.policy}). */
+    enum GapPolicy { FAIL, ACCEPT }
+
     record Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
-                    long bufferMaxBytes, int maxRecordsPerPoll, Durability durability) {
+                    long bufferMaxBytes, int maxRecordsPerPoll, Durability durability, GapPolicy gapPolicy) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(topicsAllow, "topicsAllow");
             Objects.requireNonNull(naming, "naming");
             Objects.requireNonNull(durability, "durability");
+            Objects.requireNonNull(gapPolicy, "gapPolicy");
+        }
+
+        Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
+                 long bufferMaxBytes, int maxRecordsPerPoll, Durability durability) {
+            this(streamId, topicsAllow, naming, targetAlias, bufferMaxBytes, maxRecordsPerPoll, durability,
+                    GapPolicy.FAIL);
         }
     }
 
@@ -293,7 +303,7 @@ final class ReplicationReceiver implements AutoCloseable {
                     from.sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
                     return;
                 }
-                sequencer = new PartitionSequencer<>(lastWritten);
+                sequencer = new PartitionSequencer<>(lastWritten, this::onGap);
                 sequencers.put(tp, sequencer);
             }
             if (!sequencer.isApplicable(batch) && heldBytes + bytes > settings.bufferMaxBytes()) {
@@ -313,6 +323,28 @@ final class ReplicationReceiver implements AutoCloseable {
             due = result.dueAcks();
         }
         due.forEach(target -> target.upstream().sendAck(target.ack()));
+    }
+
+    /**
+     * A gap the source could not vouch for, before the batch that reveals it is applied: counted and
+     * logged always; with {@link GapPolicy#FAIL} the batch is refused by failing the task (it is
+     * not acknowledged, so the source sends it again to the next task instance).
+     */
+    private void onGap(String topic, int partition, long from, long to) {
+        long offsets = to - from + 1;
+        metrics.gap(new TopicPartition(topic, partition), offsets);
+        String what = "Origin offsets " + from + ".." + to + " of " + topic + "-" + partition + " (" + offsets
+                + " offsets) were never written here and the source cannot vouch that they held no records: they "
+                + "were deleted at the source before they were replicated (retention, deleteRecords), or the "
+                + "source connector's consumer offsets were reset past them";
+        if (settings.gapPolicy() == GapPolicy.ACCEPT) {
+            log.warn("{}. Continuing after them, as offset.gap.policy=accept asks (counted in offset-gaps-total)",
+                    what);
+            return;
+        }
+        log.error("{}. Failing the task (offset.gap.policy=fail)", what);
+        throw new OffsetGapException(what + ". Nothing after them is written until the gap is accepted: set "
+                + "offset.gap.policy=accept on the destination-site connector to continue.");
     }
 
     private void applyMetadata(Upstream from, TopicMetadataFrame metadata) {

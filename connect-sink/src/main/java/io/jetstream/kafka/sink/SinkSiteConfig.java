@@ -34,6 +34,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String POLL_MAX_RECORDS = "poll.max.records";
     public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";
+    public static final String OFFSET_GAP_POLICY = "offset.gap.policy";
 
     private static final String CLUSTERS = "Clusters";
     private static final String TOPICS = "Topics";
@@ -106,7 +107,18 @@ public class SinkSiteConfig extends AbstractConfig {
                         DELIVERY, 2, Width.SHORT, "Poll max records")
                 .define(POLL_TIMEOUT_MS, Type.LONG, 200L, ConfigDef.Range.between(1, 10_000), Importance.LOW,
                         "Longest time poll() waits for a batch before returning nothing.",
-                        DELIVERY, 3, Width.SHORT, "Poll timeout (ms)");
+                        DELIVERY, 3, Width.SHORT, "Poll timeout (ms)")
+                .define(OFFSET_GAP_POLICY, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "accept"),
+                        Importance.HIGH, "What to do when origin offsets were never written here and the source "
+                                + "cannot vouch that they held no records: they were deleted at the source before "
+                                + "they were replicated (retention, deleteRecords) or the source connector's "
+                                + "consumer offsets were reset past them. Gaps the source can explain (transaction "
+                                + "markers, aborted transactions, compaction) are never gaps here. Every gap is "
+                                + "logged with its offset range and counted in offset-gaps-total (tagged topic and "
+                                + "partition). 'fail': the task fails with a message naming topic, partition and "
+                                + "range, and fails again after each restart until the gap is accepted. 'accept': "
+                                + "replication continues after the gap.",
+                        DELIVERY, 4, Width.SHORT, "Offset gap policy");
         return RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
@@ -166,6 +178,11 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public Duration pollTimeout() {
         return Duration.ofMillis(getLong(POLL_TIMEOUT_MS));
+    }
+
+    /** Whether a gap the source cannot vouch for fails the task ({@code fail}) or is passed ({@code accept}). */
+    public boolean acceptOffsetGaps() {
+        return "accept".equals(getString(OFFSET_GAP_POLICY));
     }
 
     public RelayClientConfigs.Settings relays(String connectorName) {

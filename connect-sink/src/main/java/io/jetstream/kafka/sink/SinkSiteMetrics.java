@@ -1,7 +1,11 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.metrics.TaskMetrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 
@@ -22,6 +26,7 @@ final class SinkSiteMetrics {
     private final Sensor refused;
     private final Sensor malformed;
     private final Sensor rewritten;
+    private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
 
     SinkSiteMetrics(PluginMetrics pluginMetrics) {
         metrics = new TaskMetrics(pluginMetrics);
@@ -35,6 +40,22 @@ final class SinkSiteMetrics {
         rewritten = metrics.counter("rewritten-records", "At-least-once only: records a previous task instance "
                 + "wrote after its last stored progress (a crash), written again after the takeover: duplicates at "
                 + "the destination.", false);
+    }
+
+    /** A gap of {@code offsets} origin offsets in one partition. */
+    void gap(TopicPartition origin, long offsets) {
+        Sensor[] sensors = gaps.computeIfAbsent(origin, tp -> {
+            Map<String, String> tags = new LinkedHashMap<>();
+            tags.put("topic", tp.topic());
+            tags.put("partition", Integer.toString(tp.partition()));
+            return new Sensor[] {
+                metrics.counter("offset-gaps", "Gaps in an origin partition that the source could not vouch "
+                        + "for (records deleted by retention before they were replicated, an offset reset).", tags),
+                metrics.counter("offset-gap-offsets", "Origin offsets inside those gaps (an upper bound of the "
+                        + "records lost: some may have been transaction markers or aborted records).", tags)};
+        });
+        sensors[0].record(1);
+        sensors[1].record(offsets);
     }
 
     void gauge(String metric, String doc, Supplier<Number> value) {

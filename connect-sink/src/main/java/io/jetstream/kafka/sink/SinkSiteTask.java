@@ -109,7 +109,8 @@ public final class SinkSiteTask extends SourceTask {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
-                        : ReplicationReceiver.Durability.ON_OFFSET_FLUSH),
+                        : ReplicationReceiver.Durability.ON_OFFSET_FLUSH,
+                config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL),
                 new StoredProgress(), topics, metrics);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         SslContext ssl = relaySettings.tls()

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jetstream.kafka.core.batch.BatchEncoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
@@ -77,8 +78,13 @@ class ReplicationReceiverTest {
     private volatile boolean failReads;
 
     private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes) {
+        return receiver(durability, bufferBytes, ReplicationReceiver.GapPolicy.FAIL);
+    }
+
+    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+                                         ReplicationReceiver.GapPolicy gapPolicy) {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
-                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability),
+                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability, gapPolicy),
                 (topic, partition) -> {
                     if (failReads) {
                         throw new IllegalStateException("offset store unavailable");
@@ -96,17 +102,63 @@ class ReplicationReceiverTest {
     }
 
     private BatchFrame batch(String topic, long prev, long... offsets) {
+        return covering(topic, prev, RecordBatch.contiguousFrom(prev), offsets);
+    }
+
+    private BatchFrame covering(String topic, long prev, long coveredFrom, long... offsets) {
         List<ReplicatedRecord> records = new ArrayList<>();
         for (long offset : offsets) {
             records.add(new ReplicatedRecord(offset, 5000 + offset, ("k" + offset).getBytes(), ("v" + offset).getBytes()));
         }
         RoutingHeader routing = RoutingHeader.unrouted("demo", nextId++, "node-1", "B");
-        return BatchFrame.copyOf(routing, encoder.encode(new RecordBatch(topic, 0, prev, records), CompressionCodec.LZ4),
+        return BatchFrame.copyOf(routing, encoder.encode(new RecordBatch(topic, 0, prev, coveredFrom, records),
+                        CompressionCodec.LZ4),
                 System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
     }
 
     private List<Long> pollOffsets() throws InterruptedException {
         return receiver.poll(Duration.ofMillis(10)).stream().map(d -> d.record().offset()).toList();
+    }
+
+    @Test
+    void aGapTheSourceCannotVouchForFailsByDefaultNamingPartitionAndRange() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 999L);
+        receiver.onFrame(upstream, covering("orders", 999, 1_500, 1_500, 1_501));
+        assertThatThrownBy(this::pollOffsets).isInstanceOf(OffsetGapException.class)
+                .hasMessageContaining("1000..1499").hasMessageContaining("orders-0")
+                .hasMessageContaining("offset.gap.policy=accept");
+        assertThat(upstream.acks).as("the batch is not acknowledged: the source sends it again").isEmpty();
+        assertThat(gapMetric("offset-gaps-total")).isEqualTo(1.0);
+        assertThat(gapMetric("offset-gap-offsets-total")).isEqualTo(500.0);
+    }
+
+    @Test
+    void anAcceptedGapIsCountedAndReplicationContinues() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.ACCEPT);
+        stored.put("orders-0", 999L);
+        receiver.onFrame(upstream, covering("orders", -1, 1_500, 1_500, 1_501));
+        receiver.onFrame(upstream, batch("orders", 1_501, 1_502));
+        assertThat(pollOffsets()).containsExactly(1_500L, 1_501L, 1_502L);
+        assertThat(gapMetric("offset-gaps-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void gapsTheSourceExplainsAreNoGaps() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 999L);
+        // a new chain vouching from the committed offset, then transaction markers between records
+        receiver.onFrame(upstream, covering("orders", -1, 990, 1_001, 1_005));
+        receiver.onFrame(upstream, batch("orders", 1_005, 1_007));
+        assertThat(pollOffsets()).containsExactly(1_001L, 1_005L, 1_007L);
+        assertThat(gapMetric("offset-gaps-total")).isZero();
+    }
+
+    private double gapMetric(String name) {
+        return metrics.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && "orders".equals(e.getKey().tags().get("topic"))
+                        && "0".equals(e.getKey().tags().get("partition")))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
     @Test

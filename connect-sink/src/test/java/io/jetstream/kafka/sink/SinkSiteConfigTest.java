@@ -54,6 +54,17 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void offsetGapsFailByDefaultAndAreAcceptedOnlyWhenAsked() {
+        assertThat(new SinkSiteConfig(valid()).acceptOffsetGaps()).isFalse();
+        Map<String, String> accept = valid();
+        accept.put("offset.gap.policy", "accept");
+        assertThat(new SinkSiteConfig(accept).acceptOffsetGaps()).isTrue();
+        Map<String, String> unknown = valid();
+        unknown.put("offset.gap.policy", "skip");
+        assertThatThrownBy(() -> new SinkSiteConfig(unknown)).hasMessageContaining("offset.gap.policy");
+    }
+
+    @Test
     void errorsNameTheKey() {
         Map<String, String> badPolicy = valid();
         badPolicy.put("topic.naming.policy", "com.example.Missing");

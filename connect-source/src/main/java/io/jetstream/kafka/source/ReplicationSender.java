@@ -154,8 +154,18 @@ final class ReplicationSender implements AutoCloseable {
         appendAll(List.of(new Incoming(partition, record)));
     }
 
-    /** A record handed over by the task, with its partition. */
-    record Incoming(TopicPartition partition, ReplicatedRecord record) {
+    /**
+     * A record handed over by the task, with its partition. A {@code coveredFrom} of 0 or more makes
+     * the record start a batch that vouches for origin offsets from there only
+     * ({@link BatchAccumulator#restartCoverage}); {@link #CONTIGUOUS} (the default) continues the
+     * partition's batch.
+     */
+    record Incoming(TopicPartition partition, ReplicatedRecord record, long coveredFrom) {
+        static final long CONTIGUOUS = -1;
+
+        Incoming(TopicPartition partition, ReplicatedRecord record) {
+            this(partition, record, CONTIGUOUS);
+        }
     }
 
     /**
@@ -179,6 +189,12 @@ final class ReplicationSender implements AutoCloseable {
         BatchDecision caps = policy.decision(now);
         for (int i = 0, n = records.size(); i < n; i++) {
             Incoming in = records.get(i);
+            if (in.coveredFrom() != Incoming.CONTIGUOUS) {
+                RecordBatch before = accumulator.restartCoverage(in.partition(), in.coveredFrom());
+                if (before != null) {
+                    enqueue(before, oldestArrival.remove(in.partition()), now);
+                }
+            }
             oldestArrival.putIfAbsent(in.partition(), now);
             RecordBatch closed = accumulator.append(in.partition(), in.record(), now, caps.maxRecords(), caps.maxBytes());
             if (closed != null) {

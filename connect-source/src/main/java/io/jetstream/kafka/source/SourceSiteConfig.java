@@ -39,6 +39,12 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
     public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
+    /**
+     * Connect's per-connector override of the consumer's isolation level. Declared here so that a
+     * missing or wrong value fails validation on this key: the worker builds the consumer, and only
+     * {@code read_committed} keeps records of aborted and open transactions out of the replica.
+     */
+    public static final String CONSUMER_ISOLATION_LEVEL = "consumer.override.isolation.level";
 
     /** Most batches a task keeps unacknowledged, whatever the policy. */
     static final int MAX_WINDOW_BATCHES = 1024;
@@ -49,6 +55,7 @@ public class SourceSiteConfig extends AbstractConfig {
     private static final String CLUSTERS = "Clusters";
     private static final String BATCHING = "Batching";
     private static final String DELIVERY = "Delivery";
+    private static final String CONSUMER = "Consumer";
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -121,11 +128,38 @@ public class SourceSiteConfig extends AbstractConfig {
                 .define(METADATA_REFRESH_MS, Type.LONG, 30_000L, ConfigDef.Range.between(1_000, 3_600_000),
                         Importance.LOW, "How often partition counts and configs of replicated topics are "
                                 + "re-read and shipped, so the destination grows topics that grew.",
-                        DELIVERY, 4, Width.SHORT, "Metadata refresh (ms)");
+                        DELIVERY, 4, Width.SHORT, "Metadata refresh (ms)")
+                .define(CONSUMER_ISOLATION_LEVEL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
+                        new ReadCommittedValidator(), Importance.HIGH,
+                        "Required, and must be read_committed. Connect's override of the isolation level of the "
+                                + "consumer the worker builds for this connector's tasks: with read_committed they "
+                                + "receive only records of committed transactions, and a partition with an open "
+                                + "transaction waits until it ends; with Kafka's default (read_uncommitted) records "
+                                + "of aborted transactions would reach the destination as committed records. The "
+                                + "worker must allow the override: connector.client.config.override.policy=All "
+                                + "(Kafka's default), or isolation.level in its allowlist.",
+                        CONSUMER, 1, Width.SHORT, "Consumer isolation level");
         return RelayClientConfigs.define(def,
                 "Relays of the source site this connector sends batches to (host:port of their data "
                         + "listeners); with several, batches are spread over them and re-sent on another "
                         + "when one fails.");
+    }
+
+    /** Accepts only {@code read_committed}, saying why. */
+    static final class ReadCommittedValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (!"read_committed".equals(value)) {
+                throw new ConfigException(name, value, "must be read_committed: with any other isolation level the "
+                        + "source-site tasks would receive, and replicate as committed, records of transactions that "
+                        + "were aborted or are still open");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "read_committed";
+        }
     }
 
     private void crossCheck() {

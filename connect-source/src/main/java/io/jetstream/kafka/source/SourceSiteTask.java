@@ -20,6 +20,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
@@ -58,6 +60,10 @@ public final class SourceSiteTask extends SinkTask {
 
     private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
     private static final long TICK_MILLIS = 5;
+    /** Longest wait for the source cluster's answer about skipped offsets ({@link OriginCoverage}). */
+    static final Duration ORIGIN_QUERY_TIMEOUT = Duration.ofSeconds(10);
+    /** Pause before Connect hands the same records over again after the source cluster did not answer. */
+    private static final long ORIGIN_RETRY_MILLIS = 1_000;
 
     private SourceSiteConfig config;
     /** {@code <target alias>.}: topics with this prefix came from the destination. */
@@ -66,6 +72,7 @@ public final class SourceSiteTask extends SinkTask {
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationSender sender;
     private TopicMetadataPublisher metadata;
+    private OriginCoverage coverage;
     private Admin admin;
     private ScheduledFuture<?> ticker;
     private SourceSiteMetrics metrics;
@@ -156,6 +163,13 @@ public final class SourceSiteTask extends SinkTask {
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
                 "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
+        coverage = new OriginCoverage(new AdminOriginOffsets(admin, config.consumerGroupId(), ORIGIN_QUERY_TIMEOUT));
+        metrics.gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
+                + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
+                + "after an assignment).", coverage::checks);
+        metrics.gauge("unvouched-offset-jumps-total", "Offset jumps over offsets the source cluster no longer holds "
+                + "(deleted before they were read, or a committed offset below the log start): the destination "
+                + "reports a gap unless it already wrote them.", coverage::unvouched);
         clients.forEach(PeerClient::start);
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),
@@ -197,6 +211,7 @@ public final class SourceSiteTask extends SinkTask {
     @Override
     public void open(Collection<TopicPartition> partitions) {
         assigned.addAll(partitions);
+        coverage.assign(partitions);
         sender.assign(partitions);
         if (paused) {
             context.pause(partitions.toArray(new TopicPartition[0]));
@@ -207,6 +222,7 @@ public final class SourceSiteTask extends SinkTask {
     public void close(Collection<TopicPartition> partitions) {
         assigned.removeAll(partitions);
         skipped.removeAll(partitions);
+        coverage.revoke(partitions);
         sender.revoke(partitions);
     }
 
@@ -216,7 +232,8 @@ public final class SourceSiteTask extends SinkTask {
         if (failure != null) {
             throw new ConnectException(failure.getMessage(), failure);
         }
-        List<ReplicationSender.Incoming> incoming = new ArrayList<>(records.size());
+        List<TopicPartition> partitions = new ArrayList<>(records.size());
+        List<ReplicatedRecord> replicated = new ArrayList<>(records.size());
         String lastTopic = null;
         for (SinkRecord record : records) {
             String topic = record.originalTopic();
@@ -229,11 +246,37 @@ public final class SourceSiteTask extends SinkTask {
                 metadata.onTopicSeen(topic);
                 lastTopic = topic;
             }
-            incoming.add(new ReplicationSender.Incoming(partition, toReplicated(record)));
+            partitions.add(partition);
+            replicated.add(toReplicated(record));
+        }
+        Map<Integer, Long> restarts = coverageRestarts(partitions, replicated);
+        List<ReplicationSender.Incoming> incoming = new ArrayList<>(replicated.size());
+        for (int i = 0; i < replicated.size(); i++) {
+            Long coveredFrom = restarts.get(i);
+            incoming.add(new ReplicationSender.Incoming(partitions.get(i), replicated.get(i),
+                    coveredFrom == null ? ReplicationSender.Incoming.CONTIGUOUS : coveredFrom));
         }
         sender.appendAll(incoming);
         sender.tick();
         applyBackpressure();
+    }
+
+    /**
+     * Where records must start batches that vouch for fewer offsets ({@link OriginCoverage}). When the
+     * source cluster cannot answer, Connect hands the same records over again after a pause.
+     */
+    private Map<Integer, Long> coverageRestarts(List<TopicPartition> partitions, List<ReplicatedRecord> records) {
+        long[] offsets = new long[records.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = records.get(i).offset();
+        }
+        try {
+            return coverage.check(partitions, offsets);
+        } catch (RuntimeException e) {
+            context.timeout(ORIGIN_RETRY_MILLIS);
+            throw new RetriableException("Cannot tell whether skipped source offsets were legitimately absent; "
+                    + "the records are handed over again: " + e.getMessage(), e);
+        }
     }
 
     /** Topics named {@code <target alias>.*} came from the destination: never send them back. */

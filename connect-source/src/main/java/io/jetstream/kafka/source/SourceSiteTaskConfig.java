@@ -15,6 +15,8 @@ public final class SourceSiteTaskConfig extends SourceSiteConfig {
 
     public static final String TASK_ID = "jetstream.task.id";
     public static final String NAME = "name";
+    /** Connect's override of the consumer group; read, not declared (Connect validates it). */
+    static final String CONSUMER_GROUP_ID = "consumer.override.group.id";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef(SourceSiteConfig.CONFIG_DEF)
             .define(TASK_ID, Type.INT, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.atLeast(0), Importance.LOW,
@@ -32,5 +34,11 @@ public final class SourceSiteTaskConfig extends SourceSiteConfig {
 
     public String connectorName() {
         return getString(NAME);
+    }
+
+    /** The consumer group Connect gives this connector: {@code consumer.override.group.id}, else {@code connect-<name>}. */
+    public String consumerGroupId() {
+        String override = originalsStrings().get(CONSUMER_GROUP_ID);
+        return override == null || override.isBlank() ? "connect-" + connectorName() : override;
     }
 }

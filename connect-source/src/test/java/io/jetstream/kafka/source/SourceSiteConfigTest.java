@@ -26,6 +26,7 @@ class SourceSiteConfigTest {
         props.put("relays", "127.0.0.1:7070,127.0.0.1:7080");
         props.put("stream.token", "a-token-of-sixteen-chars");
         props.put("relay.tls.enabled", "false");
+        props.put("consumer.override.isolation.level", "read_committed");
         return props;
     }
 
@@ -57,6 +58,16 @@ class SourceSiteConfigTest {
         noToken.remove("stream.token");
         assertThatThrownBy(() -> new SourceSiteConfig(noToken)).hasMessageContaining("stream.token");
 
+        Map<String, String> noIsolation = valid();
+        noIsolation.remove("consumer.override.isolation.level");
+        assertThatThrownBy(() -> new SourceSiteConfig(noIsolation))
+                .hasMessageContaining("consumer.override.isolation.level");
+
+        Map<String, String> uncommitted = valid();
+        uncommitted.put("consumer.override.isolation.level", "read_uncommitted");
+        assertThatThrownBy(() -> new SourceSiteConfig(uncommitted))
+                .hasMessageContaining("consumer.override.isolation.level").hasMessageContaining("aborted");
+
         Map<String, String> badCodec = valid();
         badCodec.put("compression.type", "brotli");
         assertThatThrownBy(() -> new SourceSiteConfig(badCodec)).hasMessageContaining("compression.type");
@@ -73,6 +84,20 @@ class SourceSiteConfigTest {
         assertThat(errors(result, "relay.tls.key.file")).anyMatch(m -> m.contains("together with"));
         assertThat(errors(result, "relay.tls.cert.file")).anyMatch(m -> m.contains("not a readable file"));
         assertThat(errors(result, "relays")).isEmpty();
+    }
+
+    @Test
+    void validateRequiresAReadCommittedConsumer() {
+        Map<String, String> missing = valid();
+        missing.remove("consumer.override.isolation.level");
+        assertThat(errors(new SourceSiteConnector().validate(missing), "consumer.override.isolation.level"))
+                .anyMatch(m -> m.contains("Missing required configuration"));
+
+        Map<String, String> uncommitted = valid();
+        uncommitted.put("consumer.override.isolation.level", "read_uncommitted");
+        assertThat(errors(new SourceSiteConnector().validate(uncommitted), "consumer.override.isolation.level"))
+                .anyMatch(m -> m.contains("must be read_committed"));
+        assertThat(errors(new SourceSiteConnector().validate(valid()), "consumer.override.isolation.level")).isEmpty();
     }
 
     private static List<String> errors(Config config, String key) {

@@ -115,8 +115,15 @@ public final class BatchDecoder {
 
     private RecordBatch readBatch(EncodedBatch encoded) {
         int magic = reader.readUnsignedByte("magic");
-        if (magic != PAYLOAD_MAGIC) {
-            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is not " + PAYLOAD_MAGIC);
+        long coveredFrom = RecordBatch.contiguousFrom(encoded.prevOffset());
+        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE) {
+            coveredFrom = reader.readVarlong("coveredFrom");
+            if (coveredFrom < 0) {
+                throw new ProtocolException(MALFORMED, "coveredFrom " + coveredFrom + " is negative");
+            }
+        } else if (magic != PAYLOAD_MAGIC) {
+            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is neither " + PAYLOAD_MAGIC
+                    + " nor " + BatchFormat.PAYLOAD_MAGIC_COVERAGE);
         }
         long offset = reader.readVarlong("baseOffset");
         long timestamp = reader.readVarlong("baseTimestamp");
@@ -144,7 +151,7 @@ public final class BatchDecoder {
         if (reader.remaining() != 0) {
             throw new ProtocolException(MALFORMED, reader.remaining() + " bytes follow the last record");
         }
-        RecordBatch batch = new RecordBatch(encoded.topic(), encoded.partition(), encoded.prevOffset(),
+        RecordBatch batch = new RecordBatch(encoded.topic(), encoded.partition(), encoded.prevOffset(), coveredFrom,
                 Arrays.asList(records));
         if (batch.firstOffset() != encoded.firstOffset() || batch.lastOffset() != encoded.lastOffset()) {
             throw new ProtocolException(MALFORMED, "payload offsets " + batch.firstOffset() + ".."

@@ -27,6 +27,12 @@ import org.apache.kafka.common.utils.ByteBufferOutputStream;
  * | uint8 | varlong    | varlong       | uvarint     | uvarint  | uvarint len + UTF-8    |         |
  * +-------+------------+---------------+-------------+----------+------------------------+---------+
  *
+ * version 2 (only for a batch whose coverage starts above prevOffset + 1, see RecordBatch):
+ * +-------+-------------+---------------------------------------------------------------------+
+ * | magic | coveredFrom | baseOffset ... records, as in version 1                             |
+ * | 2     | varlong     |                                                                     |
+ * +-------+-------------+---------------------------------------------------------------------+
+ *
  * record:
  * +-------+-------------+---------+--------+-------+----------+-------+-------------+-----------------+
  * | attrs | offsetDelta | tsDelta | keyLen | key   | valueLen | value | headerCount | headerCount x   |
@@ -100,7 +106,7 @@ public final class BatchEncoder {
             throw new IllegalArgumentException("batch of " + batch.topic() + "-" + batch.partition() + " has "
                     + headers + " headers, above the limit of " + limits.maxHeaders());
         }
-        int uncompressedSize = writeRecords(records);
+        int uncompressedSize = writeRecords(batch);
         if (uncompressedSize > limits.maxUncompressedBytes()) {
             throw new IllegalArgumentException("batch of " + batch.topic() + "-" + batch.partition() + " encodes to "
                     + uncompressedSize + " bytes, above the limit of " + limits.maxUncompressedBytes());
@@ -114,9 +120,15 @@ public final class BatchEncoder {
                 batch.lastOffset(), records.size(), codec, uncompressedSize, (int) crc.getValue(), payload);
     }
 
-    private int writeRecords(List<ReplicatedRecord> records) {
+    private int writeRecords(RecordBatch batch) {
+        List<ReplicatedRecord> records = batch.records();
         writer.reset();
-        writer.writeByte(PAYLOAD_MAGIC);
+        if (batch.hasCoverageGap()) {
+            writer.writeByte(BatchFormat.PAYLOAD_MAGIC_COVERAGE);
+            writer.writeVarlong(batch.coveredFrom());
+        } else {
+            writer.writeByte(PAYLOAD_MAGIC);
+        }
         long previousOffset = records.isEmpty() ? 0 : records.get(0).offset();
         long previousTimestamp = records.isEmpty() ? 0 : records.get(0).timestamp();
         writer.writeVarlong(previousOffset);

@@ -9,6 +9,14 @@ final class BatchFormat {
     static final int PAYLOAD_MAGIC = 1;
 
     /**
+     * Payload format version 2: version 1 with a varlong {@code coveredFrom} right after the magic.
+     * Written only for a batch whose coverage does not start right after its {@code prevOffset}
+     * (see {@link RecordBatch}), so destinations that know only version 1 keep reading every other
+     * batch.
+     */
+    static final int PAYLOAD_MAGIC_COVERAGE = 2;
+
+    /**
      * Kafka record-batch magic handed to the kafka-clients codecs. Magic 2 selects the modern
      * framing (for example the correct LZ4 frame checksum); it is not written to our wire.
      */

@@ -12,10 +12,18 @@ import java.util.Objects;
  * batch per partition and send them concurrently.
  *
  * <p>Ordering rule: {@code prevOffset} is the last offset of the previous batch of this partition
- * from the same sender (or the committed offset minus one after an assignment; -1 when nothing
- * precedes). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
+ * from the same sender (-1 for the first batch after an assignment, whose {@code coveredFrom}
+ * says where the sender's coverage starts). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
  * records at or below {@code lastWritten}, and holds it otherwise. This tolerates offset gaps
  * (compaction, transaction markers) and task reassignment.
+ *
+ * <p>Coverage: {@code coveredFrom} is the lowest origin offset the sender vouches for: every offset
+ * from it up to {@link #lastOffset()} is either a record of this batch or absent from the origin's
+ * committed log for a legitimate reason (a transaction marker, an aborted record, a compacted
+ * record). Offsets below it must have reached the destination with earlier batches. Normally it is
+ * {@code prevOffset + 1}; a sender that read past offsets it cannot vouch for (records deleted by
+ * retention before they were read, an offset reset) sets it above that, so the destination, which
+ * knows what it wrote, can tell a real gap from a legitimate one.
  *
  * <p>Records are expected in ascending offset order; the codec does not enforce it (it transports
  * any offsets faithfully, deltas wrap around), the sender does. An empty batch is legal and carries
@@ -24,9 +32,11 @@ import java.util.Objects;
  * @param topic origin topic name
  * @param partition origin partition, {@code >= 0}
  * @param prevOffset last offset before this batch, or -1
+ * @param coveredFrom lowest origin offset the batch vouches for (see above), {@code >= 0}
  * @param records the records, copied into an immutable list
  */
-public record RecordBatch(String topic, int partition, long prevOffset, List<ReplicatedRecord> records) {
+public record RecordBatch(String topic, int partition, long prevOffset, long coveredFrom,
+                          List<ReplicatedRecord> records) {
 
     public RecordBatch {
         Objects.requireNonNull(topic, "topic");
@@ -36,7 +46,25 @@ public record RecordBatch(String topic, int partition, long prevOffset, List<Rep
         if (partition < 0) {
             throw new IllegalArgumentException("partition " + partition + " must be >= 0");
         }
+        if (coveredFrom < 0) {
+            throw new IllegalArgumentException("coveredFrom " + coveredFrom + " must be >= 0");
+        }
         records = List.copyOf(records);
+    }
+
+    /** A batch that vouches for the offsets right after {@code prevOffset}: no unexplained gap. */
+    public RecordBatch(String topic, int partition, long prevOffset, List<ReplicatedRecord> records) {
+        this(topic, partition, prevOffset, contiguousFrom(prevOffset), records);
+    }
+
+    /** The {@code coveredFrom} of a batch that follows {@code prevOffset} without a gap. */
+    public static long contiguousFrom(long prevOffset) {
+        return Math.max(0, prevOffset + 1);
+    }
+
+    /** Whether the batch vouches for fewer offsets than those right after {@code prevOffset}. */
+    public boolean hasCoverageGap() {
+        return coveredFrom != contiguousFrom(prevOffset);
     }
 
     /** Offset of the first record, or {@code prevOffset} when the batch is empty. */
@@ -59,7 +87,8 @@ public record RecordBatch(String topic, int partition, long prevOffset, List<Rep
 
     @Override
     public String toString() {
-        return "RecordBatch[" + topic + "-" + partition + ", prevOffset=" + prevOffset + ", offsets=" + firstOffset()
+        return "RecordBatch[" + topic + "-" + partition + ", prevOffset=" + prevOffset
+                + (hasCoverageGap() ? ", coveredFrom=" + coveredFrom : "") + ", offsets=" + firstOffset()
                 + ".." + lastOffset() + ", records=" + records.size() + "]";
     }
 }

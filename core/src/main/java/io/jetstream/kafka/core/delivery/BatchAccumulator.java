@@ -20,7 +20,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Chaining: the first batch of a partition after {@link #assign} has {@code prevOffset = -1}
  * (always applicable at the destination); each later batch carries the last offset of the one
- * before it.
+ * before it. Each batch vouches for the offsets right after its {@code prevOffset}
+ * ({@link RecordBatch#coveredFrom()}) unless {@link #restartCoverage} said otherwise.
  *
  * <p>Not thread-safe: the owner (the task's {@code put} thread) serialises calls.
  */
@@ -34,6 +35,8 @@ public final class BatchAccumulator {
 
     private final Map<TopicPartition, Open> open = new HashMap<>();
     private final Map<TopicPartition, Long> lastClosedOffset = new HashMap<>();
+    /** The coverage start of a partition's next batch, where it is not right after its prevOffset. */
+    private final Map<TopicPartition, Long> nextCoveredFrom = new HashMap<>();
     private long bufferedBytes;
     private long bufferedRecords;
 
@@ -41,6 +44,7 @@ public final class BatchAccumulator {
     public void assign(Collection<TopicPartition> partitions) {
         for (TopicPartition partition : partitions) {
             lastClosedOffset.remove(partition);
+            nextCoveredFrom.remove(partition);
             Open dropped = open.remove(partition);
             if (dropped != null) {
                 bufferedBytes -= dropped.bytes;
@@ -70,6 +74,18 @@ public final class BatchAccumulator {
         bufferedRecords++;
         boolean full = batch.records.size() >= maxRecords || batch.bytes >= maxBytes;
         return full ? close(partition) : null;
+    }
+
+    /**
+     * The partition's next record starts a batch that vouches for offsets from {@code coveredFrom}
+     * only: what lies between the last record and {@code coveredFrom} is not known to be absent from
+     * the origin. Closes and returns the open batch of the partition, if it holds records, else null.
+     */
+    public RecordBatch restartCoverage(TopicPartition partition, long coveredFrom) {
+        Open batch = open.get(partition);
+        RecordBatch closed = batch != null && !batch.records.isEmpty() ? close(partition) : null;
+        nextCoveredFrom.put(partition, coveredFrom);
+        return closed;
     }
 
     /** Closes and returns every open batch whose oldest record has waited {@code lingerNanos}. */
@@ -110,7 +126,9 @@ public final class BatchAccumulator {
         bufferedBytes -= batch.bytes;
         bufferedRecords -= batch.records.size();
         long prevOffset = lastClosedOffset.getOrDefault(partition, -1L);
-        RecordBatch sealed = new RecordBatch(partition.topic(), partition.partition(), prevOffset, batch.records);
+        Long coveredFrom = nextCoveredFrom.remove(partition);
+        RecordBatch sealed = new RecordBatch(partition.topic(), partition.partition(), prevOffset,
+                coveredFrom == null ? RecordBatch.contiguousFrom(prevOffset) : coveredFrom, batch.records);
         lastClosedOffset.put(partition, sealed.lastOffset());
         return sealed;
     }

@@ -20,7 +20,16 @@ import java.util.TreeMap;
  * its predecessor has been applied. A sender marks the first batch after an assignment with
  * {@code prevOffset = -1}: it is always applicable, which is safe because a source offset is
  * committed only after its record was written, so nothing between the committed offset and the
- * batch can be missing.
+ * batch can be missing, unless the origin lost offsets before they were read, which the batch's
+ * coverage reveals (below).
+ *
+ * <p>Gaps: a batch whose {@link RecordBatch#coveredFrom()} lies above {@code lastWritten + 1}
+ * vouches for fewer offsets than the destination is missing: offsets {@code lastWritten + 1} to
+ * {@code coveredFrom - 1} were never written here and the sender cannot tell they were legitimately
+ * absent (they may have been deleted by retention before they were read, or skipped by an offset
+ * reset). Before such a batch is applied the {@link GapHandler} hears of the range; it accepts the
+ * gap by returning, or refuses it by throwing, and then nothing of the batch is applied. A partition
+ * without progress ({@code lastWritten = -1}) has no gap: replication starts where the sender starts.
  *
  * <p>Acknowledgements: a batch (applied, duplicate or partly duplicate) is acknowledged only once
  * every record up to its last offset is durable ({@link #onDurable}), so an ACK always means "written".
@@ -30,6 +39,19 @@ import java.util.TreeMap;
  * @param <A> the caller's handle for acknowledging a batch
  */
 public final class PartitionSequencer<A> {
+
+    /** Told of a gap before the batch that reveals it is applied. */
+    @FunctionalInterface
+    public interface GapHandler {
+        /**
+         * Offsets {@code from..to} (inclusive) of the partition were never written and the sender
+         * cannot vouch that they were absent. Return to accept the gap; throw to refuse it.
+         */
+        void onGap(String topic, int partition, long from, long to);
+
+        /** Accepts every gap without a word. */
+        GapHandler ACCEPT = (topic, partition, from, to) -> { };
+    }
 
     /** A batch waiting for its predecessor, with the bytes it holds. */
     private record Held<A>(RecordBatch batch, A ack, long bytes) {
@@ -45,13 +67,23 @@ public final class PartitionSequencer<A> {
     private long durable;
     private long heldBytes;
     private long duplicateRecords;
+    private final GapHandler gaps;
 
     /**
      * @param lastWritten the last origin offset already written (from stored progress), or -1
      */
     public PartitionSequencer(long lastWritten) {
+        this(lastWritten, GapHandler.ACCEPT);
+    }
+
+    /**
+     * @param lastWritten the last origin offset already written (from stored progress), or -1
+     * @param gaps decides about gaps the sender cannot vouch for
+     */
+    public PartitionSequencer(long lastWritten, GapHandler gaps) {
         this.lastWritten = lastWritten;
         this.durable = lastWritten;
+        this.gaps = gaps;
     }
 
     /** What offering a batch produced: records to write now, and acknowledgements that are due. */
@@ -82,6 +114,10 @@ public final class PartitionSequencer<A> {
     }
 
     private void apply(RecordBatch batch, A ack, List<ReplicatedRecord> out) {
+        boolean hasProgress = lastWritten >= 0;
+        if (hasProgress && batch.coveredFrom() > lastWritten + 1) {
+            gaps.onGap(batch.topic(), batch.partition(), lastWritten + 1, batch.coveredFrom() - 1);
+        }
         for (ReplicatedRecord record : batch.records()) {
             if (record.offset() > lastWritten) {
                 out.add(record);

@@ -75,6 +75,19 @@ public final class TaskMetrics {
         return sensor;
     }
 
+    /**
+     * A sensor recording {@code <base>-total} with tags (e.g. topic and partition); one sensor per
+     * distinct set of tags, so call it once per set and keep the sensor.
+     */
+    public Sensor counter(String base, String doc, Map<String, String> tags) {
+        StringBuilder sensorName = new StringBuilder(sensorPrefix).append(base);
+        tags.forEach((key, value) -> sensorName.append('|').append(key).append('=').append(value));
+        Sensor sensor = metrics.addSensor(sensorName.toString());
+        sensor.add(metrics.metricName(base + "-total", doc + " Total.", new LinkedHashMap<>(tags)),
+                new CumulativeSum());
+        return sensor;
+    }
+
     /** An empty sensor, for the caller's own stats. */
     public Sensor sensor(String sensorName) {
         return metrics.addSensor(sensorPrefix + sensorName);

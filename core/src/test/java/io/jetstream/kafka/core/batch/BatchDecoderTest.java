@@ -26,6 +26,32 @@ class BatchDecoderTest {
             new ReplicatedRecord(11, 1001, "b".getBytes(), "y".getBytes())));
 
     @Test
+    void coverageTravelsInVersionTwoOnlyWhenItLeavesAGap() {
+        EncodedBatch contiguous = encoder.encode(batch, CompressionCodec.NONE);
+        assertThat(contiguous.payload().get(contiguous.payload().position())).isEqualTo((byte) 1);
+        assertThat(decoder.decode(contiguous)).isEqualTo(batch);
+
+        RecordBatch gap = new RecordBatch("orders", 2, 9, 10, batch.records());
+        assertThat(gap.hasCoverageGap()).isFalse();
+        RecordBatch chainStart = new RecordBatch("orders", 2, -1, 7, batch.records());
+        for (CompressionCodec codec : CompressionCodec.values()) {
+            RecordBatch decoded = decoder.decode(encoder.encode(chainStart, codec));
+            assertThat(decoded).isEqualTo(chainStart);
+            assertThat(decoded.coveredFrom()).isEqualTo(7);
+        }
+        EncodedBatch v2 = encoder.encode(chainStart, CompressionCodec.NONE);
+        assertThat(v2.payload().get(v2.payload().position())).isEqualTo((byte) 2);
+    }
+
+    @Test
+    void anUnknownPayloadVersionIsMalformed() {
+        EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
+        byte[] bytes = bytes(encoded);
+        bytes[0] = 3;
+        assertKind(() -> decoder.decode(withPayload(encoded, bytes, crc(bytes))), Kind.MALFORMED);
+    }
+
+    @Test
     void aFlippedPayloadBitFailsTheCrc() {
         EncodedBatch encoded = encoder.encode(batch, CompressionCodec.LZ4);
         byte[] bytes = bytes(encoded);

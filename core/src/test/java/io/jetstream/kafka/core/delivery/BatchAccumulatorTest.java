@@ -59,4 +59,31 @@ class BatchAccumulatorTest {
         RecordBatch afterReassignment = accumulator.append(p0, record(3), 0, 1, 1 << 20);
         assertThat(afterReassignment.prevOffset()).isEqualTo(-1);
     }
+
+    @Test
+    void aCoverageRestartClosesTheOpenBatchAndTheNextVouchesFromTheGivenOffset() {
+        accumulator.append(p0, record(10), 0, 100, 1 << 20);
+        RecordBatch before = accumulator.restartCoverage(p0, 60);
+        assertThat(before.lastOffset()).isEqualTo(10);
+        assertThat(before.coveredFrom()).isEqualTo(0);
+        assertThat(before.hasCoverageGap()).isFalse();
+        accumulator.append(p0, record(60), 0, 100, 1 << 20);
+        RecordBatch after = accumulator.drainAll().get(0);
+        assertThat(after.prevOffset()).isEqualTo(10);
+        assertThat(after.coveredFrom()).isEqualTo(60);
+        assertThat(after.hasCoverageGap()).isTrue();
+
+        accumulator.append(p0, record(61), 0, 100, 1 << 20);
+        assertThat(accumulator.drainAll().get(0).coveredFrom()).as("only the next batch").isEqualTo(61);
+    }
+
+    @Test
+    void theFirstBatchAfterAnAssignmentVouchesFromTheGivenStart() {
+        accumulator.assign(List.of(p0));
+        assertThat(accumulator.restartCoverage(p0, 40)).isNull();
+        accumulator.append(p0, record(42), 0, 100, 1 << 20);
+        RecordBatch first = accumulator.drainAll().get(0);
+        assertThat(first.prevOffset()).isEqualTo(-1);
+        assertThat(first.coveredFrom()).isEqualTo(40);
+    }
 }

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.core.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
@@ -17,6 +18,56 @@ class PartitionSequencerTest {
             records.add(new ReplicatedRecord(offset, 1000 + offset, null, new byte[] {(byte) offset}));
         }
         return new RecordBatch("t", 0, prev, records);
+    }
+
+    private static RecordBatch covering(long prev, long coveredFrom, long... offsets) {
+        RecordBatch plain = batch(prev, offsets);
+        return new RecordBatch("t", 0, prev, coveredFrom, plain.records());
+    }
+
+    @Test
+    void legitimateOffsetGapsPassWithoutAWord() {
+        List<String> gaps = new ArrayList<>();
+        PartitionSequencer<String> seq = new PartitionSequencer<>(9,
+                (topic, partition, from, to) -> gaps.add(from + ".." + to));
+        // transaction markers and aborted records: offsets jump inside and between batches
+        assertThat(offsets(seq.offer(batch(9, 11, 12, 20), "b1", 10))).containsExactly(11L, 12L, 20L);
+        assertThat(offsets(seq.offer(batch(20, 25), "b2", 10))).containsExactly(25L);
+        // a new chain after a reassignment vouches from the committed offset, at or below lastWritten + 1
+        assertThat(offsets(seq.offer(covering(-1, 22, 26, 27), "b3", 10))).containsExactly(26L, 27L);
+        assertThat(gaps).isEmpty();
+    }
+
+    @Test
+    void aGapTheSenderCannotVouchForIsReportedBeforeTheBatchApplies() {
+        List<String> gaps = new ArrayList<>();
+        PartitionSequencer<String> seq = new PartitionSequencer<>(99,
+                (topic, partition, from, to) -> gaps.add(topic + "-" + partition + " " + from + ".." + to));
+        PartitionSequencer.Result<String> held = seq.offer(covering(120, 151, 151, 152), "b2", 10);
+        assertThat(held.held()).isTrue();
+        assertThat(gaps).isEmpty();
+        PartitionSequencer.Result<String> applied = seq.offer(batch(99, 100, 120), "b1", 10);
+        assertThat(offsets(applied)).containsExactly(100L, 120L, 151L, 152L);
+        assertThat(gaps).containsExactly("t-0 121..150");
+    }
+
+    @Test
+    void aRefusedGapAppliesNothingOfItsBatch() {
+        PartitionSequencer<String> seq = new PartitionSequencer<>(99, (topic, partition, from, to) -> {
+            throw new IllegalStateException("gap " + from + ".." + to);
+        });
+        assertThatThrownBy(() -> seq.offer(covering(-1, 500, 500, 501), "b", 10))
+                .hasMessage("gap 100..499");
+        assertThat(seq.lastWritten()).isEqualTo(99);
+    }
+
+    @Test
+    void aPartitionWithoutProgressStartsWhereTheSenderStarts() {
+        List<String> gaps = new ArrayList<>();
+        PartitionSequencer<String> seq = new PartitionSequencer<>(-1,
+                (topic, partition, from, to) -> gaps.add(from + ".." + to));
+        assertThat(offsets(seq.offer(covering(-1, 5_000, 5_000), "b", 10))).containsExactly(5_000L);
+        assertThat(gaps).isEmpty();
     }
 
     private static List<Long> offsets(PartitionSequencer.Result<String> result) {

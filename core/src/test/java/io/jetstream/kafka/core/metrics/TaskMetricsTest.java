@@ -43,4 +43,14 @@ class TaskMetricsTest {
         successor.gauge("buffered-bytes", "Bytes.", () -> 1);
         assertThat(value("records-out-total", "0")).as("the orphan's figure stays exported").isEqualTo(3);
     }
+
+    @Test
+    void taggedCountersCountPerTagSet() {
+        TaskMetrics task = new TaskMetrics(new PluginMetricsImpl(registry, Map.of("connector", "c", "task", "0")));
+        task.counter("offset-gaps", "Gaps.", Map.of("topic", "t", "partition", "0")).record(1);
+        task.counter("offset-gaps", "Gaps.", Map.of("topic", "t", "partition", "1")).record(2);
+        MetricName p1 = registry.metricName("offset-gaps-total", "plugins", "",
+                Map.of("connector", "c", "task", "0", "topic", "t", "partition", "1"));
+        assertThat(((Number) registry.metric(p1).metricValue()).doubleValue()).isEqualTo(2);
+    }
 }

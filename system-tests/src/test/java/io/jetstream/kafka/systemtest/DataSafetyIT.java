@@ -1,0 +1,339 @@
+package io.jetstream.kafka.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jetstream.kafka.testkit.Poll;
+import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
+import io.jetstream.kafka.testkit.site.JmxReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Data safety with ordinary Kafka situations at the source, on two real sites in exactly-once
+ * mode: what a {@code read_committed} consumer reads at the destination is exactly what one reads at
+ * the origin, and what cannot be replicated any more is reported, never skipped silently. One
+ * environment for the class; each test uses its own topics. The tests run in order: the second
+ * leaves the destination connector with {@code offset.gap.policy=accept}, the third and fourth set
+ * it back to the default, and the fourth leaves a destination task failed.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DataSafetyIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    static Path workDir;
+
+    private static ReplicationEnvironment env;
+
+    @BeforeAll
+    static void start() throws Exception {
+        env = ReplicationEnvironment.builder(workDir).routes(1).oneWayDelay(Duration.ofMillis(10)).exactlyOnce(true)
+                .start();
+        env.awaitConnectorsRunning(Duration.ofSeconds(90));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (env != null) {
+            env.close();
+        }
+    }
+
+    /**
+     * Two transactional producers interleave transactions on three partitions, committing some and
+     * aborting others; one transaction stays open for a while. Aborted records and transaction
+     * markers leave offset gaps at the origin that the destination's ordering must pass without
+     * stalling; an open transaction holds its partition until it ends.
+     */
+    @Test
+    @Order(1)
+    void onlyCommittedTransactionsAreReplicatedInOrder() throws Exception {
+        String topic = "demo.tx";
+        String replica = "A." + topic;
+        env.siteA().createTopic(topic, 3);
+        long committed = 0;
+        try (KafkaProducer<byte[], byte[]> first = transactional("tx-first");
+             KafkaProducer<byte[], byte[]> second = transactional("tx-second")) {
+            long aborted = 0;
+            for (int round = 0; round < 60; round++) {
+                first.beginTransaction();
+                send(first, topic, "first", round, 12);
+                second.beginTransaction();
+                send(second, topic, "second", round, 9);
+                if (round % 3 == 1) {
+                    first.abortTransaction();
+                    aborted += 12;
+                } else {
+                    first.commitTransaction();
+                    committed += 12;
+                }
+                if (round % 4 == 2) {
+                    second.abortTransaction();
+                    aborted += 9;
+                } else {
+                    second.commitTransaction();
+                    committed += 9;
+                }
+            }
+            assertThat(aborted).isPositive();
+
+            // An open transaction on partition 0, then a committed one behind it on partitions 0 and 1.
+            first.beginTransaction();
+            for (int i = 0; i < 10; i++) {
+                first.send(record(topic, 0, "open", 0, i)).get();
+            }
+            second.beginTransaction();
+            for (int i = 0; i < 10; i++) {
+                second.send(record(topic, 0, "behind", 0, i));
+                second.send(record(topic, 1, "beside", 1, i));
+            }
+            second.commitTransaction();
+            committed += 20;
+            // Partition 1 is not held: its records arrive. Partition 0's committed records wait behind
+            // the open transaction (the last stable offset), at the origin and so at the destination.
+            Poll.until("partition 1's records committed after the open transaction began arrive", DEADLINE,
+                    Duration.ofSeconds(1), () -> values(replica, 1).contains("beside-1-9"));
+            assertThat(values(replica, 0)).as("records of partition 0 at or after the open transaction")
+                    .noneMatch(v -> v.startsWith("open-") || v.startsWith("behind-"));
+            first.commitTransaction();
+            committed += 10;
+        }
+
+        // A commit returns before its markers are written: wait until the origin shows them all.
+        long expected = committed;
+        Poll.until("the origin shows all " + expected + " committed records", DEADLINE, Duration.ofMillis(500),
+                () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() == expected);
+        TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE);
+        Poll.until("the destination holds every committed record (" + origin.size() + ")", DEADLINE,
+                Duration.ofSeconds(1), () -> TopicContent.read(env.siteB().bootstrapServers(), replica, DEADLINE)
+                        .size() >= origin.size());
+        TopicContent destination = TopicContent.read(env.siteB().bootstrapServers(), replica, DEADLINE);
+        assertThat(origin.firstDifference(destination)).as(env.diagnostics()).isNull();
+        assertThat(destination.size()).isEqualTo(origin.size());
+        assertThat(values(replica, 0)).contains("open-0-9", "behind-0-9");
+    }
+
+    /**
+     * Records deleted at the source before they were replicated: the source connector is paused,
+     * records are produced and deleted (Admin.deleteRecords, as retention would), and the connector
+     * resumes; its consumer's position is then below the log start and is reset past the deleted
+     * records. By default the destination task fails naming topic, partition and range; with
+     * {@code offset.gap.policy=accept} replication continues and the gap is counted.
+     */
+    @Test
+    @Order(2)
+    void aGapTheSourceCannotFillFailsTheTaskUntilItIsAccepted() throws Exception {
+        String topic = "demo.gap";
+        String replica = "A." + topic;
+        env.siteA().createTopic(topic, 1);
+        try (KafkaProducer<byte[], byte[]> producer = plain()) {
+            produce(producer, topic, "before", 1_000);
+            Poll.until("the first 1,000 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 1_000);
+
+            env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector is paused", DEADLINE,
+                    () -> "PAUSED".equals(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).state()));
+            produce(producer, topic, "lost", 500); // offsets 1000..1499
+            try (Admin admin = env.siteA().admin()) {
+                admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1_500)))
+                        .all().get();
+            }
+            produce(producer, topic, "after", 200); // offsets 1500..1699
+            env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
+        }
+
+        String failure = Poll.value("a destination task fails on the gap", DEADLINE,
+                () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
+        assertThat(failure).contains("demo.gap-0").contains("1000..1499").contains("offset.gap.policy=accept");
+        assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(1_000);
+        assertThat(sourceMetric("unvouched-offset-jumps-total"))
+                .as("the source saw a jump over offsets it no longer holds").isGreaterThanOrEqualTo(1.0);
+
+        env.deploySink(Map.of("offset.gap.policy", "accept"));
+        Poll.until("the records after the gap arrive", DEADLINE, Duration.ofSeconds(1),
+                () -> values(replica, 0).size() == 1_200);
+        List<String> values = values(replica, 0);
+        assertThat(values.subList(0, 1_000)).allMatch(v -> v.startsWith("before-"));
+        assertThat(values.subList(1_000, 1_200)).as("in order, once").containsExactlyElementsOf(
+                IntStream.range(0, 200).mapToObj(i -> "after-" + i).toList());
+        double gaps = JmxReader.sum(env.siteB().requireWorker().process().pid(),
+                "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR
+                        + ",topic=" + topic + ",partition=0,*", "offset-gaps-total");
+        assertThat(gaps).as("offset-gaps-total of demo.gap-0").isEqualTo(1.0);
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+    }
+
+    /**
+     * The first batch after an assignment used to pass any gap (prevOffset -1). Here the source
+     * connector is deleted, its consumer group's offset is reset forward past 300 unreplicated
+     * records, and the connector is deployed again under the same name: its tasks start from the
+     * reset offset, and the destination, which knows it wrote up to 299, fails naming the range.
+     */
+    /**
+     * Compaction leaves offset gaps inside the log: they are legitimate, so they pass without a
+     * reported gap even with {@code offset.gap.policy=fail}, and the destination's latest value per
+     * key is the origin's. The connector is paused while the records it has not read yet are
+     * compacted, so that its consumer skips compacted offsets in the middle of a replicated chain.
+     */
+    @Test
+    @Order(3)
+    void compactionGapsPassAndTheLatestValuePerKeyArrives() throws Exception {
+        String topic = "demo.compact";
+        String replica = "A." + topic;
+        env.deploySink(Map.of()); // offset.gap.policy back to the default, fail
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 1, Map.of("cleanup.policy", "compact", "segment.bytes", "1048576",
+                "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0", "delete.retention.ms", "0"));
+        try (KafkaProducer<byte[], byte[]> producer = plain()) {
+            produceKeyed(producer, topic, 0, 100);
+            Poll.until("the first 100 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 100);
+            env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector is paused", DEADLINE,
+                    () -> "PAUSED".equals(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).state()));
+            produceKeyed(producer, topic, 100, 2_000);
+        }
+        Poll.until("the origin compacted records the connector has not read", DEADLINE, Duration.ofSeconds(2),
+                () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() < 2_100);
+        double checksBefore = sourceMetric("origin-offset-checks-total");
+        env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
+
+        Map<String, String> latest = latestPerKey(env.siteA().bootstrapServers(), topic);
+        assertThat(latest).hasSize(50);
+        Poll.until("the destination's latest value per key is the origin's", DEADLINE, Duration.ofSeconds(1),
+                () -> latestPerKey(env.siteB().bootstrapServers(), replica).equals(latest));
+        List<Integer> sequence = values(replica, 0).stream().map(v -> Integer.parseInt(v.split("-")[1])).toList();
+        assertThat(sequence).as("origin order").isSorted();
+        assertThat(sourceMetric("origin-offset-checks-total")).as("the source read past compacted offsets and "
+                + "asked about them").isGreaterThan(checksBefore);
+        assertThat(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure()).isNull();
+        assertThat(JmxReader.sum(env.siteB().requireWorker().process().pid(),
+                "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR + ",topic=" + topic
+                        + ",*", "offset-gaps-total")).isZero();
+    }
+
+    /** A metric of the source-site connector's tasks, summed over them. */
+    private static double sourceMetric(String name) throws Exception {
+        return JmxReader.sum(env.siteA().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
+                + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", name);
+    }
+
+    /** Records {@code from..from+count-1}: 50 keys in turn, values {@code v-<sequence>-} padded to 10 KB. */
+    private static void produceKeyed(KafkaProducer<byte[], byte[]> producer, String topic, int from, int count)
+            throws Exception {
+        for (int i = from; i < from + count; i++) {
+            String value = "v-" + i + "-" + "x".repeat(10_000);
+            producer.send(new ProducerRecord<>(topic, 0, ("key-" + i % 50).getBytes(StandardCharsets.UTF_8),
+                    value.getBytes(StandardCharsets.UTF_8)));
+        }
+        producer.flush();
+    }
+
+    private static Map<String, String> latestPerKey(String bootstrap, String topic) {
+        Map<String, String> latest = new HashMap<>();
+        TopicContent.read(bootstrap, topic, DEADLINE).partitions().values()
+                .forEach(entries -> entries.forEach(e -> latest.put(e.key(), e.value().split("-")[1])));
+        return latest;
+    }
+
+    @Test
+    @Order(4)
+    void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {
+        String topic = "demo.reset";
+        String replica = "A." + topic;
+        String group = "connect-" + ReplicationEnvironment.SOURCE_CONNECTOR;
+        env.deploySink(Map.of()); // offset.gap.policy back to the default, fail
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 1);
+        try (KafkaProducer<byte[], byte[]> producer = plain(); Admin admin = env.siteA().admin()) {
+            produce(producer, topic, "before", 300);
+            Poll.until("the first 300 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 300);
+            env.connectA().deleteConnector(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector's consumer group is empty", DEADLINE, Duration.ofMillis(500),
+                    () -> admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().isEmpty());
+            produce(producer, topic, "skipped", 300); // offsets 300..599
+            produce(producer, topic, "after", 100); // offsets 600..699
+            admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0),
+                    new OffsetAndMetadata(600))).all().get();
+            env.deploySource(Map.of());
+        }
+        String failure = Poll.value("a destination task fails on the gap", DEADLINE,
+                () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
+        assertThat(failure).contains("demo.reset-0").contains("300..599");
+        assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(300);
+    }
+
+    private static void produce(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int count)
+            throws Exception {
+        for (int i = 0; i < count; i++) {
+            producer.send(new ProducerRecord<>(topic, 0, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    (prefix + "-" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        producer.flush();
+    }
+
+    private static KafkaProducer<byte[], byte[]> plain() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, env.siteA().bootstrapServers());
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static List<String> values(String topic, int partition) {
+        return TopicContent.read(env.siteB().bootstrapServers(), topic, DEADLINE).partitions()
+                .getOrDefault(partition, List.of()).stream().map(TopicContent.Entry::value).toList();
+    }
+
+    private static KafkaProducer<byte[], byte[]> transactional(String id) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, env.siteA().bootstrapServers());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        producer.initTransactions();
+        return producer;
+    }
+
+    /** {@code count} records of one transaction, spread over the three partitions. */
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String who, int round, int count) {
+        for (int i = 0; i < count; i++) {
+            producer.send(record(topic, (round + i) % 3, who, round, i));
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(String topic, int partition, String who, int round, int i) {
+        String id = who + "-" + round + "-" + i;
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition,
+                1_700_000_000_000L + round * 1_000L + i, ("key-" + i % 7).getBytes(StandardCharsets.UTF_8),
+                id.getBytes(StandardCharsets.UTF_8));
+        record.headers().add(new RecordHeader("who", who.getBytes(StandardCharsets.UTF_8)));
+        record.headers().add(new RecordHeader("round", Integer.toString(round).getBytes(StandardCharsets.UTF_8)));
+        return record;
+    }
+}
