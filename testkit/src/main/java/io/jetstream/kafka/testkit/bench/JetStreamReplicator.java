@@ -89,9 +89,11 @@ final class JetStreamReplicator implements Replicator {
         if (variant.routes() >= 3) {
             for (String via : List.of("a2", "a3")) {
                 InetSocketAddress viaToEgress = network.toSiteB(via, egress.dataAddress());
+                Map<String, String> allowed = RelayConfigs.allowedNextHops(List.of(viaToEgress));
                 RelayProcess relay = cluster.relay(via);
-                if (relay == null) {
-                    relay = cluster.startRelay(via, relayBase, RelayConfigs.allowedNextHops(List.of(viaToEgress)));
+                // A kept intermediate forwards only to the egress it was started for.
+                if (relay == null || !relay.config().entrySet().containsAll(allowed.entrySet())) {
+                    relay = cluster.startRelay(via, relayBase, allowed);
                 }
                 routes.put("via-" + via, List.of(relay.dataAddress(), viaToEgress));
             }
