@@ -127,7 +127,7 @@ public final class HandshakeAdmission {
     private final class Ticket {
         private final Object address;
         private ScheduledFuture<?> deadline;
-        private boolean released;
+        private volatile boolean released;
 
         Ticket(Object address) {
             this.address = address;
