@@ -20,6 +20,7 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.testing.LeakChecks;
@@ -88,6 +89,7 @@ class RelayChainIT {
         egress.putAll(extra);
         b1 = keep(TestRelay.start(egress));
         Map<String, Object> intermediate = TestRelay.config("relay-c1");
+        intermediate.put(RelayConfig.NEXT_HOPS_ALLOWED, b1.hop()); // no routes of its own: it names its next hop
         intermediate.putAll(extra);
         c1 = keep(TestRelay.start(intermediate));
         Map<String, Object> ingress = TestRelay.route(TestRelay.config("relay-a1"), "via-c1",

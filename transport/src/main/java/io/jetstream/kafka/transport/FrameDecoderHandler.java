@@ -27,6 +27,13 @@ import org.slf4j.LoggerFactory;
  *   before the body is waited for or anything is allocated for it
  * </pre>
  *
+ * <h2>Limits</h2>
+ * The limit may be raised once the peer is trusted ({@link #maxFrameBytes(int)}): a server starts
+ * a connection with a small, HELLO-sized limit and opens it to its full {@code frame.max.bytes}
+ * only after the handshake succeeded, so that a stranger cannot make it hold more than a HELLO.
+ * Memory follows the bytes that arrived, never the length a peer declares: see
+ * {@link #FRAME_SIZED_CUMULATOR}.
+ * *
  * <h2>Bad input</h2>
  * A {@link ProtocolException} leaves the stream unsynchronised, so the handler
  * <ol>
@@ -49,7 +56,7 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
 
     private static final Logger log = LoggerFactory.getLogger(FrameDecoderHandler.class);
 
-    private final FrameCodec codec;
+    private FrameCodec codec;
     private final TransportErrorListener errors;
     private final boolean answerWithError;
     private boolean failed;
@@ -68,10 +75,12 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
 
     /**
      * Like Netty's merge cumulator, but when the buffer must grow for a frame that spans socket
-     * reads, it grows once to the whole frame (its length prefix is known by then) instead of
-     * doubling several times: one copy of the partial frame instead of several, and no chain of
-     * re-allocations for large batches. Writes into a buffer that decoded frames still share only
-     * in its unused capacity (as Netty's does), never moving memory they refer to.
+     * reads, it grows towards the whole frame (its length prefix is known by then) by at most twice
+     * the bytes it will hold: never more than double what the peer actually sent, so a length prefix
+     * alone reserves nothing (100 strangers declaring 16 MiB each and sending 20 KB hold about
+     * 4 MB, not 1.6 GB), while a large batch still needs only a few re-allocations (one per
+     * doubling) instead of one per socket read. Writes into a buffer that decoded frames still share
+     * only in its unused capacity (as Netty's does), never moving memory they refer to.
      */
     static final Cumulator FRAME_SIZED_CUMULATOR = (alloc, cumulation, in) -> {
         if (cumulation == in) {
@@ -94,7 +103,7 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
             if (held >= FrameLength.PREFIX_BYTES) {
                 // The decoder has validated this prefix against the maximum frame size already.
                 long frame = FrameLength.PREFIX_BYTES + (long) cumulation.getInt(cumulation.readerIndex());
-                target = Math.max(target, frame);
+                target = Math.max(target, Math.min(frame, 2 * target));
             }
             ByteBuf grown = alloc.buffer((int) Math.min(Integer.MAX_VALUE, target));
             grown.writeBytes(cumulation, cumulation.readerIndex(), held);
@@ -106,6 +115,25 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
             in.release();
         }
     };
+
+    /** The largest {@code length} accepted now. */
+    public int maxFrameBytes() {
+        return codec.maxFrameBytes();
+    }
+
+    /**
+     * Changes the largest {@code length} accepted from the next frame on, e.g. from a HELLO-sized
+     * limit to {@code frame.max.bytes} once the handshake has succeeded. Call on the channel's event
+     * loop, after the frame that justifies it was decoded (frames are passed on one by one, so the
+     * next prefix is checked against the new limit).
+     *
+     * @param maxFrameBytes at least 1024
+     */
+    public void maxFrameBytes(int maxFrameBytes) {
+        if (maxFrameBytes != codec.maxFrameBytes()) {
+            codec = new FrameCodec(maxFrameBytes);
+        }
+    }
 
     /** Whether the connection has been failed for bad input (every later byte is discarded). */
     public boolean failed() {

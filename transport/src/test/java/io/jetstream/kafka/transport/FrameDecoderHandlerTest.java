@@ -213,4 +213,63 @@ class FrameDecoderHandlerTest {
         assertThat(quiet.isOpen()).isFalse();
         assertThat(errors.count(Kind.FRAME_TOO_LARGE)).isEqualTo(1);
     }
+
+    @Test
+    void aDeclaredLengthAloneReservesNothingMemoryFollowsTheBytesThatArrived() {
+        ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        ByteBuf cumulation = alloc.buffer(64, 64).writeInt(16 * 1024 * 1024).writeZero(60);
+        ByteBuf in = alloc.buffer(20_000).writeZero(20_000);
+
+        ByteBuf grown = FrameDecoderHandler.FRAME_SIZED_CUMULATOR.cumulate(alloc, cumulation, in);
+        try {
+            assertThat(grown.readableBytes()).isEqualTo(20_064);
+            assertThat(grown.capacity()).as("at most twice what arrived, not the 16 MiB declared")
+                    .isLessThanOrEqualTo(2 * 20_064);
+            assertThat(in.refCnt()).isZero();
+        } finally {
+            grown.release();
+        }
+    }
+
+    @Test
+    void aGrowingFrameNeverGetsMoreRoomThanItsDeclaredLength() {
+        ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        ByteBuf cumulation = alloc.buffer(64, 64).writeInt(3_000).writeZero(60);
+        ByteBuf in = alloc.buffer(2_000).writeZero(2_000);
+
+        ByteBuf grown = FrameDecoderHandler.FRAME_SIZED_CUMULATOR.cumulate(alloc, cumulation, in);
+        try {
+            assertThat(grown.capacity()).isEqualTo(3_004);
+        } finally {
+            grown.release();
+        }
+    }
+
+    @Test
+    void theLimitCanBeRaisedOnceThePeerIsTrustedAndAppliesFromTheNextFrame() {
+        FrameDecoderHandler decoder = new FrameDecoderHandler(1024, errors, true);
+        EmbeddedChannel small = new EmbeddedChannel(decoder);
+        BatchFrame batch = TestFrames.batch("demo", 1, "o", "d", "t", 0, 99L, 2, 1_000, ALLOC);
+        ByteBuf encoded = encode(batch);
+        batch.release();
+        try {
+            small.writeInbound(encode(new PingFrame(1, 2)));
+            assertThat((Object) small.readInbound()).isInstanceOf(PingFrame.class);
+
+            decoder.maxFrameBytes(MAX);
+            small.writeInbound(encoded.retainedDuplicate());
+            BatchFrame received = small.readInbound();
+            assertThat(received).isNotNull();
+            received.release();
+            assertThat(decoder.maxFrameBytes()).isEqualTo(MAX);
+
+            decoder.maxFrameBytes(1024);
+            small.writeInbound(encoded.retainedDuplicate());
+            assertThat(errors.count(Kind.FRAME_TOO_LARGE)).isEqualTo(1);
+            assertThat(small.isOpen()).isFalse();
+        } finally {
+            encoded.release();
+            small.finishAndReleaseAll();
+        }
+    }
 }

@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * Answers the admin endpoints:
  *
  * <ul>
- *   <li>{@code GET /health}: 200 with {@code {"status":"UP",...}} while serving, 503 with
- *       {@code STARTING}, {@code DRAINING} or {@code DOWN} otherwise (so a load balancer or
- *       orchestrator stops sending traffic as soon as a drain begins);</li>
+ *   <li>{@code GET /health}: 200 with {@code {"status":"UP",...}} while serving ({@code DEGRADED}
+ *       while serving under direct-memory pressure), 503 with {@code STARTING}, {@code DRAINING} or
+ *       {@code DOWN} otherwise (so a load balancer or orchestrator stops sending traffic as soon as a
+ *       drain begins);</li>
  *   <li>{@code GET /metrics}: the Prometheus text exposition, format 0.0.4;</li>
  *   <li>any other path: 404; any other method: 405 with {@code Allow: GET}; a request that did
  *       not decode: 400.</li>
@@ -82,7 +83,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
 
     private FullHttpResponse health(ChannelHandlerContext ctx) throws JsonProcessingException {
-        RelayHealth.Status status = health.status();
+        RelayHealth.Reported status = health.reported();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", status.name());
         body.put("relayId", health.relayId());
@@ -94,6 +95,8 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         body.put("dataConnections", open);
         body.put("inflightBatches", metrics.inFlightBatches().value());
         body.put("bufferedBytes", metrics.bufferedBytes().value());
+        body.put("directMemoryUsedBytes", health.memory().usedBytes());
+        body.put("directMemoryMaxBytes", health.memory().maxBytes());
         HttpResponseStatus code = status.serving() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
         return response(ctx, code, JSON_TYPE, JSON.writeValueAsString(body) + "\n");
     }

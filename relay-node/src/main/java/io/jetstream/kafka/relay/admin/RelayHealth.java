@@ -8,6 +8,11 @@ import org.apache.kafka.common.utils.Time;
 /**
  * The serving state reported on {@code GET /health}. It only moves forward:
  * {@code STARTING -> UP -> DRAINING -> DOWN} (a failed start goes straight to {@code DOWN}).
+ *
+ * <p>While {@code UP}, the relay is reported {@code DEGRADED} ({@link #reported()}) when its direct
+ * memory in use is above {@code health.direct.memory.degraded.ratio} of the maximum: it still
+ * serves (HTTP 200, so that a liveness probe does not restart it), but an operator or an alert
+ * should look. It is a condition, not a lifecycle state: it comes and goes with the memory.
  * Thread-safe.
  */
 public final class RelayHealth {
@@ -29,15 +34,51 @@ public final class RelayHealth {
         }
     }
 
+    /** What {@code GET /health} reports: the lifecycle status, or DEGRADED while UP under memory pressure. */
+    public enum Reported {
+        STARTING, UP, DEGRADED, DRAINING, DOWN;
+
+        /** Whether the relay takes traffic (HTTP 200): UP and DEGRADED. */
+        public boolean serving() {
+            return this == UP || this == DEGRADED;
+        }
+    }
+
     private final String relayId;
     private final Time time;
+    private final DirectMemory memory;
+    private final double degradedShare;
     private final long createdMs;
     private final AtomicReference<Status> status = new AtomicReference<>(Status.STARTING);
 
+    /** Never DEGRADED: for tests and tools that do not watch memory. */
     public RelayHealth(String relayId, Time time) {
+        this(relayId, time, DirectMemory.ofThisProcess(), Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * @param memory        the direct memory to watch
+     * @param degradedShare share of {@link DirectMemory#maxBytes()} in use above which an UP relay
+     *                      is reported DEGRADED
+     */
+    public RelayHealth(String relayId, Time time, DirectMemory memory, double degradedShare) {
         this.relayId = Objects.requireNonNull(relayId, "relayId");
         this.time = Objects.requireNonNull(time, "time");
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.degradedShare = degradedShare;
         this.createdMs = time.milliseconds();
+    }
+
+    /** The status for {@code GET /health}: {@link #status()}, or DEGRADED while UP under memory pressure. */
+    public Reported reported() {
+        Status current = status.get();
+        boolean underMemoryPressure = current == Status.UP && memory.usedShare() > degradedShare;
+        return underMemoryPressure ? Reported.DEGRADED : Reported.valueOf(current.name());
+    }
+
+    /** The direct memory this health watches. */
+    public DirectMemory memory() {
+        return memory;
     }
 
     public String relayId() {

@@ -54,6 +54,15 @@ public record HopAddress(String host, int port) {
         return new HopAddress(host, port);
     }
 
+    /**
+     * This address with its host name in lower case, for comparing addresses written by different
+     * people (host names are case-insensitive).
+     */
+    public HopAddress canonical() {
+        String lower = host.toLowerCase(java.util.Locale.ROOT);
+        return lower.equals(host) ? this : new HopAddress(lower, port);
+    }
+
     /** An unresolved socket address: name resolution happens when the connection is made. */
     public InetSocketAddress toUnresolvedAddress() {
         return InetSocketAddress.createUnresolved(host, port);

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.config.AbstractConfig;
@@ -64,10 +66,17 @@ public final class RelayConfig extends AbstractConfig {
     public static final String RECONNECT_BACKOFF_MS = "reconnect.backoff.ms";
     public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
     public static final String SHUTDOWN_DRAIN_TIMEOUT_MS = "shutdown.drain.timeout.ms";
+    public static final String HANDSHAKE_TIMEOUT_MS = "handshake.timeout.ms";
+    public static final String HANDSHAKE_FRAME_MAX_BYTES = "handshake.frame.max.bytes";
+    public static final String HANDSHAKE_PENDING_MAX = "handshake.pending.max";
+    public static final String HANDSHAKE_PENDING_PER_ADDRESS_MAX = "handshake.pending.per.address.max";
+    public static final String NEXT_HOPS_ALLOWED = "next.hops.allowed";
+    public static final String HEALTH_DIRECT_MEMORY_DEGRADED_RATIO = "health.direct.memory.degraded.ratio";
 
     private final String source;
     private final Map<String, StreamSpec> streams;
     private final Map<String, List<RouteSpec>> routes;
+    private final Set<HopAddress> allowedNextHops;
 
     /**
      * @param props flattened keys; values are strings, numbers, booleans or lists (joined with
@@ -87,6 +96,15 @@ public final class RelayConfig extends AbstractConfig {
         this.source = source;
         this.streams = parseStreams(result.props());
         this.routes = parseRoutes(result.props());
+        this.allowedNextHops = allowedNextHops(routes, getList(NEXT_HOPS_ALLOWED));
+    }
+
+    /** Every hop written in a route, and every address of {@code next.hops.allowed}. */
+    private static Set<HopAddress> allowedNextHops(Map<String, List<RouteSpec>> routes, List<String> allowed) {
+        Set<HopAddress> hops = new LinkedHashSet<>();
+        routes.values().forEach(specs -> specs.forEach(route -> route.hops().forEach(hop -> hops.add(hop.canonical()))));
+        allowed.forEach(hop -> hops.add(HopAddress.parse(hop).canonical()));
+        return Set.copyOf(hops);
     }
 
     /**
@@ -274,6 +292,45 @@ public final class RelayConfig extends AbstractConfig {
 
     public Duration shutdownDrainTimeout() {
         return millis(SHUTDOWN_DRAIN_TIMEOUT_MS);
+    }
+
+    /** Time a data connection has to complete its handshake (TLS and HELLO) before it is closed. */
+    public Duration handshakeTimeout() {
+        return millis(HANDSHAKE_TIMEOUT_MS);
+    }
+
+    /** Largest frame accepted before the handshake has succeeded (never above {@link #frameMaxBytes()}). */
+    public int handshakeFrameMaxBytes() {
+        return Math.min(getInt(HANDSHAKE_FRAME_MAX_BYTES), frameMaxBytes());
+    }
+
+    /** Most data connections in their handshake at once; more are refused at accept. */
+    public int handshakePendingMax() {
+        return getInt(HANDSHAKE_PENDING_MAX);
+    }
+
+    /** Most data connections in their handshake at once from one IP address. */
+    public int handshakePendingPerAddressMax() {
+        return getInt(HANDSHAKE_PENDING_PER_ADDRESS_MAX);
+    }
+
+    /**
+     * The relays this one may open connections to: the hops of its routes and
+     * {@code next.hops.allowed}, as {@link HopAddress#canonical()} addresses. A path naming any other
+     * next hop is refused.
+     */
+    public Set<HopAddress> allowedNextHops() {
+        return allowedNextHops;
+    }
+
+    /** Whether {@code hop} may be connected to as a next hop (see {@link #allowedNextHops()}). */
+    public boolean nextHopAllowed(HopAddress hop) {
+        return allowedNextHops.contains(hop.canonical());
+    }
+
+    /** Share of the maximum direct memory in use above which {@code /health} reports DEGRADED. */
+    public double healthDirectMemoryDegradedRatio() {
+        return getDouble(HEALTH_DIRECT_MEMORY_DEGRADED_RATIO);
     }
 
     private Duration millis(String key) {

@@ -28,6 +28,7 @@ final class RelayConfigDef {
     static final String GROUP_ROUTING = "Destinations and routes";
     static final String GROUP_BUFFERS = "Buffers";
     static final String GROUP_TIMEOUTS = "Timeouts";
+    static final String GROUP_HANDSHAKE = "Before authentication";
 
     static final long KIB = 1024L;
     static final long MIB = 1024L * KIB;
@@ -115,8 +116,26 @@ final class RelayConfigDef {
                         .importance(Importance.LOW).displayName("Probing share of costlier routes")
                         .doc("As routing.probe.share, for routes costlier than the cheapest tier. Each probe is"
                                 + " paid and counts against routing.spend.cap.per.hour, so 0 (no probing) by default."));
+        new ConfigGroup(def, GROUP_ROUTING)
+                .add(key(NEXT_HOPS_ALLOWED, Type.LIST).defaultValue("").validator(HopAddressListValidator.INSTANCE)
+                        .importance(Importance.HIGH).displayName("Allowed next hops")
+                        .doc("Data addresses (host:port) of relays this relay may forward to when a batch's path"
+                                + " names them, besides the hops of its own routes. An intermediate relay (one with"
+                                + " no route for a destination) must list the next relay of every route it is on;"
+                                + " a path naming any other address is refused with NACK NEXT_HOP_UNREACHABLE,"
+                                + " counted as next_hop_not_allowed, and no connection is opened to it. Written as"
+                                + " in the upstream relays' routes (host names compare case-insensitively; no name"
+                                + " resolution)."));
         defineBuffers(def);
         defineTimeouts(def);
+        defineHandshake(def);
+        new ConfigGroup(def, GROUP_ADMIN)
+                .add(key(HEALTH_DIRECT_MEMORY_DEGRADED_RATIO, Type.DOUBLE).defaultValue(0.9)
+                        .validator(Range.between(0.05, 1.0))
+                        .importance(Importance.LOW).displayName("Degraded above direct memory share")
+                        .doc("GET /health reports DEGRADED (still HTTP 200: the relay serves) while the direct"
+                                + " memory in use (Netty's count, or the JVM's direct buffer pool) is above this"
+                                + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."));
         return def;
     }
 
@@ -206,6 +225,34 @@ final class RelayConfigDef {
                         .doc("On SIGTERM the relay stops accepting connections, reports DRAINING on /health"
                                 + " and waits up to this long for in-flight batches to be acknowledged before"
                                 + " closing connections. Keep it below the orchestrator's kill grace period."));
+    }
+
+    private static void defineHandshake(ConfigDef def) {
+        new ConfigGroup(def, GROUP_HANDSHAKE)
+                .add(key(HANDSHAKE_TIMEOUT_MS, Type.LONG).defaultValue(10_000L).validator(Range.between(100, 600_000))
+                        .importance(Importance.MEDIUM).displayName("Handshake timeout (ms)")
+                        .doc("Time an accepted data connection has to complete its handshake (TLS, then an"
+                                + " accepted HELLO). A connection still in its handshake then is closed and"
+                                + " counted as handshake_timeout."))
+                .add(key(HANDSHAKE_FRAME_MAX_BYTES, Type.INT).defaultValue((int) (4 * KIB))
+                        .validator(Range.between((int) KIB, (int) MIB))
+                        .importance(Importance.LOW).displayName("Largest frame before authentication")
+                        .doc("Largest frame accepted until the handshake has succeeded (a HELLO is a few hundred"
+                                + " bytes); frame.max.bytes applies only after it. A longer length prefix from an"
+                                + " unauthenticated peer closes the connection, counted as frame_too_large. Capped at"
+                                + " frame.max.bytes."))
+                .add(key(HANDSHAKE_PENDING_MAX, Type.INT).defaultValue(256).validator(Range.between(1, 1_000_000))
+                        .importance(Importance.MEDIUM).displayName("Connections in handshake")
+                        .doc("Most data connections in their handshake at once. A connection accepted beyond"
+                                + " it is closed at once, before TLS or any read, counted as connection_limit."
+                                + " Authenticated connections do not count."))
+                .add(key(HANDSHAKE_PENDING_PER_ADDRESS_MAX, Type.INT).defaultValue(32)
+                        .validator(Range.between(1, 1_000_000))
+                        .importance(Importance.MEDIUM).displayName("Connections in handshake per address")
+                        .doc("Most data connections in their handshake at once from one IP address; more are"
+                                + " closed at once, counted as connection_limit. Connector tasks and relays finish"
+                                + " their handshake in milliseconds, so only a burst of reconnections from one host"
+                                + " (they retry with backoff) or a stranger comes near it."));
     }
 
     /** Keys of one stream: {@code streams.<id>.*}. */

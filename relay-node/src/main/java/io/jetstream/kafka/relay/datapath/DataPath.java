@@ -88,7 +88,7 @@ final class DataPath {
         for (StreamSpec stream : config.streams().values()) {
             for (String destination : config.destinations()) {
                 for (RouteSpec route : config.routes(destination)) {
-                    route.nextHop().ifPresent(hop -> nextHops.link(hop.toString(), stream, eventLoops));
+                    route.nextHop().ifPresent(hop -> nextHops.link(hop, stream, eventLoops));
                 }
             }
         }

@@ -13,6 +13,7 @@ import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.server.ConnectionRoles;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
+import io.jetstream.kafka.transport.FrameDecoderHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -35,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * and replaces itself with the heartbeat handler and the role's handler ({@link UpstreamHandler}
  * for SENDER and RELAY, {@link SubscriberHandler} for SUBSCRIBER). Anything before HELLO is
  * {@code ERROR(UNEXPECTED_FRAME)}, counted {@code unexpected_frame}, and the connection closes: an
- * unauthenticated peer can make the relay do nothing else. A peer that sends nothing is closed by
- * the idle timeout.
+ * unauthenticated peer can make the relay do nothing else. Until the HELLO is accepted the frame
+ * decoder takes frames of at most {@code handshake.frame.max.bytes}; accepting raises its limit to
+ * {@code frame.max.bytes}. A peer that does not complete the handshake within
+ * {@code handshake.timeout.ms} is closed by the server ({@code HandshakeAdmission}).
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
@@ -100,6 +103,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         Session session = new Session(hello.nodeId(), hello.role(), stream.id(), path.metrics().peer(hello.nodeId()),
                 hello.wantsReceipts());
         traffic.bind(session.metrics());
+        // Authenticated: full-size frames from the next one on, and no more handshake limits.
+        FrameDecoderHandler decoder = (FrameDecoderHandler) ctx.pipeline().get(ProtocolDataPipelineFactory.FRAME_DECODER);
+        if (decoder != null) {
+            decoder.maxFrameBytes(path.config().frameMaxBytes());
+        }
         ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), path.metrics());
         ctx.writeAndFlush(HelloOkFrame.of(path.config().relayId(), path.config().frameMaxBytes()));
         log.debug("Accepted {} on {}", session, ctx.channel());

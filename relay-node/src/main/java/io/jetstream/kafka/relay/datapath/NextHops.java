@@ -10,7 +10,10 @@ import io.netty.channel.EventLoopGroup;
 
 /**
  * The next-hop connections, one per (hop address, stream), opened on first use and kept until the
- * relay stops. Thread-safe: two upstreams asking at once get the same link.
+ * relay stops. Only addresses the configuration allows ({@code RelayConfig.nextHopAllowed}: the hops
+ * of its routes and {@code next.hops.allowed}) get a link, so their number is bounded by the
+ * configuration, not by what peers write in paths. Thread-safe: two upstreams asking at once get the
+ * same link.
  */
 final class NextHops {
 
@@ -29,21 +32,24 @@ final class NextHops {
      * {@code group} (the asking upstream's loop keeps forwarding on one thread).
      *
      * @return null after {@link #close()}
-     * @throws IllegalArgumentException if {@code hop} is not {@code host:port}
+     * @throws IllegalArgumentException if the configuration does not allow {@code hop} as a next hop
+     *     (callers check {@code RelayConfig.nextHopAllowed} first: links are made only to configured relays)
      */
-    NextHopLink link(String hop, StreamSpec stream, EventLoopGroup group) {
-        String key = hop + " " + stream.id();
+    NextHopLink link(HopAddress hop, StreamSpec stream, EventLoopGroup group) {
+        String key = hop.canonical() + " " + stream.id();
         NextHopLink link = links.get(key);
         if (link != null || closed) {
             return link;
         }
-        HopAddress address = HopAddress.parse(hop);
-        NextHopLink created = new NextHopLink(address.toString(), stream.id(), path);
+        if (!path.config().nextHopAllowed(hop)) {
+            throw new IllegalArgumentException("next hop " + hop + " is not in the routes or next.hops.allowed");
+        }
+        NextHopLink created = new NextHopLink(hop.toString(), stream.id(), path);
         link = links.putIfAbsent(key, created);
         if (link != null) {
             return link;
         }
-        created.start(connector.newClient(address, stream.id(), stream.token().value(), group, created));
+        created.start(connector.newClient(hop, stream.id(), stream.token().value(), group, created));
         if (closed) {
             created.close();
         }

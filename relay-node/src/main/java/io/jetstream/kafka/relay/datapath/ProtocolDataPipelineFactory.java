@@ -28,6 +28,8 @@ import io.netty.channel.ChannelPipeline;
  */
 public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
 
+    static final String FRAME_DECODER = "frame-decoder";
+
     private final Function<RelayConfig, RouteChooser> chooserFactory;
     private volatile DataPath path;
     private volatile FrameEncoderHandler encoder;
@@ -73,8 +75,10 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
         TrafficCounter traffic = new TrafficCounter();
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("traffic", traffic);
-        pipeline.addLast("frame-decoder",
-                new FrameDecoderHandler(context.config().frameMaxBytes(), errorCounter(metrics), true));
+        // A HELLO-sized limit until the handshake succeeds: a stranger's length prefix is refused
+        // long before the full frame.max.bytes (HandshakeHandler raises it).
+        pipeline.addLast(FRAME_DECODER,
+                new FrameDecoderHandler(context.config().handshakeFrameMaxBytes(), errorCounter(metrics), true));
         pipeline.addLast("frame-encoder", encoder);
         pipeline.addLast("handshake", new HandshakeHandler(current, traffic));
     }

@@ -34,7 +34,10 @@ import io.netty.util.ReferenceCountUtil;
  *       in-flight cap: the frame waits for an answer to make room; none usable: NACK
  *       {@code NEXT_HOP_UNREACHABLE};</li>
  *   <li><b>intermediate</b> (routed, not at the last hop): forwards to {@code path[hop + 1]} with the
- *       hop index advanced; that hop down: NACK {@code NEXT_HOP_UNREACHABLE};</li>
+ *       hop index advanced; that hop down: NACK {@code NEXT_HOP_UNREACHABLE}. The path comes from a
+ *       peer, so its next hop must be one this relay's configuration names (a hop of its routes or
+ *       {@code next.hops.allowed}); any other is NACK {@code NEXT_HOP_UNREACHABLE}, counted as
+ *       {@code next_hop_not_allowed}, and no connection is opened to it;</li>
  *   <li><b>egress</b> (at the last hop): a batch goes to the subscriber whose share owns its
  *       partition (none: NACK {@code NO_SUBSCRIBER}); topic metadata goes to every subscriber of
  *       the stream.</li>
@@ -82,13 +85,21 @@ final class Router {
         if (routing.isAtEgress()) {
             return deliver(frame, bytes, upstream, null, null);
         }
-        NextHopLink link;
+        HopAddress nextHop;
         try {
-            link = path.nextHops().link(routing.nextHop(), upstream.stream(), upstream.eventLoop());
+            nextHop = HopAddress.parse(routing.nextHop());
         } catch (IllegalArgumentException e) {
             return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
                     "next hop '" + routing.nextHop() + "' on the path is not host:port");
         }
+        if (!path.config().nextHopAllowed(nextHop)) {
+            // The path comes from a peer: only addresses this relay's operator wrote are connected to.
+            path.metrics().errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).inc();
+            return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NEXT_HOP_NOT_ALLOWED,
+                    "next hop " + nextHop + " is not allowed at relay " + relayId
+                            + " (not in its routes or next.hops.allowed)");
+        }
+        NextHopLink link = path.nextHops().link(nextHop, upstream.stream(), upstream.eventLoop());
         return forward(frame, routing.advance(), link, bytes, upstream, null, routeMetrics);
     }
 
@@ -136,7 +147,7 @@ final class Router {
             if (route.local()) {
                 return deliver(Frames.withRouting(frame, routed), bytes, upstream, route, routeMetrics);
             }
-            NextHopLink link = path.nextHops().link(route.hops().get(0).toString(), upstream.stream(),
+            NextHopLink link = path.nextHops().link(route.hops().get(0), upstream.stream(),
                     upstream.eventLoop());
             if (link == null) {
                 break;
@@ -156,7 +167,7 @@ final class Router {
         if (route.local()) {
             return true;
         }
-        NextHopLink link = path.nextHops().link(route.hops().get(0).toString(), upstream.stream(),
+        NextHopLink link = path.nextHops().link(route.hops().get(0), upstream.stream(),
                 upstream.eventLoop());
         return link != null && link.usable();
     }

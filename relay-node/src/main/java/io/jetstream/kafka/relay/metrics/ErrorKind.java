@@ -50,6 +50,18 @@ public enum ErrorKind {
     CONNECT_FAILED,
     /** An I/O error on an established connection (reset by peer, broken pipe). */
     IO,
+    /** A connection that had not completed its handshake (TLS and HELLO) within {@code handshake.timeout.ms}; closed. */
+    HANDSHAKE_TIMEOUT,
+    /**
+     * A connection refused at accept, before TLS or any read: {@code handshake.pending.max} or
+     * {@code handshake.pending.per.address.max} connections were already in their handshake.
+     */
+    CONNECTION_LIMIT,
+    /**
+     * A routed batch whose next hop is neither in this relay's routes nor in {@code next.hops.allowed};
+     * nacked, and no connection is opened to it.
+     */
+    NEXT_HOP_NOT_ALLOWED,
     /** A data connection accepted while no data-path handlers are installed. */
     DATA_PATH_UNAVAILABLE,
     /** A bug: an exception no handler expected. */

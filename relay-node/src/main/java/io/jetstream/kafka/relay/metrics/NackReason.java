@@ -8,6 +8,8 @@ public enum NackReason {
     BUFFER_FULL,
     /** Every route to the destination is down, or the next hop on the batch's path is. */
     NO_ROUTE,
+    /** The next hop on the batch's path is not one this relay may connect to (routes, next.hops.allowed). */
+    NEXT_HOP_NOT_ALLOWED,
     /** No route is configured for the batch's destination. */
     UNKNOWN_DESTINATION,
     /** At the egress, no subscriber owns the batch's partition. */

@@ -47,6 +47,8 @@ public final class RelayMetrics implements AutoCloseable {
     private final Gauge bufferedBytes;
     private final Gauge bufferLimitBytes;
     private final Gauge inFlightBatches;
+    private final Gauge directMemoryUsedBytes;
+    private final Gauge directMemoryMaxBytes;
     private final Counter acks;
     private final Map<ErrorKind, Counter> errorsByKind = new EnumMap<>(ErrorKind.class);
     private final Map<ConnectionRole, Gauge> connectionsByRole = new EnumMap<>(ConnectionRole.class);
@@ -77,6 +79,10 @@ public final class RelayMetrics implements AutoCloseable {
                 + " acknowledged downstream).").labels();
         bufferLimitBytes = gauge("buffer_limit_bytes", "Configured buffer.max.bytes.").labels();
         inFlightBatches = gauge("inflight_batches", "Batches received and not yet acknowledged downstream.").labels();
+        directMemoryUsedBytes = gauge("direct_memory_used_bytes", "Direct (off-heap) memory in use by the"
+                + " process: Netty's count, or the JVM's direct buffer pool where Netty does not count.").labels();
+        directMemoryMaxBytes = gauge("direct_memory_max_bytes", "Most direct memory the process may use"
+                + " (-XX:MaxDirectMemorySize, by default the heap maximum).").labels();
         errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
         connections = gauge("connections", "Open data connections, by role of the peer.", "role");
         acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the destination).")
@@ -143,6 +149,14 @@ public final class RelayMetrics implements AutoCloseable {
 
     public Gauge inFlightBatches() {
         return inFlightBatches;
+    }
+
+    public Gauge directMemoryUsedBytes() {
+        return directMemoryUsedBytes;
+    }
+
+    public Gauge directMemoryMaxBytes() {
+        return directMemoryMaxBytes;
     }
 
     public Counter errors(ErrorKind kind) {

@@ -32,6 +32,10 @@ public final class ConnectionRoles extends ChannelInboundHandlerAdapter {
      * channel's event loop.
      */
     public static void assign(Channel channel, ConnectionRole role, RelayMetrics metrics) {
+        if (role != ConnectionRole.PENDING) {
+            // The handshake identified the peer: it no longer counts against the handshake limits.
+            HandshakeAdmission.authenticated(channel);
+        }
         ConnectionRole previous = channel.attr(ROLE).getAndSet(role);
         if (previous == role) {
             return;

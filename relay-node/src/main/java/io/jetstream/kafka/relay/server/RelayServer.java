@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.jetstream.kafka.relay.admin.AdminServerInitializer;
+import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
@@ -89,7 +90,13 @@ public final class RelayServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.dataPipeline = Objects.requireNonNull(dataPipeline, "dataPipeline");
-        this.health = new RelayHealth(config.relayId(), Time.SYSTEM);
+        DirectMemory directMemory = DirectMemory.ofThisProcess();
+        this.health = new RelayHealth(config.relayId(), Time.SYSTEM, directMemory,
+                config.healthDirectMemoryDegradedRatio());
+        metrics.beforeScrape(() -> {
+            metrics.directMemoryUsedBytes().set(directMemory.usedBytes());
+            metrics.directMemoryMaxBytes().set(directMemory.maxBytes());
+        });
         this.relayBuffer = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         metrics.bufferLimitBytes().set(config.bufferMaxBytes());
     }
@@ -166,7 +173,7 @@ public final class RelayServer implements AutoCloseable {
                 // With AUTO_READ off, one read() request may take up to 4 full socket buffers (<= 256 KiB).
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
                 .childHandler(new RelayServerInitializer(serverSsl, inbound, dataPipeline, context, dataChannels,
-                        () -> accepting));
+                        () -> accepting, new HandshakeAdmission(config, metrics)));
     }
 
     private ServerBootstrap adminBootstrap() {

@@ -18,8 +18,9 @@ import io.netty.handler.ssl.SslContext;
  *
  * See {@link TransportPipeline} for the transport handlers and {@link DataPipelineFactory} for
  * what the data-path handlers may rely on. The channel joins the server's channel group, so that
- * draining and shutdown reach it; a connection accepted while the server is already draining is
- * closed at once.
+ * draining and shutdown reach it; a connection accepted while the server is already draining, or
+ * refused by the {@link HandshakeAdmission} (too many connections in their handshake), is closed at
+ * once. An admitted connection has {@code handshake.timeout.ms} to authenticate.
  */
 public final class RelayServerInitializer extends ChannelInitializer<Channel> {
 
@@ -32,15 +33,18 @@ public final class RelayServerInitializer extends ChannelInitializer<Channel> {
     private final DataPipelineContext context;
     private final ChannelGroup channels;
     private final BooleanSupplier accepting;
+    private final HandshakeAdmission admission;
 
     RelayServerInitializer(Optional<SslContext> serverSsl, TransportPipeline transport, DataPipelineFactory dataPipeline,
-                           DataPipelineContext context, ChannelGroup channels, BooleanSupplier accepting) {
+                           DataPipelineContext context, ChannelGroup channels, BooleanSupplier accepting,
+                           HandshakeAdmission admission) {
         this.serverSsl = Objects.requireNonNull(serverSsl, "serverSsl");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.dataPipeline = Objects.requireNonNull(dataPipeline, "dataPipeline");
         this.context = Objects.requireNonNull(context, "context");
         this.channels = Objects.requireNonNull(channels, "channels");
         this.accepting = Objects.requireNonNull(accepting, "accepting");
+        this.admission = Objects.requireNonNull(admission, "admission");
     }
 
     @Override
@@ -48,6 +52,11 @@ public final class RelayServerInitializer extends ChannelInitializer<Channel> {
         channels.add(ch);
         if (!accepting.getAsBoolean()) {
             // Accepted in the instant between "stop accepting" and the listener's close.
+            ch.close();
+            return;
+        }
+        if (!admission.admit(ch)) {
+            // Too many connections in their handshake (from this address): refused before TLS or any read.
             ch.close();
             return;
         }

@@ -28,4 +28,54 @@ class RelayHealthTest {
 
         assertThat(health.uptimeMs()).isEqualTo(1500);
     }
+
+    /** Direct memory with settable use, max 1000 bytes. */
+    private static final class FakeMemory implements DirectMemory {
+        volatile long used;
+
+        @Override
+        public long usedBytes() {
+            return used;
+        }
+
+        @Override
+        public long maxBytes() {
+            return 1000;
+        }
+    }
+
+    @Test
+    void anUpRelayIsReportedDegradedWhileItsDirectMemoryIsAboveTheShareAndServesStill() {
+        FakeMemory memory = new FakeMemory();
+        RelayHealth health = new RelayHealth("r", new FakeTime(), memory, 0.8);
+        health.advanceTo(RelayHealth.Status.UP);
+
+        memory.used = 800;
+        assertThat(health.reported()).isEqualTo(RelayHealth.Reported.UP);
+        memory.used = 801;
+        assertThat(health.reported()).isEqualTo(RelayHealth.Reported.DEGRADED);
+        assertThat(health.reported().serving()).isTrue();
+        assertThat(health.status()).as("a condition, not a lifecycle state").isEqualTo(RelayHealth.Status.UP);
+        memory.used = 100;
+        assertThat(health.reported()).isEqualTo(RelayHealth.Reported.UP);
+    }
+
+    @Test
+    void lifecycleStatesOtherThanUpAreReportedAsTheyAreWhateverTheMemory() {
+        FakeMemory memory = new FakeMemory();
+        memory.used = 999;
+        RelayHealth health = new RelayHealth("r", new FakeTime(), memory, 0.5);
+
+        assertThat(health.reported()).isEqualTo(RelayHealth.Reported.STARTING);
+        health.advanceTo(RelayHealth.Status.DRAINING);
+        assertThat(health.reported()).isEqualTo(RelayHealth.Reported.DRAINING);
+        assertThat(health.reported().serving()).isFalse();
+    }
+
+    @Test
+    void theProcessFiguresArePlausible() {
+        DirectMemory memory = DirectMemory.ofThisProcess();
+        assertThat(memory.maxBytes()).isPositive();
+        assertThat(memory.usedBytes()).isNotNegative();
+    }
 }

@@ -296,4 +296,61 @@ class RelayConfigTest {
                 .isInstanceOf(RelayConfigException.class)
                 .hasMessage("no/such/relay.yaml: file not found");
     }
+
+    @Test
+    void beforeAuthenticationLimitsHaveSafeDefaults() {
+        RelayConfig config = new RelayConfig(minimal());
+
+        assertThat(config.handshakeTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.handshakeFrameMaxBytes()).isEqualTo(4096);
+        assertThat(config.handshakePendingMax()).isEqualTo(256);
+        assertThat(config.handshakePendingPerAddressMax()).isEqualTo(32);
+        assertThat(config.healthDirectMemoryDegradedRatio()).isEqualTo(0.9);
+        assertThat(config.allowedNextHops()).isEmpty();
+    }
+
+    @Test
+    void theHandshakeFrameLimitNeverExceedsTheFrameLimit() {
+        Map<String, Object> props = minimal();
+        props.put("frame.max.bytes", 2048);
+        props.put("buffer.max.bytes.per.connection", 65536);
+
+        assertThat(new RelayConfig(props).handshakeFrameMaxBytes()).isEqualTo(2048);
+    }
+
+    @Test
+    void badBeforeAuthenticationValuesNameTheirKey() {
+        Map<String, Object> props = minimal();
+        props.put("handshake.timeout.ms", 10);
+        props.put("handshake.frame.max.bytes", 100);
+        props.put("handshake.pending.max", 0);
+        props.put("handshake.pending.per.address.max", -1);
+        props.put("health.direct.memory.degraded.ratio", 1.5);
+        props.put("next.hops.allowed", "b1.example:7070,nonsense");
+
+        assertThat(problems(props)).anySatisfy(p -> assertThat(p).contains("handshake.timeout.ms"))
+                .anySatisfy(p -> assertThat(p).contains("handshake.frame.max.bytes"))
+                .anySatisfy(p -> assertThat(p).contains("handshake.pending.max"))
+                .anySatisfy(p -> assertThat(p).contains("handshake.pending.per.address.max"))
+                .anySatisfy(p -> assertThat(p).contains("health.direct.memory.degraded.ratio"))
+                .anySatisfy(p -> assertThat(p).contains("next.hops.allowed").contains("nonsense"));
+    }
+
+    @Test
+    void nextHopsAreTheHopsOfTheRoutesAndTheAllowListComparedWithoutCase() {
+        Map<String, Object> props = minimal();
+        props.put("destinations", "B");
+        props.put("destinations.B.routes", "direct,via-c1");
+        props.put("destinations.B.routes.direct.hops", "b1.example:7070");
+        props.put("destinations.B.routes.via-c1.hops", "c1.example:7070,b1.example:7070");
+        props.put("next.hops.allowed", "D1.Example:7070, [::1]:7070");
+        RelayConfig config = new RelayConfig(props);
+
+        assertThat(config.nextHopAllowed(HopAddress.parse("b1.example:7070"))).isTrue();
+        assertThat(config.nextHopAllowed(HopAddress.parse("c1.example:7070"))).isTrue();
+        assertThat(config.nextHopAllowed(HopAddress.parse("d1.example:7070"))).isTrue();
+        assertThat(config.nextHopAllowed(HopAddress.parse("[::1]:7070"))).isTrue();
+        assertThat(config.nextHopAllowed(HopAddress.parse("b1.example:7071"))).isFalse();
+        assertThat(config.nextHopAllowed(HopAddress.parse("evil.example:7070"))).isFalse();
+    }
 }

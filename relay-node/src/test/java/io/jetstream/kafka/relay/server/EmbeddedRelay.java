@@ -27,6 +27,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     private final DataPipelineContext context;
     private final TransportPipeline transport;
     private final DefaultChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final HandshakeAdmission admission;
 
     public EmbeddedRelay(RelayConfig config, DataPipelineFactory dataPath) {
         this.config = config;
@@ -41,13 +42,14 @@ public final class EmbeddedRelay implements AutoCloseable {
                 new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
         this.context = new DataPipelineContext(config, metrics, budget,
                 new PeerConnector(config, Optional.empty(), metrics, channels, outbound), health);
+        this.admission = new HandshakeAdmission(config, metrics);
         dataPath.start(context);
     }
 
     /** A new accepted connection, active, with the relay's pipeline. */
     public EmbeddedChannel connection() {
         return new EmbeddedChannel(new RelayServerInitializer(Optional.empty(), transport, dataPath, context, channels,
-                () -> true));
+                () -> true, admission));
     }
 
     public RelayMetrics metrics() {

@@ -42,7 +42,8 @@ class RelayServerInitializerTest {
         DataPipelineContext context = new DataPipelineContext(config, metrics,
                 BufferBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport),
                 new RelayHealth("r", Time.SYSTEM));
-        return new EmbeddedChannel(new RelayServerInitializer(ssl, transport, dataPath, context, group, () -> accepting));
+        return new EmbeddedChannel(new RelayServerInitializer(ssl, transport, dataPath, context, group, () -> accepting,
+                new HandshakeAdmission(config, metrics)));
     }
 
     private EmbeddedChannel plaintextChannel(DataPipelineFactory dataPath) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
@@ -117,6 +118,27 @@ class RelayServerTest {
         assertThat(post.statusCode()).isEqualTo(405);
         assertThat(post.headers().firstValue("allow")).contains("GET");
         assertThat(admin.send("DELETE", "/metrics", "").statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void healthIsDegradedButServingWhileDirectMemoryIsAboveTheConfiguredShare() throws Exception {
+        Map<String, Object> props = TestConfigs.plaintext("relay-test");
+        props.put("health.direct.memory.degraded.ratio", 0.05);
+        AdminClient admin = new AdminClient(start(props, new TestOnlyEchoPipelineFactory()).admin());
+        DirectMemory memory = DirectMemory.ofThisProcess();
+        long needed = Math.max(0, (long) (0.05 * memory.maxBytes()) - memory.usedBytes()) + (1 << 20);
+        java.nio.ByteBuffer pressure = java.nio.ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE, needed));
+        try {
+            HttpResponse<String> health = admin.get("/health");
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).contains("\"status\":\"DEGRADED\"", "\"directMemoryMaxBytes\":");
+            assertThat(server.health().status()).isEqualTo(RelayHealth.Status.UP);
+            assertThat(admin.get("/metrics").body()).contains("jetstream_relay_direct_memory_used_bytes ",
+                    "jetstream_relay_direct_memory_max_bytes " + memory.maxBytes());
+        } finally {
+            io.netty.util.internal.PlatformDependent.freeDirectBuffer(pressure);
+        }
+        // Back to UP once the memory is returned: RelayHealthTest (other tests' pooled buffers may stay here).
     }
 
     @Test

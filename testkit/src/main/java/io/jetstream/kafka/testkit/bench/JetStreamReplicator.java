@@ -88,11 +88,14 @@ final class JetStreamReplicator implements Replicator {
         routes.put("direct", List.of(network.toSiteB("a1", egress.dataAddress())));
         if (variant.routes() >= 3) {
             for (String via : List.of("a2", "a3")) {
+                InetSocketAddress viaToEgress = network.toSiteB(via, egress.dataAddress());
+                Map<String, String> allowed = RelayConfigs.allowedNextHops(List.of(viaToEgress));
                 RelayProcess relay = cluster.relay(via);
-                if (relay == null) {
-                    relay = cluster.startRelay(via, relayBase, Map.of());
+                // A kept intermediate forwards only to the egress it was started for.
+                if (relay == null || !relay.config().entrySet().containsAll(allowed.entrySet())) {
+                    relay = cluster.startRelay(via, relayBase, allowed);
                 }
-                routes.put("via-" + via, List.of(relay.dataAddress(), network.toSiteB(via, egress.dataAddress())));
+                routes.put("via-" + via, List.of(relay.dataAddress(), viaToEgress));
             }
         }
         RelayProcess ingress = cluster.startRelay("a1", relayBase, RelayConfigs.ingressRoutes(DESTINATION, routes));

@@ -11,10 +11,14 @@ import java.util.Map;
 /**
  * The relay configurations of the benchmark, as flat key/value maps (the keys of docs/relay.md):
  * each relay starts from the shipped {@code config/relay-demo.yaml} (streams, budgets, timeouts:
- * the defaults under test) and changes only its id, its listeners and, for the ingress, its routes.
+ * the defaults under test) and changes only its id, its listeners and, for the ingress, its routes
+ * (for an intermediate, the next hops it may forward to).
  * Pure functions on maps; {@link RelayProcess} writes them as YAML.
  */
 final class RelayConfigs {
+
+    /** The relay key listing the next hops an intermediate relay (one without routes) may forward to. */
+    static final String NEXT_HOPS_ALLOWED = "next.hops.allowed";
 
     /** Price per GB of every benchmark route: equal, so that adaptive routing may use all three. */
     static final double ROUTE_PRICE_PER_GB = 0.02;
@@ -31,7 +35,7 @@ final class RelayConfigs {
         Map<String, String> base = new LinkedHashMap<>();
         shipped.forEach((key, value) -> {
             boolean perRelay = key.equals("relay.id") || key.startsWith("listener.") || key.startsWith("admin.")
-                    || key.equals("destinations") || key.startsWith("destinations.");
+                    || key.equals("destinations") || key.startsWith("destinations.") || key.equals(NEXT_HOPS_ALLOWED);
             if (!perRelay) {
                 base.put(key, value);
             }
@@ -67,5 +71,15 @@ final class RelayConfigs {
             config.put(prefix + ".price.per.gb", Double.toString(ROUTE_PRICE_PER_GB));
         });
         return config;
+    }
+
+    /**
+     * The keys of an intermediate relay: the next hops (host:port each) its upstreams' routes name
+     * after it. A relay connects only to hops of its own routes and these.
+     */
+    static Map<String, String> allowedNextHops(List<InetSocketAddress> hops) {
+        List<String> endpoints = new ArrayList<>();
+        hops.forEach(hop -> endpoints.add(hop.getHostString() + ":" + hop.getPort()));
+        return Map.of(NEXT_HOPS_ALLOWED, String.join(",", endpoints));
     }
 }

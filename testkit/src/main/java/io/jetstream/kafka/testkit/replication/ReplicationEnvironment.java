@@ -104,7 +104,8 @@ public final class ReplicationEnvironment implements AutoCloseable {
             String linkEndpoint = linkAddress.getHostString() + ":" + linkAddress.getPort();
             List<String> hops = new ArrayList<>();
             if (viaIds[i] != null) {
-                RelayNode via = relay(viaIds[i], Map.of());
+                // An intermediate has no routes: it may forward only to the next hop it is told.
+                RelayNode via = relay(viaIds[i], Map.of("next.hops.allowed", linkEndpoint));
                 hops.add(via.dataEndpoint());
             }
             hops.add(linkEndpoint);

@@ -2,6 +2,7 @@ package io.jetstream.kafka.testkit.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.net.InetSocketAddress;
@@ -37,5 +38,18 @@ class RelayConfigsTest {
                 .containsEntry("listener.host", "198.18.1.1").containsEntry("admin.port", "7101");
         RelayConfig relay = new RelayConfig(config);
         assertThat(relay.relayId()).isEqualTo("a1");
+    }
+
+    @Test
+    void anIntermediateMayForwardOnlyToTheNextHopsItIsGiven() {
+        Map<String, String> base = RelayConfigs.shippedBase(SiteFiles.configFile("relay-demo.yaml"));
+        Map<String, String> config = RelayConfigs.relay(base, "a2", new InetSocketAddress("198.18.1.2", 7001),
+                new InetSocketAddress("198.18.1.2", 7002));
+        config.putAll(RelayConfigs.allowedNextHops(List.of(new InetSocketAddress("198.18.2.2", 7000))));
+
+        RelayConfig relay = new RelayConfig(config);
+        assertThat(relay.nextHopAllowed(HopAddress.parse("198.18.2.2:7000"))).isTrue();
+        assertThat(relay.nextHopAllowed(HopAddress.parse("198.18.2.3:7000"))).isFalse();
+        assertThat(RelayConfigs.base(Map.of("next.hops.allowed", "198.18.2.2:7000"))).isEmpty();
     }
 }
