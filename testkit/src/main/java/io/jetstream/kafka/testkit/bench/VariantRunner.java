@@ -122,6 +122,73 @@ final class VariantRunner {
                 replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error);
     }
 
+    /**
+     * Warms both brokers before the first variant, so that whichever variant runs first does not
+     * pay for their JIT warm-up alone (brokers are shared by all variants, their replicators are
+     * not): for the warm-up's duration, records at the warm-up rate are produced at each site and
+     * read back there (read_committed, like the probe).
+     */
+    void warmBrokers() throws InterruptedException {
+        if (plan.warmup().isZero()) {
+            return;
+        }
+        try {
+            warmBothBrokers();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("broker warm-up skipped: {}", e.toString());
+        }
+    }
+
+    private void warmBothBrokers() throws InterruptedException, java.util.concurrent.ExecutionException,
+            java.util.concurrent.TimeoutException {
+        long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
+        out.printf(Locale.ROOT, "Warming both brokers: %d records at %d/s at each site%n", records,
+                Math.round(plan.warmupRate()));
+        List<Thread> threads = new ArrayList<>();
+        List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String bootstrap : List.of(cluster.bootstrapA(), cluster.bootstrapB())) {
+            String topic = "bench.broker-warm-up";
+            cluster.createTopic(bootstrap, topic, BenchPlan.PARTITIONS);
+            Thread thread = new Thread(() -> {
+                try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(Map.of(
+                        "bootstrap.servers", bootstrap, "isolation.level", "read_committed",
+                        "auto.offset.reset", "earliest", "enable.auto.commit", "false"),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                    consumer.subscribe(List.of(topic));
+                    Workload warm = new Workload(spec(topic, records, plan.warmupRate()), bootstrap);
+                    Thread producer = new Thread(() -> {
+                        try {
+                            warm.run();
+                        } catch (Exception e) {
+                            failures.add(e);
+                        }
+                    }, "bench-broker-warm-up-producer");
+                    producer.start();
+                    long read = 0;
+                    long deadline = System.nanoTime() + plan.warmup().toNanos() + Duration.ofSeconds(60).toNanos();
+                    while (read < records && System.nanoTime() < deadline) {
+                        read += consumer.poll(Duration.ofMillis(200)).count();
+                    }
+                    producer.join();
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            }, "bench-broker-warm-up");
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        for (String bootstrap : List.of(cluster.bootstrapA(), cluster.bootstrapB())) {
+            cluster.deleteTopics(bootstrap, List.of("bench.broker-warm-up"));
+        }
+        if (!failures.isEmpty()) {
+            log.warn("broker warm-up incomplete: {}", failures.get(0).toString());
+        }
+    }
+
     private ProducedLog warmUp(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
         Workload warm = new Workload(spec(run.topic, records, plan.warmupRate()), cluster.bootstrapA());

@@ -91,6 +91,7 @@ public final class WanBench {
                     .getOrDefault("compression.type", "none");
             try (Sampler sampler = new Sampler(network, cluster::pids, recordBytesAtB::get, SAMPLE_INTERVAL)) {
                 VariantRunner runner = new VariantRunner(cluster, sampler, plan, ticks, out, recordBytesAtB);
+                runner.warmBrokers();
                 for (Variant variant : variants) {
                     if (variant.compression().filter(shippedCodec::equals).isPresent()) {
                         out.println("[" + variant.id() + "] skipped: compression.type=" + shippedCodec
