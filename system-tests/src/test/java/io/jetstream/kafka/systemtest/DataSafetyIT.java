@@ -157,7 +157,7 @@ class DataSafetyIT {
 
             env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
             Poll.until("the source connector is paused", DEADLINE,
-                    () -> "PAUSED".equals(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).state()));
+                    () -> sourcePaused());
             produce(producer, topic, "lost", 500); // offsets 1000..1499
             try (Admin admin = env.siteA().admin()) {
                 admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1_500)))
@@ -215,7 +215,7 @@ class DataSafetyIT {
                     () -> values(replica, 0).size() == 100);
             env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
             Poll.until("the source connector is paused", DEADLINE,
-                    () -> "PAUSED".equals(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).state()));
+                    () -> sourcePaused());
             produceKeyed(producer, topic, 100, 2_000);
         }
         Poll.until("the origin compacted records the connector has not read", DEADLINE, Duration.ofSeconds(2),
@@ -238,6 +238,17 @@ class DataSafetyIT {
     }
 
     /** A metric of the source-site connector's tasks, summed over them. */
+    /**
+     * The connector and every task PAUSED: a task reports it only once its thread stopped
+     * consuming, while the connector's own state changes first (records produced in between were
+     * read, and the test's gaps would start later than it wrote them).
+     */
+    private static boolean sourcePaused() throws Exception {
+        var status = env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR);
+        return "PAUSED".equals(status.state()) && !status.tasks().isEmpty()
+                && status.tasks().stream().allMatch(t -> "PAUSED".equals(t.state()));
+    }
+
     private static double sourceMetric(String name) throws Exception {
         return JmxReader.sum(env.siteA().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
                 + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", name);

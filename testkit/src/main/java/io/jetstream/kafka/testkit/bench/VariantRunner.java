@@ -155,7 +155,12 @@ final class VariantRunner {
                         "auto.offset.reset", "earliest", "enable.auto.commit", "false"),
                         new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                         new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-                    consumer.subscribe(List.of(topic));
+                    List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+                    for (int p = 0; p < BenchPlan.PARTITIONS; p++) {
+                        partitions.add(new org.apache.kafka.common.TopicPartition(topic, p));
+                    }
+                    consumer.assign(partitions);
+                    consumer.seekToBeginning(partitions);
                     Workload warm = new Workload(spec(topic, records, plan.warmupRate()), bootstrap);
                     Thread producer = new Thread(() -> {
                         try {
