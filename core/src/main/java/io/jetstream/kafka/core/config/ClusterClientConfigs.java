@@ -2,6 +2,7 @@ package io.jetstream.kafka.core.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -20,7 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.types.Password;
-import org.apache.kafka.common.security.JaasConfig;
+import org.apache.kafka.common.security.JaasContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
@@ -50,7 +52,7 @@ public final class ClusterClientConfigs {
     /** Kafka's own definitions of the client security settings (MirrorMaker 2's CLIENT_CONFIG_DEF less bootstrap). */
     static final ConfigDef KAFKA_CLIENT_SECURITY = new ConfigDef()
             .define(PROTOCOL, Type.STRING, CommonClientConfigs.DEFAULT_SECURITY_PROTOCOL,
-                    ConfigDef.CaseInsensitiveValidString.in(SecurityProtocol.names().toArray(new String[0])),
+                    new SecurityProtocolValidator(),
                     Importance.MEDIUM, CommonClientConfigs.SECURITY_PROTOCOL_DOC)
             .withClientSslSupport()
             .withClientSaslSupport();
@@ -100,6 +102,24 @@ public final class ClusterClientConfigs {
             SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG);
 
     private ClusterClientConfigs() {
+    }
+
+    /** One of Kafka's security protocols, in any case (as Kafka's clients accept them); a stable description. */
+    static final class SecurityProtocolValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String protocol = value == null ? "" : value.toString().trim().toUpperCase(Locale.ROOT);
+            boolean known = Arrays.stream(SecurityProtocol.values()).anyMatch(p -> p.name.equals(protocol));
+            if (!known) {
+                throw new ConfigException(name, value, "must be one of " + this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.stream(SecurityProtocol.values()).map(p -> p.name).collect(Collectors.joining(", "))
+                    + " (any case)";
+        }
     }
 
     /**
@@ -200,7 +220,7 @@ public final class ClusterClientConfigs {
                     + " (the worker JVM has no " + JAAS_FILE_PROPERTY + " to fall back on)");
         } else if (sasl && !jaas.isBlank()) {
             try {
-                new JaasConfig("KafkaClient", jaas);
+                JaasContext.loadClientContext(Map.of(SaslConfigs.SASL_JAAS_CONFIG, new Password(jaas)));
             } catch (RuntimeException e) {
                 // Kafka's parser names keys and structure, never option values.
                 errors.putIfAbsent(jaasKey, "is not a valid JAAS configuration (" + e.getMessage() + "); expected "
