@@ -140,8 +140,8 @@ public final class SinkSiteTask extends SourceTask {
             clients.add(client);
         }
         clients.forEach(PeerClient::start);
-        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, topics managed on the {}",
-                nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
+        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, topics managed "
+                + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
                 exactlyOnce ? "exactly-once" : "at-least-once", targetCluster);
     }
 

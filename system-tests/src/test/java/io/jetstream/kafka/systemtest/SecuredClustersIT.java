@@ -207,7 +207,8 @@ class SecuredClustersIT {
                 values(env.connectA().taskConfigs(ReplicationEnvironment.SOURCE_CONNECTOR)),
                 values(env.connectB().taskConfigs(ReplicationEnvironment.SINK_CONNECTOR)));
         for (Collection<String> values : taskConfigs) {
-            assertThat(values).isNotEmpty().noneMatch(v -> v.contains(CONNECTOR_PASSWORD) || v.contains(STORE_PASSWORD));
+            assertThat(values).isNotEmpty()
+                    .noneMatch(v -> v.contains(CONNECTOR_PASSWORD) || v.contains(STORE_PASSWORD));
         }
         for (Site site : List.of(env.siteA(), env.siteB())) {
             String log = Files.readString(site.requireWorker().process().logFile());

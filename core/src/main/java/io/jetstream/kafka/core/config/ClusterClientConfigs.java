@@ -64,11 +64,12 @@ public final class ClusterClientConfigs {
     private static final List<Declared> DECLARED = List.of(
             new Declared(PROTOCOL, Importance.HIGH, Width.SHORT, "Security protocol",
                     "Protocol this connector's own Kafka clients (Admin clients, read-back consumers) use to reach "
-                            + "{cluster}: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL. The other {prefix}ssl.* and {prefix}sasl.* keys "
-                            + "complete it; any Kafka client ssl.* or sasl.* setting is accepted under this prefix."),
+                            + "{cluster}: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL. The other {prefix}ssl.* and "
+                            + "{prefix}sasl.* keys complete it; any Kafka client ssl.* or sasl.* setting is "
+                            + "accepted under this prefix."),
             new Declared(SaslConfigs.SASL_MECHANISM, Importance.MEDIUM, Width.SHORT, "SASL mechanism",
-                    "SASL mechanism towards {cluster}, e.g. PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI. "
-                            + "Used with SASL_PLAINTEXT and SASL_SSL."),
+                    "SASL mechanism towards {cluster}, e.g. PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or "
+                            + "GSSAPI. Used with SASL_PLAINTEXT and SASL_SSL."),
             new Declared(SaslConfigs.SASL_JAAS_CONFIG, Importance.MEDIUM, Width.LONG, "SASL JAAS config",
                     "JAAS login configuration of the connector's clients towards {cluster}, e.g. "
                             + "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"...\" "

@@ -69,7 +69,10 @@ public final class ConnectRestClient {
         send("PUT", "/connectors/" + encode(name) + "/config", JSON.writeValueAsString(config));
     }
 
-    /** The connector's configuration as stored: {@code GET /connectors/{name}/config} (config provider placeholders unresolved). */
+    /**
+     * The connector's configuration as stored: {@code GET /connectors/{name}/config}, with config
+     * provider placeholders unresolved.
+     */
     public Map<String, String> connectorConfig(String name) throws IOException, InterruptedException {
         return JSON.readValue(send("GET", "/connectors/" + encode(name) + "/config", null), new TypeReference<>() { });
     }
