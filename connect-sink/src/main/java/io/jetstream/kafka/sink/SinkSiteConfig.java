@@ -9,7 +9,6 @@ import io.jetstream.kafka.core.config.RegexValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -152,10 +151,6 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public String targetAlias() {
         return getString(TARGET_ALIAS);
-    }
-
-    public List<String> targetBootstrapServers() {
-        return getList(TARGET_BOOTSTRAP);
     }
 
     /**

@@ -14,7 +14,6 @@ import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -189,10 +188,6 @@ public class SourceSiteConfig extends AbstractConfig {
 
     public String targetAlias() {
         return getString(TARGET_ALIAS);
-    }
-
-    public List<String> sourceBootstrapServers() {
-        return getList(SOURCE_BOOTSTRAP);
     }
 
     /** How the connector's own clients (Admin) reach the source cluster: bootstrap servers and security. */
