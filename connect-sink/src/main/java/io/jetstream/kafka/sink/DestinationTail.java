@@ -2,9 +2,9 @@ package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.config.ClusterClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -83,11 +83,9 @@ final class DestinationTail {
      * Fingerprints of the records in {@code [max(start, endOffset - WINDOW), endOffset)} of a
      * destination partition, and the offset of the first; reads uncommitted records too.
      */
-    static Window read(List<String> bootstrapServers, String clientId, TopicPartition partition, long endOffset,
+    static Window read(ClusterClients cluster, String clientId, TopicPartition partition, long endOffset,
                        boolean withTimestamps, Duration timeout) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", bootstrapServers));
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        Map<String, Object> config = cluster.config(clientId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);

@@ -1,12 +1,14 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.config.ClusterAliasValidator;
+import io.jetstream.kafka.core.config.ClusterClientConfigs;
+import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RegexValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -37,6 +39,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String OFFSET_GAP_POLICY = "offset.gap.policy";
 
     private static final String CLUSTERS = "Clusters";
+    private static final String TARGET_SECURITY = "Target cluster security";
     private static final String TOPICS = "Topics";
     private static final String DELIVERY = "Delivery";
 
@@ -67,8 +70,11 @@ public class SinkSiteConfig extends AbstractConfig {
                         CLUSTERS, 2, Width.SHORT, "Target cluster alias")
                 .define(TARGET_BOOTSTRAP, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
                         new NonEmptyListValidator("this cluster's brokers (host:port)"), Importance.HIGH,
-                        "Bootstrap servers of this (the destination) cluster, used to create topics with the "
-                                + "origin's partition count and configs, and to grow them.",
+                        "Bootstrap servers of this (the destination) cluster for the connector's own Kafka "
+                                + "clients, which create topics with the origin's partition count and configs, grow "
+                                + "them, sync their configs and read records back after a crash. They take the "
+                                + "target.cluster.security.protocol, ssl.* and sasl.* keys below; the producer that "
+                                + "writes the records is the worker's.",
                         CLUSTERS, 3, Width.LONG, "Target bootstrap servers")
                 .define(TOPIC_NAMING, Type.STRING, "prefix", new TopicNamingValidator(), Importance.HIGH,
                         "How destination topics are named: 'prefix' (MirrorMaker 2 compatible "
@@ -119,20 +125,24 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "range, and fails again after each restart until the gap is accepted. 'accept': "
                                 + "replication continues after the gap.",
                         DELIVERY, 4, Width.SHORT, "Offset gap policy");
+        ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
+                "the destination cluster");
         return RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
     }
 
     private void crossCheck() {
-        crossFieldErrors(originalsStrings()).entrySet().stream().findFirst().ifPresent(error -> {
-            throw new ConfigException(error.getKey(), originalsStrings().get(error.getKey()), error.getValue());
-        });
+        Map<String, String> props = originalsStrings();
+        CrossFieldValidation.throwFirst(CONFIG_DEF, props, crossFieldErrors(props));
     }
 
     /** Errors that involve several keys, each keyed by the key it concerns. */
     public static Map<String, String> crossFieldErrors(Map<String, String> props) {
-        return CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS);
+        Map<String, String> errors = new LinkedHashMap<>(
+                CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
+        ClusterClientConfigs.errors(props, ClusterClientConfigs.TARGET_PREFIX).forEach(errors::putIfAbsent);
+        return errors;
     }
 
     public String sourceAlias() {
@@ -143,8 +153,12 @@ public class SinkSiteConfig extends AbstractConfig {
         return getString(TARGET_ALIAS);
     }
 
-    public List<String> targetBootstrapServers() {
-        return getList(TARGET_BOOTSTRAP);
+    /**
+     * How the connector's own clients (the Admin client, read-back consumers) reach this cluster:
+     * bootstrap servers and security.
+     */
+    public ClusterClients targetCluster() {
+        return ClusterClientConfigs.clients(this, ClusterClientConfigs.TARGET_PREFIX, "destination cluster");
     }
 
     /** The naming policy, instantiated and configured. */

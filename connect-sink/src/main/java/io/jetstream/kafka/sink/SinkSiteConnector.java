@@ -10,6 +10,8 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * JetStream's destination-site connector. In Kafka Connect's terms it is a {@link SourceConnector}:
@@ -20,6 +22,8 @@ import org.apache.kafka.connect.source.SourceConnector;
  * {@code exactly.once.source.support=enabled}).
  */
 public final class SinkSiteConnector extends SourceConnector {
+
+    private static final Logger log = LoggerFactory.getLogger(SinkSiteConnector.class);
 
     /** Keys added to each task's configuration (declared in {@link SinkSiteTaskConfig}): its share. */
     static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
@@ -34,7 +38,12 @@ public final class SinkSiteConnector extends SourceConnector {
 
     @Override
     public void start(Map<String, String> props) {
-        new SinkSiteConfig(props);
+        SinkSiteConfig config = new SinkSiteConfig(props); // fail fast, naming the key
+        var ignored = config.targetCluster().ignoredKeys();
+        if (!ignored.isEmpty()) {
+            log.warn("Ignoring {}: the connector's clients take only Kafka client security settings "
+                    + "(security.protocol, ssl.*, sasl.*) under target.cluster.", ignored);
+        }
         this.props = Map.copyOf(props);
     }
 

@@ -2,6 +2,7 @@ package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -26,7 +27,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
@@ -66,6 +66,7 @@ public final class SinkSiteTask extends SourceTask {
     static final Duration PROGRESS_READ_TIMEOUT = Duration.ofSeconds(3);
 
     private SinkSiteTaskConfig config;
+    private ClusterClients targetCluster;
     private String sourceAlias;
     private TopicNamingPolicy naming;
     private EventLoopGroup group;
@@ -101,9 +102,8 @@ public final class SinkSiteTask extends SourceTask {
         long epoch = System.currentTimeMillis();
         progressReads = new BoundedReads("jetstream-progress-" + nodeId, PROGRESS_READ_TIMEOUT);
         metrics = new SinkSiteMetrics(context.pluginMetrics());
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                String.join(",", config.targetBootstrapServers()),
-                AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-topics"));
+        targetCluster = config.targetCluster();
+        Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
                 config.topicConfigsSync());
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
@@ -140,9 +140,9 @@ public final class SinkSiteTask extends SourceTask {
             clients.add(client);
         }
         clients.forEach(PeerClient::start);
-        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode", nodeId, taskId,
-                taskCount, relaySettings.streamId(), relaySettings.relays(),
-                exactlyOnce ? "exactly-once" : "at-least-once");
+        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, topics managed "
+                + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
+                exactlyOnce ? "exactly-once" : "at-least-once", targetCluster);
     }
 
     /** Progress as Connect stores it: the source offset of the last record written per origin partition. */
@@ -304,7 +304,7 @@ public final class SinkSiteTask extends SourceTask {
         long[] redelivered = firstRun.stream().mapToLong(r -> DestinationTail.fingerprint(r, withTimestamps))
                 .toArray();
         try {
-            DestinationTail.Window window = DestinationTail.read(config.targetBootstrapServers(),
+            DestinationTail.Window window = DestinationTail.read(targetCluster,
                     "jetstream-tail-" + destination + "-" + origin.partition(),
                     new TopicPartition(destination, origin.partition()), endOffset, withTimestamps,
                     Duration.ofSeconds(30));

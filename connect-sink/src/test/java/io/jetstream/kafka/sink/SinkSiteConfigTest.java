@@ -86,6 +86,55 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void theDestinationClustersSecuritySettingsReachTheConnectorsClients() throws Exception {
+        Path truststore = Files.createTempFile("truststore", ".p12");
+        try {
+            Map<String, String> props = valid();
+            props.put("target.cluster.security.protocol", "SASL_SSL");
+            props.put("target.cluster.sasl.mechanism", "PLAIN");
+            props.put("target.cluster.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule "
+                    + "required username=\"jetstream\" password=\"pw-from-a-config-provider\";");
+            props.put("target.cluster.ssl.truststore.location", truststore.toString());
+            props.put("target.cluster.ssl.truststore.password", "store-pw-from-a-config-provider");
+            props.put("target.cluster.ssl.enabled.protocols", "TLSv1.3"); // not declared, passed through
+            props.put("source.cluster.security.protocol", "SSL");         // the other side's: not used here
+            SinkSiteConfig config = new SinkSiteConfig(props);
+            Map<String, Object> client = config.targetCluster().config("task-0-topics");
+            assertThat(client).containsEntry("bootstrap.servers", "127.0.0.1:9192")
+                    .containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
+                    .containsEntry("ssl.truststore.location", truststore.toString())
+                    .containsEntry("ssl.enabled.protocols", "TLSv1.3").containsKeys("sasl.jaas.config",
+                            "ssl.truststore.password");
+            assertThat(client.toString()).doesNotContain("pw-from-a-config-provider");
+            assertThat(config.toString()).doesNotContain("pw-from-a-config-provider");
+            assertThat(config.targetCluster()).hasToString("destination cluster 127.0.0.1:9192 over SASL_SSL (PLAIN)");
+        } finally {
+            Files.deleteIfExists(truststore);
+        }
+    }
+
+    @Test
+    void securityErrorsNameTheirPrefixedKeys() {
+        Map<String, String> badProtocol = valid();
+        badProtocol.put("target.cluster.security.protocol", "KERBEROS");
+        assertThatThrownBy(() -> new SinkSiteConfig(badProtocol)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("target.cluster.security.protocol");
+
+        Map<String, String> forgotProtocol = valid();
+        forgotProtocol.put("target.cluster.sasl.mechanism", "PLAIN");
+        var errors = new SinkSiteConnector().validate(forgotProtocol).configValues().stream()
+                .filter(v -> v.name().equals("target.cluster.security.protocol")).findFirst().orElseThrow()
+                .errorMessages();
+        assertThat(errors).anyMatch(m -> m.contains("PLAINTEXT") && m.contains("target.cluster.sasl.mechanism"));
+
+        Map<String, String> badPassThrough = valid();
+        badPassThrough.put("target.cluster.security.protocol", "SSL");
+        badPassThrough.put("target.cluster.sasl.login.retry.backoff.ms", "-");
+        assertThatThrownBy(() -> new SinkSiteConfig(badPassThrough))
+                .hasMessageContaining("target.cluster.sasl.login.retry.backoff.ms");
+    }
+
+    @Test
     void taskIOfNTakesShareIOfN() {
         List<Map<String, String>> tasks = SinkSiteConnector.taskConfigs(valid(), 4);
         assertThat(tasks).extracting(t -> t.get(SinkSiteConnector.TASK_ID)).containsExactly("0", "1", "2", "3");
@@ -120,7 +169,12 @@ class SinkSiteConfigTest {
                 "Keys of `io.jetstream.kafka.sink.SinkSiteConnector`, the connector deployed at the **destination** "
                         + "site. In Kafka Connect's terms it is a *source* connector: it writes topics. Besides these "
                         + "keys it takes Connect's own keys (`tasks.max`, `exactly.once.support`, converters: use "
-                        + "`ByteArrayConverter` for key, value and header).",
+                        + "`ByteArrayConverter` for key, value and header). Under `target.cluster.` it also takes "
+                        + "every other `ssl.*` and `sasl.*` setting of Kafka's clients, passed to the connector's own "
+                        + "clients and validated with Kafka's rules, as MirrorMaker 2 does; other keys under the "
+                        + "prefix are ignored with a warning. The producer that writes the records is the worker's: "
+                        + "secure it with the worker's `producer.*` settings (docs/operations.md, \"Secured "
+                        + "clusters\").",
                 SinkSiteConfig.CONFIG_DEF);
         if (Boolean.getBoolean("jetstream.docs.update")) {
             Files.writeString(DOC, generated);

@@ -1,6 +1,8 @@
 package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.core.config.ClusterAliasValidator;
+import io.jetstream.kafka.core.config.ClusterClientConfigs;
+import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
@@ -11,7 +13,7 @@ import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -53,6 +55,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final int BATCH_MAX_BYTES_LIMIT = 8 * 1024 * 1024;
 
     private static final String CLUSTERS = "Clusters";
+    private static final String SOURCE_SECURITY = "Source cluster security";
     private static final String BATCHING = "Batching";
     private static final String DELIVERY = "Delivery";
     private static final String CONSUMER = "Consumer";
@@ -82,8 +85,11 @@ public class SourceSiteConfig extends AbstractConfig {
                         CLUSTERS, 2, Width.SHORT, "Target cluster alias")
                 .define(SOURCE_BOOTSTRAP, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
                         new NonEmptyListValidator("the source cluster's brokers (host:port)"),
-                        Importance.HIGH, "Bootstrap servers of the source cluster, used to read topic metadata "
-                                + "(partition count and configs) that the destination needs to create topics.",
+                        Importance.HIGH, "Bootstrap servers of the source cluster for the connector's own Kafka "
+                                + "clients, which read topic metadata (partition count and configs) that the "
+                                + "destination needs to create topics, and the log start and committed offsets that "
+                                + "vouch for skipped offsets. They take the source.cluster.security.protocol, ssl.* "
+                                + "and sasl.* keys below; the consumer that reads the topics is the worker's.",
                         CLUSTERS, 3, Width.LONG, "Source bootstrap servers")
                 .define(BATCH_POLICY, Type.STRING, "fixed", ConfigDef.ValidString.in("adaptive", "fixed"),
                         Importance.MEDIUM, "'fixed': batches close at the three batch caps below. 'adaptive' "
@@ -139,6 +145,7 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "worker must allow the override: connector.client.config.override.policy=All "
                                 + "(Kafka's default), or isolation.level in its allowlist.",
                         CONSUMER, 1, Width.SHORT, "Consumer isolation level");
+        ClusterClientConfigs.define(def, ClusterClientConfigs.SOURCE_PREFIX, SOURCE_SECURITY, "the source cluster");
         return RelayClientConfigs.define(def,
                 "Relays of the source site this connector sends batches to (host:port of their data "
                         + "listeners); with several, batches are spread over them and re-sent on another "
@@ -163,14 +170,16 @@ public class SourceSiteConfig extends AbstractConfig {
     }
 
     private void crossCheck() {
-        crossFieldErrors(originalsStrings()).entrySet().stream().findFirst().ifPresent(error -> {
-            throw new ConfigException(error.getKey(), originalsStrings().get(error.getKey()), error.getValue());
-        });
+        Map<String, String> props = originalsStrings();
+        CrossFieldValidation.throwFirst(CONFIG_DEF, props, crossFieldErrors(props));
     }
 
     /** Errors that involve several keys, each keyed by the key it concerns. */
     public static Map<String, String> crossFieldErrors(Map<String, String> props) {
-        return CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS);
+        Map<String, String> errors = new LinkedHashMap<>(
+                CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
+        ClusterClientConfigs.errors(props, ClusterClientConfigs.SOURCE_PREFIX).forEach(errors::putIfAbsent);
+        return errors;
     }
 
     public String sourceAlias() {
@@ -181,8 +190,9 @@ public class SourceSiteConfig extends AbstractConfig {
         return getString(TARGET_ALIAS);
     }
 
-    public List<String> sourceBootstrapServers() {
-        return getList(SOURCE_BOOTSTRAP);
+    /** How the connector's own clients (Admin) reach the source cluster: bootstrap servers and security. */
+    public ClusterClients sourceCluster() {
+        return ClusterClientConfigs.clients(this, ClusterClientConfigs.SOURCE_PREFIX, "source cluster");
     }
 
     public boolean adaptiveBatching() {

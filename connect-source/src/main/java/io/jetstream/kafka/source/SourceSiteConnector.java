@@ -9,6 +9,8 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * JetStream's source-site connector. In Kafka Connect's terms it is a {@link SinkConnector}: it
@@ -17,6 +19,8 @@ import org.apache.kafka.connect.sink.SinkConnector;
  * partitions to tasks; every task gets the same configuration plus its index.
  */
 public final class SourceSiteConnector extends SinkConnector {
+
+    private static final Logger log = LoggerFactory.getLogger(SourceSiteConnector.class);
 
     /** Internal key: the task's index, added to each task's configuration. */
     static final String TASK_ID = SourceSiteTaskConfig.TASK_ID;
@@ -30,7 +34,12 @@ public final class SourceSiteConnector extends SinkConnector {
 
     @Override
     public void start(Map<String, String> props) {
-        new SourceSiteConfig(props); // fail fast, naming the key
+        SourceSiteConfig config = new SourceSiteConfig(props); // fail fast, naming the key
+        var ignored = config.sourceCluster().ignoredKeys();
+        if (!ignored.isEmpty()) {
+            log.warn("Ignoring {}: the connector's clients take only Kafka client security settings "
+                    + "(security.protocol, ssl.*, sasl.*) under source.cluster.", ignored);
+        }
         this.props = Map.copyOf(props);
     }
 

@@ -3,6 +3,7 @@ package io.jetstream.kafka.source;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
 import io.jetstream.kafka.core.model.BatchPolicy;
@@ -31,7 +32,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
@@ -157,9 +157,8 @@ public final class SourceSiteTask extends SinkTask {
                 + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
         metrics.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
                 + " policy).", () -> modelInput(policy, in -> in.rttNanos() / 1e6));
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                String.join(",", config.sourceBootstrapServers()),
-                AdminClientConfig.CLIENT_ID_CONFIG, nodeId + "-metadata"));
+        ClusterClients sourceCluster = config.sourceCluster();
+        admin = sourceCluster.admin(nodeId + "-metadata");
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
                 "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
@@ -172,8 +171,8 @@ public final class SourceSiteTask extends SinkTask {
                 + "reports a gap unless it already wrote them.", coverage::unvouched);
         clients.forEach(PeerClient::start);
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        log.info("Source-site task {} started: {} -> {} via {}", nodeId, config.sourceAlias(), config.targetAlias(),
-                relaySettings);
+        log.info("Source-site task {} started: {} -> {} via {}; reads metadata from the {}", nodeId,
+                config.sourceAlias(), config.targetAlias(), relaySettings, sourceCluster);
     }
 
     private static double modelInput(BatchPolicy policy, ToDoubleFunction<ModelInputs> input) {

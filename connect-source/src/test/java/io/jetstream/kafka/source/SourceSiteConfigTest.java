@@ -100,6 +100,58 @@ class SourceSiteConfigTest {
         assertThat(errors(new SourceSiteConnector().validate(valid()), "consumer.override.isolation.level")).isEmpty();
     }
 
+    @Test
+    void theSourceClustersSecuritySettingsReachTheConnectorsClientsAndNoLog() {
+        Map<String, String> props = valid();
+        props.put("source.cluster.security.protocol", "SASL_SSL");
+        props.put("source.cluster.sasl.mechanism", "SCRAM-SHA-512");
+        props.put("source.cluster.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule "
+                + "required username=\"jetstream\" password=\"pw-from-a-config-provider\";");
+        props.put("target.cluster.security.protocol", "SSL"); // the other side's: not this connector's business
+        SourceSiteConfig config = new SourceSiteConfig(props);
+        Map<String, Object> client = config.sourceCluster().config("task-0-metadata");
+        assertThat(client).containsEntry("bootstrap.servers", "127.0.0.1:9092")
+                .containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("client.id", "task-0-metadata").containsKey("sasl.jaas.config");
+        assertThat(client.toString()).doesNotContain("pw-from-a-config-provider");
+        assertThat(config.sourceCluster().toString()).isEqualTo("source cluster 127.0.0.1:9092 over SASL_SSL "
+                + "(SCRAM-SHA-512)");
+        assertThat(config.toString()).doesNotContain("pw-from-a-config-provider");
+        assertThat(SourceSiteConfig.CONFIG_DEF.configKeys().get("source.cluster.sasl.jaas.config").type)
+                .isEqualTo(org.apache.kafka.common.config.ConfigDef.Type.PASSWORD);
+    }
+
+    @Test
+    void validateReportsSecurityErrorsOnTheirPrefixedKeys() {
+        Map<String, String> props = valid();
+        props.put("source.cluster.security.protocol", "TLS");
+        props.put("source.cluster.ssl.truststore.locaton", "/etc/kafka/truststore.jks");
+        Config result = new SourceSiteConnector().validate(props);
+        assertThat(errors(result, "source.cluster.security.protocol")).anyMatch(m -> m.contains("TLS"));
+        assertThat(errors(result, "source.cluster.ssl.truststore.locaton"))
+                .anyMatch(m -> m.contains("not a setting of Kafka's clients"));
+
+        Map<String, String> unreadable = valid();
+        unreadable.put("source.cluster.security.protocol", "SSL");
+        unreadable.put("source.cluster.ssl.truststore.location", "/nonexistent/truststore.jks");
+        assertThat(errors(new SourceSiteConnector().validate(unreadable), "source.cluster.ssl.truststore.location"))
+                .anyMatch(m -> m.contains("not a readable file"));
+        assertThatThrownBy(() -> new SourceSiteConfig(unreadable))
+                .hasMessageContaining("source.cluster.ssl.truststore.location");
+
+        Map<String, String> badJaas = valid();
+        badJaas.put("source.cluster.security.protocol", "SASL_SSL");
+        badJaas.put("source.cluster.sasl.mechanism", "PLAIN");
+        badJaas.put("source.cluster.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule "
+                + "required username=\"jetstream\" password=\"pw-never-in-a-message\""); // no ';'
+        assertThatThrownBy(() -> new SourceSiteConfig(badJaas))
+                .hasMessageContaining("source.cluster.sasl.jaas.config").hasMessageContaining("[hidden]")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw-never-in-a-message"));
+        assertThat(errors(new SourceSiteConnector().validate(badJaas), "source.cluster.sasl.jaas.config"))
+                .anyMatch(m -> m.contains("not a valid JAAS configuration"))
+                .noneMatch(m -> m.contains("pw-never-in-a-message"));
+    }
+
     private static List<String> errors(Config config, String key) {
         return config.configValues().stream().filter(v -> v.name().equals(key)).findFirst()
                 .map(ConfigValue::errorMessages).orElse(List.of());
@@ -130,7 +182,12 @@ class SourceSiteConfigTest {
                 "Keys of `io.jetstream.kafka.source.SourceSiteConnector`, the connector deployed at the **source** "
                         + "site. In Kafka Connect's terms it is a *sink* connector: it reads topics. Besides these "
                         + "keys it takes Connect's own sink-connector keys (`topics` or `topics.regex`, "
-                        + "`tasks.max`, converters: use `ByteArrayConverter` for key, value and header).",
+                        + "`tasks.max`, converters: use `ByteArrayConverter` for key, value and header). Under "
+                        + "`source.cluster.` it also takes every other `ssl.*` and `sasl.*` setting of Kafka's "
+                        + "clients, passed to the connector's own clients and validated with Kafka's rules, as "
+                        + "MirrorMaker 2 does; other keys under the prefix are ignored with a warning. The consumer "
+                        + "that reads the topics is the worker's: secure it with the worker's `consumer.*` settings "
+                        + "(docs/operations.md, \"Secured clusters\").",
                 SourceSiteConfig.CONFIG_DEF);
     }
 }

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 
 /**
@@ -28,6 +30,19 @@ public final class CrossFieldValidation {
             if (!value.errorMessages().contains(message)) {
                 value.addErrorMessage(message);
             }
+        });
+    }
+
+    /**
+     * Throws the first of {@code errors} as a {@link ConfigException} naming its key and value; the
+     * value of a secret ({@code PASSWORD} in {@code def}) shows as {@code [hidden]}.
+     */
+    public static void throwFirst(ConfigDef def, Map<String, String> props, Map<String, String> errors) {
+        errors.entrySet().stream().findFirst().ifPresent(error -> {
+            String key = error.getKey();
+            ConfigDef.ConfigKey declared = def.configKeys().get(key);
+            boolean secret = declared != null && declared.type == ConfigDef.Type.PASSWORD;
+            throw new ConfigException(key, secret ? "[hidden]" : props.get(key), error.getValue());
         });
     }
 

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,10 +66,14 @@ public final class ReplicationEnvironment implements AutoCloseable {
             startRelaysAndLinks();
             List<Path> plugins = List.of(pluginFolder("connect-source"), pluginFolder("connect-sink"));
             sites = TwoSites.start(settings.baseDir,
-                    a -> a.pluginPath(plugins).workerHeap(settings.workerHeap),
+                    a -> {
+                        a.pluginPath(plugins).workerHeap(settings.workerHeap);
+                        settings.configureA.accept(a);
+                    },
                     b -> {
                         b.pluginPath(plugins).workerHeap(settings.workerHeap);
                         settings.workerPropertiesB.forEach(b::workerProperty);
+                        settings.configureB.accept(b);
                     });
             if (settings.deployConnectors) {
                 deploySink(Map.of());
@@ -139,7 +144,15 @@ public final class ReplicationEnvironment implements AutoCloseable {
         config.put("listener.port", Integer.toString(data.getPort()));
         config.put("admin.host", "127.0.0.1");
         config.put("admin.port", Integer.toString(admin.getPort()));
-        config.put("tls.enabled", "false");
+        if (settings.relayTls == null) {
+            config.put("tls.enabled", "false");
+        } else {
+            config.put("tls.enabled", "true");
+            config.put("tls.cert.file", settings.relayTls.certFile().toString());
+            config.put("tls.key.file", settings.relayTls.keyFile().toString());
+            config.put("tls.ca.file", settings.relayTls.caFile().toString());
+            config.put("tls.client.auth", "required");
+        }
         config.put("streams", STREAM);
         config.put("streams." + STREAM + ".token", TOKEN);
         config.put("buffer.max.bytes", Long.toString(64L << 20));
@@ -177,8 +190,9 @@ public final class ReplicationEnvironment implements AutoCloseable {
     /** Deploys the source-site connector from config/source-connector.json, adjusted to this environment. */
     public Map<String, String> deploySource(Map<String, String> overrides) throws IOException, InterruptedException {
         Map<String, String> config = new HashMap<>();
-        config.put("source.cluster.bootstrap.servers", sites.a().bootstrapServers());
+        config.put("source.cluster.bootstrap.servers", sites.a().workerBootstrapServers());
         config.put("relays", relays.get("a1").dataEndpoint());
+        config.putAll(relayTlsKeys());
         config.put("stream.id", STREAM);
         config.put("stream.token", TOKEN);
         config.put("tasks.max", Integer.toString(settings.sourceTasks));
@@ -190,8 +204,9 @@ public final class ReplicationEnvironment implements AutoCloseable {
     /** Deploys the destination-site connector from config/sink-connector.json, adjusted to this environment. */
     public Map<String, String> deploySink(Map<String, String> overrides) throws IOException, InterruptedException {
         Map<String, String> config = new HashMap<>();
-        config.put("target.cluster.bootstrap.servers", sites.b().bootstrapServers());
+        config.put("target.cluster.bootstrap.servers", sites.b().workerBootstrapServers());
         config.put("relays", relays.get("b1").dataEndpoint());
+        config.putAll(relayTlsKeys());
         config.put("stream.id", STREAM);
         config.put("stream.token", TOKEN);
         config.put("tasks.max", Integer.toString(settings.sinkTasks));
@@ -199,6 +214,17 @@ public final class ReplicationEnvironment implements AutoCloseable {
         config.putAll(settings.sinkOverrides);
         config.putAll(overrides);
         return sites.b().connect().deploy(SINK_CONNECTOR, SiteFiles.configFile("sink-connector.json"), config);
+    }
+
+    /** The connectors' relay.tls.* keys: mutual TLS with the environment's certificate, or none. */
+    private Map<String, String> relayTlsKeys() {
+        if (settings.relayTls == null) {
+            return Map.of();
+        }
+        return Map.of("relay.tls.enabled", "true",
+                "relay.tls.ca.file", settings.relayTls.caFile().toString(),
+                "relay.tls.cert.file", settings.relayTls.certFile().toString(),
+                "relay.tls.key.file", settings.relayTls.keyFile().toString());
     }
 
     /** Waits until both connectors and their tasks run. */
@@ -294,6 +320,9 @@ public final class ReplicationEnvironment implements AutoCloseable {
         private final Map<String, String> sinkOverrides = new HashMap<>();
         private final Map<String, String> workerPropertiesB = new HashMap<>();
         private final Map<String, String> ingressOverrides = new HashMap<>();
+        private Consumer<Site.Builder> configureA = a -> { };
+        private Consumer<Site.Builder> configureB = b -> { };
+        private RelayTls relayTls;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir;
@@ -367,6 +396,27 @@ public final class ReplicationEnvironment implements AutoCloseable {
         /** A relay config key of the ingress relay a1 (e.g. {@code routing.policy}). */
         public Builder ingressProperty(String key, String value) {
             ingressOverrides.put(key, value);
+            return this;
+        }
+
+        /**
+         * Adjusts the builders of sites A and B after the environment's own settings, e.g. a SASL_SSL
+         * listener ({@link Site.Builder#saslSsl}); connectors are then deployed with the site's
+         * {@link Site#workerBootstrapServers()}, their security keys given with
+         * {@link #sourceConnector}/{@link #sinkConnector}.
+         */
+        public Builder sites(Consumer<Site.Builder> a, Consumer<Site.Builder> b) {
+            this.configureA = a;
+            this.configureB = b;
+            return this;
+        }
+
+        /**
+         * Mutual TLS on every relay link: each relay's data listener and next-hop connections, and
+         * both connectors' relay connections, with one certificate that names 127.0.0.1.
+         */
+        public Builder relayTls(RelayTls tls) {
+            this.relayTls = tls;
             return this;
         }
 

@@ -69,6 +69,24 @@ public final class ConnectRestClient {
         send("PUT", "/connectors/" + encode(name) + "/config", JSON.writeValueAsString(config));
     }
 
+    /**
+     * The connector's configuration as stored: {@code GET /connectors/{name}/config}, with config
+     * provider placeholders unresolved.
+     */
+    public Map<String, String> connectorConfig(String name) throws IOException, InterruptedException {
+        return JSON.readValue(send("GET", "/connectors/" + encode(name) + "/config", null), new TypeReference<>() { });
+    }
+
+    /** The task configurations as stored: {@code GET /connectors/{name}/tasks}, by task id. */
+    public Map<Integer, Map<String, String>> taskConfigs(String name) throws IOException, InterruptedException {
+        Map<Integer, Map<String, String>> tasks = new LinkedHashMap<>();
+        for (JsonNode task : JSON.readTree(send("GET", "/connectors/" + encode(name) + "/tasks", null))) {
+            tasks.put(task.path("id").path("task").asInt(), JSON.convertValue(task.path("config"),
+                    new TypeReference<Map<String, String>>() { }));
+        }
+        return tasks;
+    }
+
     /** Deploys {@code file} with {@code overrides} applied on top, and returns the config sent. */
     public Map<String, String> deploy(String name, Path file, Map<String, String> overrides)
             throws IOException, InterruptedException {

@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * A single-node KRaft Kafka cluster (combined broker and controller) in a child JVM.
  *
  * <p>Listeners: {@code PLAINTEXT} on loopback for the site's own clients and Connect worker,
- * {@code CONTROLLER} for KRaft, and optionally {@code WAN}: a listener whose advertised address is
+ * {@code CONTROLLER} for KRaft, optionally {@code WAN}: a listener whose advertised address is
  * the far end of an emulated WAN link, so that clients at another site reach this broker only
  * through that link (the broker hands out the advertised address in metadata, so without it clients
- * would bypass the link after bootstrap).
+ * would bypass the link after bootstrap), and optionally {@code SECURE}: SASL_SSL
+ * ({@link SaslSslListener}).
  *
  * <p>Ports and data stay the same across {@link #stop}/{@link #start}, so a restart is a real broker
  * restart on its existing log.
@@ -43,6 +44,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final int controllerPort;
     private final int wanPort;
     private final InetSocketAddress wanAdvertised;
+    private final SaslSslListener secure;
+    private final int securePort;
     private final Map<String, String> overrides;
     private final String clusterId = Uuid.randomUuid().toString();
     private final JavaProcess process;
@@ -52,13 +55,18 @@ public final class KafkaBroker implements AutoCloseable {
      *     for it (the link emulator's listening end), or null for no WAN listener
      */
     KafkaBroker(String name, Path workDir, Map<String, String> overrides, String heap,
-                java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser) throws IOException {
-        this(name, workDir, HostPlacement.LOOPBACK, overrides, heap, wanAdvertiser);
+                java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser, SaslSslListener secure)
+            throws IOException {
+        this(name, workDir, HostPlacement.LOOPBACK, overrides, heap, wanAdvertiser, secure);
     }
 
+    /** @param secure a SASL_SSL listener to add, or null */
     private KafkaBroker(String name, Path workDir, HostPlacement host, Map<String, String> overrides, String heap,
-                        java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser) throws IOException {
+                        java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser, SaslSslListener secure)
+            throws IOException {
         this.name = name;
+        this.secure = secure;
+        this.securePort = secure == null ? -1 : Ports.freePort();
         this.host = host;
         this.dataDir = workDir.resolve("kafka-data");
         this.port = Ports.freePort();
@@ -91,7 +99,7 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker onHost(String name, Path workDir, HostPlacement host, Map<String, String> overrides,
                                      String heap, java.util.function.UnaryOperator<InetSocketAddress> wanAdvertiser)
             throws IOException {
-        return new KafkaBroker(name, workDir, host, overrides, heap, wanAdvertiser);
+        return new KafkaBroker(name, workDir, host, overrides, heap, wanAdvertiser, null);
     }
 
     private void writeProperties(Path file) throws IOException {
@@ -108,6 +116,13 @@ public final class KafkaBroker implements AutoCloseable {
             listeners.add("WAN://127.0.0.1:" + wanPort);
             advertised.add("WAN://" + wanAdvertised.getHostString() + ":" + wanAdvertised.getPort());
             protocolMap += ",WAN:PLAINTEXT";
+        }
+        if (secure != null) {
+            String listener = SaslSslListener.NAME + "://" + address + ":" + securePort;
+            listeners.add(listener);
+            advertised.add(listener);
+            protocolMap += "," + SaslSslListener.NAME + ":SASL_SSL";
+            p.putAll(secure.brokerProperties());
         }
         p.put("listeners", String.join(",", listeners));
         p.put("advertised.listeners", String.join(",", advertised));
@@ -190,6 +205,11 @@ public final class KafkaBroker implements AutoCloseable {
     /** The site-local bootstrap address (LAN). */
     public String bootstrapServers() {
         return host.address() + ":" + port;
+    }
+
+    /** The SASL_SSL listener's address, or null without one. */
+    public String secureBootstrapServers() {
+        return secure == null ? null : host.address() + ":" + securePort;
     }
 
     /** The address clients at other sites use (through the WAN link), or null without one. */

@@ -52,16 +52,27 @@ public final class Site implements AutoCloseable {
         this.name = b.name;
         this.workDir = b.workDir;
         Files.createDirectories(workDir);
-        this.broker = new KafkaBroker(name, workDir.resolve("broker"), b.brokerOverrides, b.brokerHeap, b.wanAdvertiser);
+        this.broker = new KafkaBroker(name, workDir.resolve("broker"), b.brokerOverrides, b.brokerHeap, b.wanAdvertiser,
+                b.saslSsl);
         List<Path> pluginPath = new ArrayList<>(b.pluginPath);
         if (pluginPath.isEmpty()) {
             Path empty = workDir.resolve("plugins");
             Files.createDirectories(empty);
             pluginPath.add(empty);
         }
+        Map<String, String> workerProperties = new HashMap<>();
+        if (b.saslSsl != null) {
+            // The worker's own clients (group membership, internal topics) and those it builds for
+            // tasks: producers, consumers, admin clients.
+            Map<String, String> client = b.saslSsl.clientProperties(b.workerUser);
+            for (String prefix : List.of("", "producer.", "consumer.", "admin.")) {
+                client.forEach((k, v) -> workerProperties.put(prefix + k, v));
+            }
+        }
+        workerProperties.putAll(b.workerOverrides);
         this.worker = b.withWorker
-                ? new ConnectWorker(name, workDir.resolve("connect"), broker.bootstrapServers(), pluginPath,
-                        b.workerOverrides, b.workerHeap)
+                ? new ConnectWorker(name, workDir.resolve("connect"), workerBootstrapServers(), pluginPath,
+                        workerProperties, b.workerHeap)
                 : null;
     }
 
@@ -111,8 +122,18 @@ public final class Site implements AutoCloseable {
         return requireWorker().rest();
     }
 
+    /** The PLAINTEXT listener: the tests' own producers, verifiers and admin calls. */
     public String bootstrapServers() {
         return broker.bootstrapServers();
+    }
+
+    /**
+     * The listener the site's Connect worker uses, and connectors deployed on it should use: the
+     * SASL_SSL listener when the site has one ({@link Builder#saslSsl}), else {@link #bootstrapServers()}.
+     */
+    public String workerBootstrapServers() {
+        String secure = broker.secureBootstrapServers();
+        return secure == null ? broker.bootstrapServers() : secure;
     }
 
     public Admin admin() {
@@ -286,6 +307,8 @@ public final class Site implements AutoCloseable {
         private String brokerHeap = "512m";
         private String workerHeap = "768m";
         private boolean withWorker = true;
+        private SaslSslListener saslSsl;
+        private String workerUser;
 
         private Builder(String name, Path workDir) {
             this.name = Objects.requireNonNull(name, "name");
@@ -324,6 +347,18 @@ public final class Site implements AutoCloseable {
 
         public Builder workerHeap(String heap) {
             this.workerHeap = heap;
+            return this;
+        }
+
+        /**
+         * Adds a SASL_SSL listener to the broker and connects the Connect worker (its own clients
+         * and the producers, consumers and admin clients it makes for tasks) through it as
+         * {@code workerUser}. Worker properties set with {@link #workerProperty} still win.
+         */
+        public Builder saslSsl(SaslSslListener listener, String workerUser) {
+            listener.jaasConfig(workerUser); // fails now if the listener does not know the user
+            this.saslSsl = listener;
+            this.workerUser = workerUser;
             return this;
         }
 
