@@ -138,10 +138,12 @@ class DataSafetyIT {
     }
 
     /**
-     * Records deleted at the source before they were replicated: the source connector is paused,
-     * records are produced and deleted (Admin.deleteRecords, as retention would), and the connector
-     * resumes; its consumer's position is then below the log start and is reset past the deleted
-     * records. By default the destination task fails naming topic, partition and range; with
+     * Records deleted at the source before they were replicated: the source connector is stopped
+     * (its tasks shut down and commit their offsets; a pause would not do: Connect reports tasks
+     * PAUSED before their consumers stop fetching, and the records were read before they were
+     * deleted), records are produced and deleted (Admin.deleteRecords, as retention would), and the
+     * connector resumes; its consumer's committed position is then below the log start and is reset
+     * past the deleted records. By default the destination task fails naming topic, partition and range; with
      * {@code offset.gap.policy=accept} replication continues and the gap is counted.
      */
     @Test
@@ -155,9 +157,11 @@ class DataSafetyIT {
             Poll.until("the first 1,000 records arrive", DEADLINE, Duration.ofSeconds(1),
                     () -> values(replica, 0).size() == 1_000);
 
-            env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
-            Poll.until("the source connector is paused", DEADLINE,
-                    () -> sourcePaused());
+            env.connectA().stop(ReplicationEnvironment.SOURCE_CONNECTOR);
+            Poll.until("the source connector is stopped", DEADLINE, () -> {
+                var status = env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR);
+                return "STOPPED".equals(status.state()) && status.tasks().isEmpty();
+            });
             produce(producer, topic, "lost", 500); // offsets 1000..1499
             try (Admin admin = env.siteA().admin()) {
                 admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1_500)))
