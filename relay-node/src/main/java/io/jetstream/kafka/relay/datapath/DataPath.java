@@ -232,6 +232,8 @@ final class DataPath {
     private void passReceipt(PendingEntry entry, AckFrame receipt) {
         if (entry.route != null) {
             chooser.onReceived(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
+            // the batch left its route's bytes in flight: an ingress batch waiting for room may go
+            budgetWaiters.wakeAll();
         }
         if (entry.upstream.session().receipts()) {
             entry.upstream.sendReceipt(receipt);
