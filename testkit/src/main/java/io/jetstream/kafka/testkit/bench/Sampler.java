@@ -50,7 +50,7 @@ final class Sampler implements AutoCloseable {
 
     private void sample() {
         try {
-            Reading reading = read();
+            Reading reading = read(false);
             synchronized (this) {
                 readings.add(reading);
             }
@@ -59,8 +59,16 @@ final class Sampler implements AutoCloseable {
         }
     }
 
-    /** A reading now. */
+    /** A reading now, with the JIT compiler threads' ticks (phase boundaries: {@link Window}). */
     Reading read() {
+        return read(true);
+    }
+
+    /**
+     * @param withJit also read every thread of every process for its JIT share: a few thousand
+     *                small files, so only at phase boundaries, not every 500 ms for the plots
+     */
+    private Reading read(boolean withJit) {
         long nanos = System.nanoTime();
         Map<String, Long> uplinks = new LinkedHashMap<>();
         for (String uplink : network.sourceUplinks()) {
@@ -72,7 +80,9 @@ final class Sampler implements AutoCloseable {
             OptionalLong t = ProcStat.readProcessTicks(pid);
             if (t.isPresent()) {
                 ticks.put(name, t.getAsLong());
-                jit.put(name, ProcStat.readJitTicks(pid));
+                if (withJit) {
+                    jit.put(name, ProcStat.readJitTicks(pid));
+                }
             }
         });
         return new Reading(nanos, uplinks, ticks, jit, ProcStat.readMachine(), recordBytesAtB.getAsLong());

@@ -13,8 +13,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,63 +140,58 @@ final class VariantRunner {
         }
         try {
             warmBothBrokers();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.warn("broker warm-up skipped: {}", e.toString());
         }
     }
 
-    private void warmBothBrokers() throws InterruptedException, java.util.concurrent.ExecutionException,
-            java.util.concurrent.TimeoutException {
+    private void warmBothBrokers() throws InterruptedException, ExecutionException, TimeoutException {
         long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
         out.printf(Locale.ROOT, "Warming both brokers: %d records at %d/s at each site%n", records,
                 Math.round(plan.warmupRate()));
+        String topic = "bench.broker-warm-up";
+        List<String> sites = List.of(cluster.bootstrapA(), cluster.bootstrapB());
         List<Thread> threads = new ArrayList<>();
-        List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (String bootstrap : List.of(cluster.bootstrapA(), cluster.bootstrapB())) {
-            String topic = "bench.broker-warm-up";
+        for (String bootstrap : sites) {
             cluster.createTopic(bootstrap, topic, BenchPlan.PARTITIONS);
-            Thread thread = new Thread(() -> {
-                try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(Map.of(
-                        "bootstrap.servers", bootstrap, "isolation.level", "read_committed",
-                        "auto.offset.reset", "earliest", "enable.auto.commit", "false"),
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-                    List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
-                    for (int p = 0; p < BenchPlan.PARTITIONS; p++) {
-                        partitions.add(new org.apache.kafka.common.TopicPartition(topic, p));
-                    }
-                    consumer.assign(partitions);
-                    consumer.seekToBeginning(partitions);
-                    Workload warm = new Workload(spec(topic, records, plan.warmupRate()), bootstrap);
-                    Thread producer = new Thread(() -> {
-                        try {
-                            warm.run();
-                        } catch (Exception e) {
-                            failures.add(e);
-                        }
-                    }, "bench-broker-warm-up-producer");
-                    producer.start();
-                    long read = 0;
-                    long deadline = System.nanoTime() + plan.warmup().toNanos() + Duration.ofSeconds(60).toNanos();
-                    while (read < records && System.nanoTime() < deadline) {
-                        read += consumer.poll(Duration.ofMillis(200)).count();
-                    }
-                    producer.join();
+            Workload producer = new Workload(spec(topic, records, plan.warmupRate()), bootstrap);
+            threads.add(new Thread(() -> readBack(bootstrap, topic, records), "bench-broker-warm-up-reader"));
+            threads.add(new Thread(() -> {
+                try {
+                    producer.run();
                 } catch (Exception e) {
-                    failures.add(e);
+                    log.warn("broker warm-up: producing failed: {}", e.toString());
                 }
-            }, "bench-broker-warm-up");
-            thread.start();
-            threads.add(thread);
+            }, "bench-broker-warm-up-producer"));
         }
+        threads.forEach(Thread::start);
         for (Thread thread : threads) {
             thread.join();
         }
-        for (String bootstrap : List.of(cluster.bootstrapA(), cluster.bootstrapB())) {
-            cluster.deleteTopics(bootstrap, List.of("bench.broker-warm-up"));
+        for (String bootstrap : sites) {
+            cluster.deleteTopics(bootstrap, List.of(topic));
         }
-        if (!failures.isEmpty()) {
-            log.warn("broker warm-up incomplete: {}", failures.get(0).toString());
+    }
+
+    /** Reads {@code topic} back (read_committed, like the probe) until {@code records} came or the warm-up is long over. */
+    private void readBack(String bootstrap, String topic, long records) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int p = 0; p < BenchPlan.PARTITIONS; p++) {
+            partitions.add(new TopicPartition(topic, p));
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long read = 0;
+            long deadline = System.nanoTime() + plan.warmup().plusSeconds(60).toNanos();
+            while (read < records && System.nanoTime() < deadline) {
+                read += consumer.poll(Duration.ofMillis(200)).count();
+            }
+        } catch (RuntimeException e) {
+            log.warn("broker warm-up: reading back failed: {}", e.toString());
         }
     }
 
