@@ -183,6 +183,8 @@ class EgressRelayTest {
         Poll.until("NO_SUBSCRIBER for the others", WAIT, () -> sender.outcomes.size() == 8 - owned);
         assertThat(sender.outcomes.values()).allSatisfy(a -> assertThat(a.reason()).isEqualTo(AckReason.NO_SUBSCRIBER));
 
+        // a receipt leaves when the egress writes the batch, which can be before the subscriber reads it
+        Poll.until("every owned batch at share 0", WAIT, () -> share0.batches.get() == owned);
         assertThat(share0.ackHeld()).isEqualTo((int) owned);
         Poll.until("every answer", WAIT, () -> sender.outcomes.size() == 8);
         assertThat(sender.oks()).isEqualTo(owned);
