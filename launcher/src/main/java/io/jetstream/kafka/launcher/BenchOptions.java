@@ -20,6 +20,8 @@ final class BenchOptions {
             "  --quick            JetStream 3 routes vs MM2 tuned at the source, small volumes (output <scenario>-quick)",
             "  --variants a,b     run only these variants (known: " + String.join(", ", Variants.fullRun()) + ")",
             "  --warmup-s S       warm-up at the latency phase's rate (default 90, quick 3)",
+            "  --warmup-burst-mb M record MB produced unthrottled before that warm-up, the replicator running,",
+            "                     so that the busy path's code is compiled too (default 60, quick 0)",
             "  --latency-s S      latency phase duration (default 30, quick 10)",
             "  --latency-rate R   latency phase rate in records/s (default 1000: ~20% of one 40 Mbit/s uplink)",
             "  --backlog-mb M     record MB produced while paused, then drained (default 300, quick 25)",
@@ -54,6 +56,7 @@ final class BenchOptions {
         BenchPlan plan = BenchPlan.defaults(scenario, quick, output, commandLine);
         List<String> variants = plan.variants();
         double warmupS = plan.warmup().toMillis() / 1000.0;
+        double burstMb = plan.warmupBurstBytes() / 1e6;
         double latencyS = plan.latencyPhase().toMillis() / 1000.0;
         double latencyRate = plan.latencyRate();
         double backlogMb = plan.backlogBytes() / 1e6;
@@ -67,6 +70,7 @@ final class BenchOptions {
                 case "--out" -> i++;
                 case "--variants" -> variants = variants(value(args, ++i, arg));
                 case "--warmup-s" -> warmupS = number(args, ++i, arg, 0, 600);
+                case "--warmup-burst-mb" -> burstMb = number(args, ++i, arg, 0, 10_000);
                 case "--latency-s" -> latencyS = number(args, ++i, arg, 1, 3600);
                 case "--latency-rate" -> latencyRate = number(args, ++i, arg, 1, 1_000_000);
                 case "--backlog-mb" -> backlogMb = number(args, ++i, arg, 1, 100_000);
@@ -79,7 +83,8 @@ final class BenchOptions {
         }
         try {
             return plan.withVariants(variants)
-                    .withPhases(Duration.ofMillis(Math.round(warmupS * 1000)), Duration.ofMillis(Math.round(latencyS
+                    .withPhases(Duration.ofMillis(Math.round(warmupS * 1000)), Math.round(burstMb * 1e6),
+                            Duration.ofMillis(Math.round(latencyS
                             * 1000)), latencyRate, Math.round(backlogMb * 1e6))
                     .withNetwork(network, Math.round(uplinkMbit * 1e6), Duration.ofMillis(delayMs));
         } catch (IllegalArgumentException e) {

@@ -22,12 +22,13 @@ class BenchOptionsTest {
         assertThat(plan.outputDir()).isEqualTo(OUT);
         assertThat(plan.network()).isEqualTo(BenchPlan.NetworkMode.AUTO);
         assertThat(plan.commandLine()).isEqualTo("./jetstream bench wan");
+        assertThat(plan.warmupBurstBytes()).as("a burst before the steady warm-up").isEqualTo(60_000_000L);
     }
 
     @Test
     void optionsOverrideTheScenarioDefaults() throws Exception {
         BenchPlan plan = BenchOptions.parse(new String[] {"wan", "--quick", "--variants", "js-1route,mm2-tuned-dst",
-            "--latency-s", "12", "--latency-rate", "500", "--backlog-mb", "40", "--warmup-s", "2",
+            "--latency-s", "12", "--latency-rate", "500", "--backlog-mb", "40", "--warmup-s", "2", "--warmup-burst-mb", "5",
             "--uplink-mbit", "20", "--delay-ms", "50", "--network", "loopback", "--out", "/tmp/x"}, OUT);
         assertThat(plan.outputName()).isEqualTo("wan-quick");
         assertThat(plan.variants()).containsExactly("js-1route", "mm2-tuned-dst");
@@ -35,6 +36,7 @@ class BenchOptionsTest {
         assertThat(plan.latencyRate()).isEqualTo(500);
         assertThat(plan.backlogBytes()).isEqualTo(40_000_000L);
         assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(plan.warmupBurstBytes()).isEqualTo(5_000_000L);
         assertThat(plan.uplinkBitsPerSecond()).isEqualTo(20_000_000L);
         assertThat(plan.oneWayDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(plan.network()).isEqualTo(BenchPlan.NetworkMode.LOOPBACK);
@@ -53,6 +55,8 @@ class BenchOptionsTest {
                 .hasMessageContaining("--latency-s: 'soon' is not a number");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"wan", "--backlog-mb", "0"}, OUT))
                 .hasMessageContaining("--backlog-mb");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"wan", "--warmup-burst-mb", "-1"}, OUT))
+                .hasMessageContaining("--warmup-burst-mb");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"wan", "--network", "docker"}, OUT))
                 .hasMessageContaining("--network: 'docker'");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"wan", "--delay-ms"}, OUT))

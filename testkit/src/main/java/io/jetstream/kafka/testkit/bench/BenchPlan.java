@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param variants        variant ids ({@link Variants}), run in catalog order
  * @param warmup          duration of the warm-up at {@code warmupRate}
  * @param warmupRate      records/s of the warm-up
+ * @param warmupBurstBytes record bytes produced unthrottled at the start of each variant's warm-up
+ *                        (the replicator running), so that the code of the busy path is compiled too
+ *                        and the JIT is quiet when the phases are measured; 0 for none
  * @param latencyPhase    duration of the latency phase
  * @param latencyRate     records/s of the latency phase (~20% of one uplink at 1 KiB)
  * @param backlogBytes    record bytes produced while paused, then drained
@@ -24,7 +27,7 @@ import java.util.Objects;
  * @param commandLine     the command as typed, for the result
  */
 public record BenchPlan(String scenario, boolean quick, List<String> variants, Duration warmup, double warmupRate,
-                        Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
+                        long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine) {
 
     /** Scenarios this version knows. */
@@ -56,6 +59,7 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
         Variants.select(variants);
         require(!warmup.isNegative(), "--warmup-s must be >= 0, was " + warmup.toSeconds());
         require(warmupRate > 0, "warm-up rate must be > 0, was " + warmupRate);
+        require(warmupBurstBytes >= 0, "--warmup-burst-mb must be >= 0, was " + warmupBurstBytes / 1e6);
         require(latencyPhase.toMillis() >= 1000, "--latency-s must be >= 1, was " + latencyPhase.toMillis() / 1000.0);
         require(latencyRate > 0, "--latency-rate must be > 0, was " + latencyRate);
         require(backlogBytes >= 1_000_000, "--backlog-mb must be >= 1, was " + backlogBytes / 1e6);
@@ -71,13 +75,16 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
     }
 
     /**
-     * The defaults of a scenario: full run (every variant, 90 s warm-up at the latency phase's rate, so
-     * that every JVM's JIT has settled before anything is measured, 30 s latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3 routes and MM2 tuned at the source, 10 s latency phase, 25 MB
-     * backlog), 40 Mbit/s uplinks, 25 ms one-way delay, output under {@code outputDir}.
+     * The defaults of a scenario: full run (every variant; a warm-up of a 60 MB burst and then 90 s at
+     * the latency phase's rate, so that every JVM's JIT has settled before anything is measured; 30 s
+     * latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3 routes and MM2 tuned at
+     * the source, 3 s warm-up without burst, 10 s latency phase, 25 MB backlog), 40 Mbit/s uplinks,
+     * 25 ms one-way delay, output under {@code outputDir}.
      */
     public static BenchPlan defaults(String scenario, boolean quick, Path outputDir, String commandLine) {
         return new BenchPlan(scenario, quick, quick ? Variants.quickRun() : Variants.fullRun(),
-                Duration.ofSeconds(quick ? 3 : 90), 1000, Duration.ofSeconds(quick ? 10 : 30), 1000,
+                Duration.ofSeconds(quick ? 3 : 90), 1000, quick ? 0 : 60_000_000L, Duration.ofSeconds(quick ? 10 : 30),
+                1000,
                 quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO, outputDir,
                 commandLine);
     }
@@ -88,18 +95,18 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
     }
 
     public BenchPlan withVariants(List<String> ids) {
-        return new BenchPlan(scenario, quick, ids, warmup, warmupRate, latencyPhase, latencyRate, backlogBytes,
+        return new BenchPlan(scenario, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
                 uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
     }
 
-    public BenchPlan withPhases(Duration newWarmup, Duration newLatencyPhase, double newLatencyRate,
-                                long newBacklogBytes) {
-        return new BenchPlan(scenario, quick, variants, newWarmup, newLatencyRate, newLatencyPhase, newLatencyRate,
+    public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
+                                double newLatencyRate, long newBacklogBytes) {
+        return new BenchPlan(scenario, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
                 newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
-        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, latencyPhase, latencyRate, backlogBytes,
-                newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine);
+        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine);
     }
 }

@@ -35,9 +35,9 @@ class BenchPlanTest {
     @Test
     void badValuesNameTheirOption() {
         BenchPlan plan = BenchPlan.defaults("wan", true, Path.of("out"), "cmd");
-        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, Duration.ZERO, 1000, 25_000_000))
+        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, 0, Duration.ZERO, 1000, 25_000_000))
                 .hasMessageContaining("--latency-s");
-        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, Duration.ofSeconds(5), 1000, 10))
+        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, 0, Duration.ofSeconds(5), 1000, 10))
                 .hasMessageContaining("--backlog-mb");
         assertThatThrownBy(() -> plan.withNetwork(BenchPlan.NetworkMode.AUTO, 10, Duration.ofMillis(25)))
                 .hasMessageContaining("--uplink-mbit");
