@@ -42,13 +42,23 @@ class BatchAccumulatorTest {
     }
 
     @Test
-    void lingerClosesOnlyBatchesThatWaitedLongEnough() {
+    void nothingLeavesBeforeTheOldestRecordWaitedTheLinger() {
         accumulator.append(p0, record(0), 100, 1000, 1 << 20);
         accumulator.append(p1, record(0), 150, 1000, 1 << 20);
         assertThat(accumulator.oldestArrivalNanos()).isEqualTo(100);
+        assertThat(accumulator.drainExpired(149, 50)).isEmpty();
+        assertThat(accumulator.bufferedRecords()).isEqualTo(2);
+    }
+
+    @Test
+    void onceTheOldestWaitedTheLingerEveryOpenBatchLeavesWithIt() {
+        accumulator.append(p0, record(0), 100, 1000, 1 << 20);
+        accumulator.append(p1, record(0), 150, 1000, 1 << 20);
         List<RecordBatch> due = accumulator.drainExpired(160, 50);
-        assertThat(due).extracting(RecordBatch::partition).containsExactly(0);
-        assertThat(accumulator.oldestArrivalNanos()).isEqualTo(150);
+        assertThat(due).extracting(RecordBatch::partition).containsExactlyInAnyOrder(0, 1);
+        assertThat(accumulator.oldestArrivalNanos()).isEqualTo(-1);
+        assertThat(accumulator.bufferedBytes()).isZero();
+        assertThat(accumulator.drainExpired(1_000, 50)).as("nothing open").isEmpty();
     }
 
     @Test

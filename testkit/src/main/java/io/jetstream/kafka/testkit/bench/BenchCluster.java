@@ -142,7 +142,7 @@ final class BenchCluster implements AutoCloseable {
         for (String host : setup.workerHosts()) {
             String name = setup.group() + "-" + host;
             wanted.put(name, worker(name, host, bootstrap, List.of(emptyPluginFolder),
-                    Mm2Configs.worker(setup.group())));
+                    Mm2Configs.worker(setup)));
         }
         runOnly(wanted);
         return wanted;

@@ -32,6 +32,9 @@ final class Comparison {
         throughputRatio(ratios, results, Variants.JS_3_ROUTES_ZSTD, Variants.JS_1_ROUTE_ZSTD);
         throughputRatio(ratios, results, Variants.JS_3_ROUTES, Variants.MM2_DEFAULT_DST);
         throughputRatio(ratios, results, Variants.JS_3_ROUTES, Variants.MM2_TUNED_DST);
+        // the same guarantee on both sides: exactly-once
+        throughputRatio(ratios, results, Variants.JS_1_ROUTE, Variants.MM2_TUNED_SRC_EOS);
+        throughputRatio(ratios, results, Variants.JS_3_ROUTES, Variants.MM2_TUNED_SRC_EOS);
         for (VariantResult js : completed(results)) {
             if (!"jetstream".equals(js.replicator())) {
                 continue;

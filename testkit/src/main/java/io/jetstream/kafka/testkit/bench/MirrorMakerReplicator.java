@@ -48,7 +48,7 @@ final class MirrorMakerReplicator implements Replicator {
         status.tasks().forEach(task -> placement.put("task-" + task.id(), task.workerId()));
         deployment.put("connector", config);
         deployment.put("workers", workerNames);
-        deployment.put("worker_overrides", Mm2Configs.worker(setup.group()));
+        deployment.put("worker_overrides", Mm2Configs.worker(setup));
         deployment.put("task_placement", placement);
     }
 

@@ -56,6 +56,9 @@ public final class Mm2Configs {
         config.put("replication.factor", "1");
         config.put("sync.topic.acls.enabled", "false");
         config.put("tasks.max", Integer.toString(setup.tasks()));
+        if (setup.exactlyOnce()) {
+            config.put("exactly.once.support", "required");
+        }
         if (setup.tuned()) {
             config.putAll(tuning());
         } else {
@@ -85,17 +88,19 @@ public final class Mm2Configs {
     }
 
     /**
-     * Overrides of {@code config/connect-worker.properties} for an MM2 worker of {@code group}: the
-     * workers of a group share their group id and internal topics; exactly-once source support is
-     * off, as in MirrorMaker 2's own default (the shipped file turns it on for JetStream).
+     * Overrides of {@code config/connect-worker.properties} for an MM2 worker of {@code setup}'s
+     * group: the workers of a group share their group id and internal topics; exactly-once source
+     * support is off, as in MirrorMaker 2's own default (the shipped file turns it on for JetStream),
+     * unless the setup asks for exactly-once.
      */
-    public static Map<String, String> worker(String group) {
+    public static Map<String, String> worker(Variant.Mm2Setup setup) {
+        String group = setup.group();
         Map<String, String> worker = new LinkedHashMap<>();
         worker.put("group.id", group);
         worker.put("config.storage.topic", "_" + group + "-configs");
         worker.put("offset.storage.topic", "_" + group + "-offsets");
         worker.put("status.storage.topic", "_" + group + "-status");
-        worker.put("exactly.once.source.support", "disabled");
+        worker.put("exactly.once.source.support", setup.exactlyOnce() ? "enabled" : "disabled");
         return worker;
     }
 

@@ -34,8 +34,12 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
      *                    producer compresses before the WAN; false: workers at the destination
      * @param tuned       the benchmark's tuning ({@link Mm2Configs}) instead of the connector defaults
      * @param tasks       tasks.max
+     * @param exactlyOnce exactly-once delivery (KIP-618: workers with {@code exactly.once.source.support}
+     *                    enabled, the connector with {@code exactly.once.support=required}), the
+     *                    guarantee JetStream gives by default; else MM2's default, at-least-once
      */
-    public record Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks) {
+    public record Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks,
+                           boolean exactlyOnce) {
         public Mm2Setup {
             workerHosts = List.copyOf(workerHosts);
             if (workerHosts.isEmpty()) {
@@ -43,9 +47,17 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
             }
         }
 
-        /** The Connect group the workers form: one per placement, so that variants can share workers. */
+        /** At-least-once, MM2's default. */
+        public Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks) {
+            this(workerHosts, atSource, tuned, tasks, false);
+        }
+
+        /**
+         * The Connect group the workers form: one per placement and delivery guarantee (a worker's
+         * exactly-once support is a worker setting), so that variants can share workers.
+         */
         public String group() {
-            return atSource ? "mm2-src" : "mm2-dst";
+            return (atSource ? "mm2-src" : "mm2-dst") + (exactlyOnce ? "-eos" : "");
         }
     }
 

@@ -43,12 +43,26 @@ class Mm2ConfigsTest {
 
     @Test
     void workersOfAGroupShareItsIdAndTopicsWithoutExactlyOnce() {
-        assertThat(Mm2Configs.worker("mm2-src")).containsEntry("group.id", "mm2-src")
+        assertThat(Mm2Configs.worker(Variants.byId(Variants.MM2_TUNED_SRC).mm2().orElseThrow()))
+                .containsEntry("group.id", "mm2-src")
                 .containsEntry("config.storage.topic", "_mm2-src-configs")
                 .containsEntry("offset.storage.topic", "_mm2-src-offsets")
                 .containsEntry("status.storage.topic", "_mm2-src-status")
                 .containsEntry("exactly.once.source.support", "disabled");
         assertThat(Mm2Configs.destinationTopic("bench.x")).isEqualTo("A.bench.x");
+    }
+
+    @Test
+    void theExactlyOnceVariantRunsItsOwnWorkersWithExactlyOnceRequired() {
+        Variant.Mm2Setup eos = Variants.byId(Variants.MM2_TUNED_SRC_EOS).mm2().orElseThrow();
+        assertThat(eos.group()).isEqualTo("mm2-src-eos");
+        assertThat(Mm2Configs.worker(eos)).containsEntry("group.id", "mm2-src-eos")
+                .containsEntry("offset.storage.topic", "_mm2-src-eos-offsets")
+                .containsEntry("exactly.once.source.support", "enabled");
+        assertThat(Mm2Configs.connector(eos, "t", "a", "b")).containsEntry("exactly.once.support", "required")
+                .containsAllEntriesOf(Mm2Configs.tuning());
+        assertThat(Mm2Configs.connector(Variants.byId(Variants.MM2_TUNED_SRC).mm2().orElseThrow(), "t", "a", "b"))
+                .doesNotContainKey("exactly.once.support");
     }
 
     @Test
