@@ -58,6 +58,8 @@ public final class Mm2Configs {
         config.put("tasks.max", Integer.toString(setup.tasks()));
         if (setup.exactlyOnce()) {
             config.put("exactly.once.support", "required");
+            // MM2 refuses exactly-once unless it skips aborted and open transactions at the source
+            config.put("source.consumer.isolation.level", "read_committed");
         }
         if (setup.tuned()) {
             config.putAll(tuning());

@@ -60,7 +60,7 @@ class Mm2ConfigsTest {
                 .containsEntry("offset.storage.topic", "_mm2-src-eos-offsets")
                 .containsEntry("exactly.once.source.support", "enabled");
         assertThat(Mm2Configs.connector(eos, "t", "a", "b")).containsEntry("exactly.once.support", "required")
-                .containsAllEntriesOf(Mm2Configs.tuning());
+                .containsEntry("source.consumer.isolation.level", "read_committed").containsAllEntriesOf(Mm2Configs.tuning());
         assertThat(Mm2Configs.connector(Variants.byId(Variants.MM2_TUNED_SRC).mm2().orElseThrow(), "t", "a", "b"))
                 .doesNotContainKey("exactly.once.support");
     }
