@@ -59,6 +59,9 @@ final class ReplicationSender implements AutoCloseable {
 
         /** Sends the frame, taking ownership; false (frame released) when the relay is not ready. */
         boolean send(Frame frame);
+
+        /** The largest batch payload the relay takes. */
+        int maxBatchPayloadBytes();
     }
 
     /** Told whether the destination applied a topic's metadata (ACK) or not (NACK). */
@@ -149,6 +152,22 @@ final class ReplicationSender implements AutoCloseable {
         window.revoke(partitions);
     }
 
+    /**
+     * The most key, value and header bytes one record may carry: a batch of that record alone must
+     * fit the smallest payload any relay takes, with {@link #RECORD_ENCODING_ALLOWANCE} for the
+     * record's framing (offset, timestamp, lengths, header keys in UTF-8) and no help from compression.
+     */
+    long maxRecordBytes() {
+        int smallest = Integer.MAX_VALUE;
+        for (Relay relay : relays) {
+            smallest = Math.min(smallest, relay.maxBatchPayloadBytes());
+        }
+        return Math.max(0, smallest - RECORD_ENCODING_ALLOWANCE);
+    }
+
+    /** Room left in a batch payload for one record's framing: see {@link #maxRecordBytes()}. */
+    static final int RECORD_ENCODING_ALLOWANCE = 64 * 1024;
+
     /** Adds one record; sends the batch it closes, if any. */
     synchronized void append(TopicPartition partition, ReplicatedRecord record) {
         appendAll(List.of(new Incoming(partition, record)));
@@ -194,6 +213,10 @@ final class ReplicationSender implements AutoCloseable {
                 if (before != null) {
                     enqueue(before, oldestArrival.remove(in.partition()), now);
                 }
+            }
+            RecordBatch full = accumulator.closeIfNoRoom(in.partition(), in.record(), caps.maxBytes());
+            if (full != null) {
+                enqueue(full, oldestArrival.remove(in.partition()), now);
             }
             oldestArrival.putIfAbsent(in.partition(), now);
             RecordBatch closed = accumulator.append(in.partition(), in.record(), now, caps.maxRecords(), caps.maxBytes());

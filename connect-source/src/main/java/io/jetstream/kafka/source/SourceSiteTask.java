@@ -39,6 +39,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
@@ -72,6 +73,7 @@ public final class SourceSiteTask extends SinkTask {
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationSender sender;
     private TopicMetadataPublisher metadata;
+    private OversizedRecords oversized;
     private OriginCoverage coverage;
     private Admin admin;
     private ScheduledFuture<?> ticker;
@@ -157,6 +159,11 @@ public final class SourceSiteTask extends SinkTask {
                 + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
         metrics.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
                 + " policy).", () -> modelInput(policy, in -> in.rttNanos() / 1e6));
+        oversized = new OversizedRecords(errantRecordReporter(), "all".equals(props.get("errors.tolerance")),
+                sender::maxRecordBytes);
+        metrics.gauge("oversized-records-total", "Records too large for a batch frame to the relays, skipped under "
+                + "errors.tolerance=all (and reported to the dead letter queue when the connector has one).",
+                oversized::skipped);
         ClusterClients sourceCluster = config.sourceCluster();
         admin = sourceCluster.admin(nodeId + "-metadata");
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
@@ -215,6 +222,13 @@ public final class SourceSiteTask extends SinkTask {
         if (paused) {
             context.pause(partitions.toArray(new TopicPartition[0]));
         }
+        // a topic is created at the destination when it is discovered, as MirrorMaker 2 does, not
+        // when its first record arrives: consumers there can subscribe before data flows
+        for (TopicPartition partition : partitions) {
+            if (!isReplicaOfTarget(partition.topic())) {
+                metadata.onTopicSeen(partition.topic());
+            }
+        }
     }
 
     @Override
@@ -245,8 +259,12 @@ public final class SourceSiteTask extends SinkTask {
                 metadata.onTopicSeen(topic);
                 lastTopic = topic;
             }
+            ReplicatedRecord converted = toReplicated(record);
+            if (!oversized.fits(record, converted.dataBytes())) {
+                continue; // reported to Connect's errant record reporter: the tolerance allows skipping it
+            }
             partitions.add(partition);
-            replicated.add(toReplicated(record));
+            replicated.add(converted);
         }
         Map<Integer, Long> restarts = coverageRestarts(partitions, replicated);
         List<ReplicationSender.Incoming> incoming = new ArrayList<>(replicated.size());
@@ -275,6 +293,15 @@ public final class SourceSiteTask extends SinkTask {
             context.timeout(ORIGIN_RETRY_MILLIS);
             throw new RetriableException("Cannot tell whether skipped source offsets were legitimately absent; "
                     + "the records are handed over again: " + e.getMessage(), e);
+        }
+    }
+
+    /** Connect's reporter for records this task cannot replicate; null from a worker without one. */
+    private ErrantRecordReporter errantRecordReporter() {
+        try {
+            return context.errantRecordReporter();
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            return null; // a worker older than Kafka 2.6
         }
     }
 
@@ -376,6 +403,11 @@ public final class SourceSiteTask extends SinkTask {
         @Override
         public boolean send(Frame frame) {
             return client.send(frame);
+        }
+
+        @Override
+        public int maxBatchPayloadBytes() {
+            return client.maxBatchPayloadBytes();
         }
     }
 }

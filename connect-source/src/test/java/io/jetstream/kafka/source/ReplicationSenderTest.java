@@ -33,6 +33,7 @@ class ReplicationSenderTest {
     static final class FakeRelay implements ReplicationSender.Relay {
         final String name;
         boolean ready = true;
+        int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
         final List<BatchFrame> sent = new ArrayList<>();
         final List<TopicMetadataFrame> metadata = new ArrayList<>();
 
@@ -64,6 +65,11 @@ class ReplicationSenderTest {
                 ReferenceCountUtil.release(frame);
             }
             return true;
+        }
+
+        @Override
+        public int maxBatchPayloadBytes() {
+            return maxPayloadBytes;
         }
 
         void releaseAll() {
@@ -112,6 +118,16 @@ class ReplicationSenderTest {
 
     private static AckFrame ok(BatchFrame frame) {
         return AckFrame.ok(frame.header());
+    }
+
+    @Test
+    void theLargestRecordFitsTheSmallestRelayFrameWithRoomForItsFraming() {
+        sender(10, 64L << 20);
+        r1.maxPayloadBytes = 4 << 20;
+        r2.maxPayloadBytes = 2 << 20;
+        assertThat(sender.maxRecordBytes()).isEqualTo((2 << 20) - ReplicationSender.RECORD_ENCODING_ALLOWANCE);
+        r2.maxPayloadBytes = 1000;
+        assertThat(sender.maxRecordBytes()).as("never negative").isZero();
     }
 
     @Test

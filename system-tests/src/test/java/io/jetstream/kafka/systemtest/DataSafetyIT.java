@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -43,6 +44,13 @@ import org.junit.jupiter.api.io.TempDir;
 class DataSafetyIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
+    private static final int RELAY_FRAME_MAX_BYTES = 2 * 1024 * 1024;
+    /**
+     * Explicit record timestamps start an hour ago: older ones (2023 here, once) fall outside the
+     * topic's 7-day retention, and the broker's first retention check, 30 s after it starts, deleted
+     * them while the test waited to read them back.
+     */
+    private static final long TIMESTAMP_BASE = System.currentTimeMillis() - 3_600_000L;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
@@ -51,8 +59,9 @@ class DataSafetyIT {
 
     @BeforeAll
     static void start() throws Exception {
+        // the ingress relay takes frames of up to 2 MiB: a 2.5 MB record cannot travel (see the oversized test)
         env = ReplicationEnvironment.builder(workDir).routes(1).oneWayDelay(Duration.ofMillis(10)).exactlyOnce(true)
-                .start();
+                .ingressProperty("frame.max.bytes", Integer.toString(RELAY_FRAME_MAX_BYTES)).start();
         env.awaitConnectorsRunning(Duration.ofSeconds(90));
     }
 
@@ -60,6 +69,77 @@ class DataSafetyIT {
     static void stop() {
         if (env != null) {
             env.close();
+        }
+    }
+
+    /**
+     * A source topic is created at the destination, with its partition count and explicitly set
+     * configs, when the source connector discovers it (its partitions are assigned), before any
+     * record: a consumer at the destination can subscribe before data flows, as with MirrorMaker 2.
+     */
+    @Test
+    @Order(0)
+    void aTopicAppearsAtTheDestinationWhenItIsDiscoveredBeforeAnyRecord() throws Exception {
+        String topic = "demo.discovered";
+        String replica = "A." + topic;
+        env.siteA().createTopic(topic, 4, Map.of("retention.ms", "7200000"));
+        try (Admin admin = env.siteB().admin()) {
+            Poll.until(replica + " exists at the destination", DEADLINE, Duration.ofMillis(500),
+                    () -> admin.listTopics().names().get().contains(replica));
+            assertThat(admin.describeTopics(List.of(replica)).allTopicNames().get().get(replica).partitions())
+                    .hasSize(4);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, replica);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
+                    .isEqualTo("7200000");
+        }
+        assertThat(env.siteA().endOffsetSum(topic)).as("no record was produced").isZero();
+    }
+
+    /**
+     * A record larger than one frame to the relays can carry (2.5 MB against the ingress relay's
+     * 2 MiB {@code frame.max.bytes}) follows Connect's error conventions: by default the source task
+     * fails naming the record; with {@code errors.tolerance=all} and a dead letter queue the record
+     * goes to the queue and the records around it arrive, in order, with nothing else skipped.
+     */
+    @Test
+    @Order(0)
+    void aRecordTooLargeToTravelFailsTheTaskOrGoesToTheDeadLetterQueue() throws Exception {
+        String topic = "demo.oversized";
+        String replica = "A." + topic;
+        String deadLetters = "jetstream-source-dlq";
+        env.siteA().createTopic(topic, 1, Map.of("max.message.bytes", Integer.toString(4 << 20)));
+        // the queue must take the record too: created ahead with room for it, written with a producer that may send it
+        env.siteA().createTopic(deadLetters, 1, Map.of("max.message.bytes", Integer.toString(4 << 20)));
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, env.siteA().bootstrapServers());
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(4 << 20));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, 0, "k0".getBytes(StandardCharsets.UTF_8),
+                    "before".getBytes(StandardCharsets.UTF_8))).get();
+            producer.send(new ProducerRecord<>(topic, 0, "k1".getBytes(StandardCharsets.UTF_8),
+                    new byte[2_500_000])).get();
+            producer.send(new ProducerRecord<>(topic, 0, "k2".getBytes(StandardCharsets.UTF_8),
+                    "after".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        try {
+            String failure = Poll.value("the source task fails on the oversized record", DEADLINE,
+                    () -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure());
+            assertThat(failure).contains("demo.oversized-0@1").contains("2500002 bytes")
+                    .contains("errors.tolerance=all");
+
+            env.deploySource(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", deadLetters,
+                    "errors.deadletterqueue.topic.replication.factor", "1",
+                    "errors.deadletterqueue.context.headers.enable", "true",
+                    "producer.override.max.request.size", Integer.toString(4 << 20)));
+            Poll.until("the records around the oversized one arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 2);
+            assertThat(values(replica, 0)).containsExactly("before", "after");
+            assertThat(env.siteA().endOffsetSum(deadLetters)).as("the oversized record is in the dead letter queue")
+                    .isEqualTo(1);
+            assertThat(sourceMetric("oversized-records-total")).isGreaterThanOrEqualTo(1.0);
+        } finally {
+            env.deploySource(Map.of());
         }
     }
 
@@ -345,7 +425,7 @@ class DataSafetyIT {
     private static ProducerRecord<byte[], byte[]> record(String topic, int partition, String who, int round, int i) {
         String id = who + "-" + round + "-" + i;
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition,
-                1_700_000_000_000L + round * 1_000L + i, ("key-" + i % 7).getBytes(StandardCharsets.UTF_8),
+                TIMESTAMP_BASE + round * 1_000L + i, ("key-" + i % 7).getBytes(StandardCharsets.UTF_8),
                 id.getBytes(StandardCharsets.UTF_8));
         record.headers().add(new RecordHeader("who", who.getBytes(StandardCharsets.UTF_8)));
         record.headers().add(new RecordHeader("round", Integer.toString(round).getBytes(StandardCharsets.UTF_8)));

@@ -250,6 +250,15 @@ public final class PeerClient implements AutoCloseable {
         return peerNodeId;
     }
 
+    /**
+     * The largest BATCH payload {@link #send} accepts: the smaller of this client's and the relay's
+     * frame limits (the relay's once known from HELLO_OK), less room for the batch header.
+     */
+    public int maxBatchPayloadBytes() {
+        int peer = peerMaxFrameBytes;
+        return (peer > 0 ? Math.min(config.maxFrameBytes(), peer) : config.maxFrameBytes()) - BATCH_HEADER_ALLOWANCE;
+    }
+
     /** The largest frame the relay accepts (from HELLO_OK), or 0 before the first handshake. */
     public int peerMaxFrameBytes() {
         return peerMaxFrameBytes;

@@ -60,6 +60,20 @@ public final class BatchAccumulator {
     }
 
     /**
+     * Closes and returns the partition's open batch if {@code record} would take it past
+     * {@code maxBytes}, else null: called before {@link #append}, it keeps every batch within the cap
+     * unless a single record exceeds it, so a batch of large records never outgrows what one frame
+     * carries when each record fits alone.
+     */
+    public RecordBatch closeIfNoRoom(TopicPartition partition, ReplicatedRecord record, int maxBytes) {
+        Open batch = open.get(partition);
+        if (batch == null || batch.records.isEmpty() || batch.bytes + record.dataBytes() + 16 <= maxBytes) {
+            return null;
+        }
+        return close(partition);
+    }
+
+    /**
      * Appends a record; returns the batch it closed, if the caps were reached, else null.
      */
     public RecordBatch append(TopicPartition partition, ReplicatedRecord record, long nowNanos,

@@ -42,6 +42,19 @@ class BatchAccumulatorTest {
     }
 
     @Test
+    void aRecordThatWouldTakeTheBatchPastTheByteCapClosesItFirst() {
+        ReplicatedRecord large = new ReplicatedRecord(2, 0, null, new byte[150]);
+        accumulator.append(p0, record(1), 0, 1000, 250);
+        assertThat(accumulator.closeIfNoRoom(p0, record(2), 250)).as("room left for 116 more bytes").isNull();
+        RecordBatch before = accumulator.closeIfNoRoom(p0, large, 250);
+        assertThat(before.records()).extracting(ReplicatedRecord::offset).containsExactly(1L);
+        assertThat(accumulator.closeIfNoRoom(p0, large, 250)).as("nothing open").isNull();
+        RecordBatch alone = accumulator.append(p0, large, 0, 1000, 100);
+        assertThat(alone.records()).as("a record above the cap travels alone").hasSize(1);
+        assertThat(alone.prevOffset()).isEqualTo(1);
+    }
+
+    @Test
     void nothingLeavesBeforeTheOldestRecordWaitedTheLinger() {
         accumulator.append(p0, record(0), 100, 1000, 1 << 20);
         accumulator.append(p1, record(0), 150, 1000, 1 << 20);
