@@ -1,6 +1,7 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
 final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DestinationTopics.class);
-    private static final long TIMEOUT_SECONDS = 30;
+
+    private final long callTimeoutMillis;
 
     private record OriginMetadata(int partitionCount, Map<String, String> configs) {
     }
@@ -57,8 +59,13 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private final Map<String, Integer> destinationPartitions = new ConcurrentHashMap<>();
     private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
 
+    /**
+     * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
+     *                    that takes longer throws a {@link java.util.concurrent.TimeoutException}
+     */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
-                      boolean syncConfigs) {
+                      boolean syncConfigs, Duration callTimeout) {
+        this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
         this.naming = naming;
         this.create = create;
@@ -90,7 +97,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
             List<AlterConfigOp> ops = new ArrayList<>();
             metadata.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -116,7 +123,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
                 newTopic.configs(metadata.configs());
             }
             try {
-                admin.createTopics(List.of(newTopic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                admin.createTopics(List.of(newTopic)).all().get(callTimeoutMillis, TimeUnit.MILLISECONDS);
                 log.info("Created topic {} with {} partitions (origin {})", topic, wanted, originTopic);
                 destinationPartitions.put(topic, wanted);
                 return true;
@@ -133,7 +140,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         if (current < wanted) {
             try {
                 admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(wanted))).all()
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
                 log.info("Grew topic {} from {} to {} partitions", topic, current, wanted);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof InvalidPartitionsException)) {
@@ -153,13 +160,13 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     long endOffset(String topic, int partition) throws Exception {
         TopicPartition tp = new TopicPartition(topic, partition);
         return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
+                .get(callTimeoutMillis, TimeUnit.MILLISECONDS).offset();
     }
 
     private Integer describe(String topic) throws Exception {
         try {
             TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS).get(topic);
             return description.partitions().size();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {

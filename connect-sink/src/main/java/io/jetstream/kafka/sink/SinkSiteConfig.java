@@ -37,6 +37,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String POLL_MAX_RECORDS = "poll.max.records";
     public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";
     public static final String OFFSET_GAP_POLICY = "offset.gap.policy";
+    public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
 
     private static final String CLUSTERS = "Clusters";
     private static final String TARGET_SECURITY = "Target cluster security";
@@ -124,7 +125,16 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "partition). 'fail': the task fails with a message naming topic, partition and "
                                 + "range, and fails again after each restart until the gap is accepted. 'accept': "
                                 + "replication continues after the gap.",
-                        DELIVERY, 4, Width.SHORT, "Offset gap policy");
+                        DELIVERY, 4, Width.SHORT, "Offset gap policy")
+                .define(CLUSTER_CALL_TIMEOUT_MS, Type.LONG, 10_000L, ConfigDef.Range.between(100, 300_000),
+                        Importance.LOW, "Longest a task waits for one call to the destination cluster's Admin API "
+                                + "(creating, growing and configuring destination topics, reading end offsets) and "
+                                + "for the read of a partition's last records after a crash (at-least-once), calls "
+                                + "the task's poll thread makes. A call that takes longer fails: the topic's metadata "
+                                + "is refused and sent again by the source, its batches wait, a failed read only "
+                                + "stops the counting of rewritten records; nothing is lost. Bounds how long a "
+                                + "destination broker outage can hold poll().",
+                        DELIVERY, 5, Width.SHORT, "Cluster call timeout (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
         return RelayClientConfigs.define(def,
@@ -188,6 +198,10 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public int pollMaxRecords() {
         return getInt(POLL_MAX_RECORDS);
+    }
+
+    public Duration clusterCallTimeout() {
+        return Duration.ofMillis(getLong(CLUSTER_CALL_TIMEOUT_MS));
     }
 
     public Duration pollTimeout() {

@@ -105,7 +105,7 @@ public final class SinkSiteTask extends SourceTask {
         targetCluster = config.targetCluster();
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
-                config.topicConfigsSync());
+                config.topicConfigsSync(), config.clusterCallTimeout());
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
@@ -307,7 +307,7 @@ public final class SinkSiteTask extends SourceTask {
             DestinationTail.Window window = DestinationTail.read(targetCluster,
                     "jetstream-tail-" + destination + "-" + origin.partition(),
                     new TopicPartition(destination, origin.partition()), endOffset, withTimestamps,
-                    Duration.ofSeconds(30));
+                    config.clusterCallTimeout());
             int at = DestinationTail.locate(window.fingerprints(), redelivered);
             return at < 0 ? 0 : endOffset - (window.start() + at);
         } catch (RuntimeException e) {

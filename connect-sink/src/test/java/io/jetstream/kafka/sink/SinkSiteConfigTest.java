@@ -65,6 +65,18 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void clusterCallsAreBoundedByTenSecondsUnlessConfigured() {
+        assertThat(new SinkSiteConfig(valid()).clusterCallTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        Map<String, String> shorter = valid();
+        shorter.put("cluster.call.timeout.ms", "2500");
+        assertThat(new SinkSiteConfig(shorter).clusterCallTimeout()).isEqualTo(java.time.Duration.ofMillis(2500));
+        Map<String, String> zero = valid();
+        zero.put("cluster.call.timeout.ms", "0");
+        assertThatThrownBy(() -> new SinkSiteConfig(zero)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cluster.call.timeout.ms");
+    }
+
+    @Test
     void errorsNameTheKey() {
         Map<String, String> badPolicy = valid();
         badPolicy.put("topic.naming.policy", "com.example.Missing");

@@ -41,6 +41,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
     public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
+    public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
     /**
      * Connect's per-connector override of the consumer's isolation level. Declared here so that a
      * missing or wrong value fails validation on this key: the worker builds the consumer, and only
@@ -135,6 +136,13 @@ public class SourceSiteConfig extends AbstractConfig {
                         Importance.LOW, "How often partition counts and configs of replicated topics are "
                                 + "re-read and shipped, so the destination grows topics that grew.",
                         DELIVERY, 4, Width.SHORT, "Metadata refresh (ms)")
+                .define(CLUSTER_CALL_TIMEOUT_MS, Type.LONG, 10_000L, ConfigDef.Range.between(100, 300_000),
+                        Importance.LOW, "Longest a task waits for one call to the source cluster's Admin API "
+                                + "from put(): asking whether offsets its consumer skipped were legitimately absent "
+                                + "(log start offsets, committed offsets). A call that takes longer fails "
+                                + "retriably: Connect hands the same records over again after a pause; nothing is "
+                                + "lost or skipped. Bounds how long a source broker outage can hold put().",
+                        DELIVERY, 5, Width.SHORT, "Cluster call timeout (ms)")
                 .define(CONSUMER_ISOLATION_LEVEL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
                         new ReadCommittedValidator(), Importance.HIGH,
                         "Required, and must be read_committed. Connect's override of the isolation level of the "
@@ -242,6 +250,10 @@ public class SourceSiteConfig extends AbstractConfig {
 
     public Duration retryBackoff() {
         return Duration.ofMillis(getLong(RETRY_BACKOFF_MS));
+    }
+
+    public Duration clusterCallTimeout() {
+        return Duration.ofMillis(getLong(CLUSTER_CALL_TIMEOUT_MS));
     }
 
     public Duration metadataRefresh() {

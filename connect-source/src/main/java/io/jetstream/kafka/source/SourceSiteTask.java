@@ -21,7 +21,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -61,8 +60,6 @@ public final class SourceSiteTask extends SinkTask {
 
     private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
     private static final long TICK_MILLIS = 5;
-    /** Longest wait for the source cluster's answer about skipped offsets ({@link OriginCoverage}). */
-    static final Duration ORIGIN_QUERY_TIMEOUT = Duration.ofSeconds(10);
     /** Pause before Connect hands the same records over again after the source cluster did not answer. */
     private static final long ORIGIN_RETRY_MILLIS = 1_000;
 
@@ -169,7 +166,8 @@ public final class SourceSiteTask extends SinkTask {
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
                 "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
-        coverage = new OriginCoverage(new AdminOriginOffsets(admin, config.consumerGroupId(), ORIGIN_QUERY_TIMEOUT));
+        coverage = new OriginCoverage(new AdminOriginOffsets(admin, config.consumerGroupId(),
+                config.clusterCallTimeout()));
         metrics.gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
                 + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
                 + "after an assignment).", coverage::checks);

@@ -41,6 +41,12 @@ class SourceSiteConfigTest {
 
     @Test
     void errorsNameTheKey() {
+        Map<String, String> unbounded = valid();
+        unbounded.put("cluster.call.timeout.ms", "3600000");
+        assertThatThrownBy(() -> new SourceSiteConfig(unbounded)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cluster.call.timeout.ms");
+        assertThat(new SourceSiteConfig(valid()).clusterCallTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+
         Map<String, String> props = valid();
         props.put("relays", "127.0.0.1:99999");
         assertThatThrownBy(() -> new SourceSiteConfig(props)).isInstanceOf(ConfigException.class)
