@@ -177,10 +177,16 @@ final class ReplicationSender implements AutoCloseable {
      * A record handed over by the task, with its partition. A {@code coveredFrom} of 0 or more makes
      * the record start a batch that vouches for origin offsets from there only
      * ({@link BatchAccumulator#restartCoverage}); {@link #CONTIGUOUS} (the default) continues the
-     * partition's batch.
+     * partition's batch. {@code dataBytes} is the record's {@link ReplicatedRecord#dataBytes()},
+     * computed once by whoever made it (the task sizes each record for the oversize check) and used
+     * for every cap and counter here.
      */
-    record Incoming(TopicPartition partition, ReplicatedRecord record, long coveredFrom) {
+    record Incoming(TopicPartition partition, ReplicatedRecord record, long coveredFrom, int dataBytes) {
         static final long CONTIGUOUS = -1;
+
+        Incoming(TopicPartition partition, ReplicatedRecord record, long coveredFrom) {
+            this(partition, record, coveredFrom, record.dataBytes());
+        }
 
         Incoming(TopicPartition partition, ReplicatedRecord record) {
             this(partition, record, CONTIGUOUS);
@@ -201,7 +207,7 @@ final class ReplicationSender implements AutoCloseable {
         long now = nanoTime.getAsLong();
         long bytes = 0;
         for (int i = 0, n = records.size(); i < n; i++) {
-            bytes += records.get(i).record().dataBytes();
+            bytes += records.get(i).dataBytes();
         }
         policy.onRecordsArrived(records.size(), bytes, now);
         metrics.recordsIn(records.size(), bytes);
@@ -214,12 +220,13 @@ final class ReplicationSender implements AutoCloseable {
                     enqueue(before, oldestArrival.remove(in.partition()), now);
                 }
             }
-            RecordBatch full = accumulator.closeIfNoRoom(in.partition(), in.record(), caps.maxBytes());
+            RecordBatch full = accumulator.closeIfNoRoom(in.partition(), in.dataBytes(), caps.maxBytes());
             if (full != null) {
                 enqueue(full, oldestArrival.remove(in.partition()), now);
             }
             oldestArrival.putIfAbsent(in.partition(), now);
-            RecordBatch closed = accumulator.append(in.partition(), in.record(), now, caps.maxRecords(), caps.maxBytes());
+            RecordBatch closed = accumulator.append(in.partition(), in.record(), in.dataBytes(), now,
+                    caps.maxRecords(), caps.maxBytes());
             if (closed != null) {
                 enqueue(closed, oldestArrival.remove(in.partition()), now);
             }

@@ -245,6 +245,7 @@ public final class SourceSiteTask extends SinkTask {
         }
         List<TopicPartition> partitions = new ArrayList<>(records.size());
         List<ReplicatedRecord> replicated = new ArrayList<>(records.size());
+        List<Integer> sizes = new ArrayList<>(records.size());
         String lastTopic = null;
         for (SinkRecord record : records) {
             String topic = record.originalTopic();
@@ -258,18 +259,20 @@ public final class SourceSiteTask extends SinkTask {
                 lastTopic = topic;
             }
             ReplicatedRecord converted = toReplicated(record);
-            if (!oversized.fits(record, converted.dataBytes())) {
+            int dataBytes = converted.dataBytes();
+            if (!oversized.fits(record, dataBytes)) {
                 continue; // reported to Connect's errant record reporter: the tolerance allows skipping it
             }
             partitions.add(partition);
             replicated.add(converted);
+            sizes.add(dataBytes);
         }
         Map<Integer, Long> restarts = coverageRestarts(partitions, replicated);
         List<ReplicationSender.Incoming> incoming = new ArrayList<>(replicated.size());
         for (int i = 0; i < replicated.size(); i++) {
             Long coveredFrom = restarts.get(i);
             incoming.add(new ReplicationSender.Incoming(partitions.get(i), replicated.get(i),
-                    coveredFrom == null ? ReplicationSender.Incoming.CONTIGUOUS : coveredFrom));
+                    coveredFrom == null ? ReplicationSender.Incoming.CONTIGUOUS : coveredFrom, sizes.get(i)));
         }
         sender.appendAll(incoming);
         sender.tick();

@@ -23,13 +23,18 @@ class OversizedRecordsTest {
                 offset, 0L, TimestampType.CREATE_TIME);
     }
 
+    /** A reporter that keeps what it is given, as a tolerant worker with a dead letter queue would. */
+    private static ErrantRecordReporter collecting(List<Throwable> errors) {
+        return (record, error) -> {
+            errors.add(error);
+            return CompletableFuture.completedFuture(null);
+        };
+    }
+
     @Test
     void aRecordWithinTheLimitPassesUnreported() {
-        List<SinkRecord> reported = new ArrayList<>();
-        OversizedRecords oversized = new OversizedRecords((record, error) -> {
-            reported.add(record);
-            return CompletableFuture.completedFuture(null);
-        }, false, () -> LIMIT);
+        List<Throwable> reported = new ArrayList<>();
+        OversizedRecords oversized = new OversizedRecords(collecting(reported), false, () -> LIMIT);
         assertThat(oversized.fits(record(5), LIMIT)).isTrue();
         assertThat(reported).isEmpty();
         assertThat(oversized.skipped()).isZero();
@@ -38,10 +43,7 @@ class OversizedRecordsTest {
     @Test
     void aLargerRecordIsReportedWithItsCoordinatesAndSkipped() {
         List<Throwable> errors = new ArrayList<>();
-        OversizedRecords oversized = new OversizedRecords((record, error) -> {
-            errors.add(error);
-            return CompletableFuture.completedFuture(null);
-        }, false, () -> LIMIT);
+        OversizedRecords oversized = new OversizedRecords(collecting(errors), false, () -> LIMIT);
         assertThat(oversized.fits(record(42), LIMIT + 1)).isFalse();
         assertThat(oversized.skipped()).isEqualTo(1);
         assertThat(errors).singleElement().isInstanceOf(DataException.class)

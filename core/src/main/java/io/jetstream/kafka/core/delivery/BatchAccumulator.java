@@ -66,8 +66,13 @@ public final class BatchAccumulator {
      * carries when each record fits alone.
      */
     public RecordBatch closeIfNoRoom(TopicPartition partition, ReplicatedRecord record, int maxBytes) {
+        return closeIfNoRoom(partition, record.dataBytes(), maxBytes);
+    }
+
+    /** {@link #closeIfNoRoom(TopicPartition, ReplicatedRecord, int)} for a record of {@code dataBytes}. */
+    public RecordBatch closeIfNoRoom(TopicPartition partition, int dataBytes, int maxBytes) {
         Open batch = open.get(partition);
-        if (batch == null || batch.records.isEmpty() || batch.bytes + record.dataBytes() + 16 <= maxBytes) {
+        if (batch == null || batch.records.isEmpty() || batch.bytes + dataBytes + 16 <= maxBytes) {
             return null;
         }
         return close(partition);
@@ -78,11 +83,17 @@ public final class BatchAccumulator {
      */
     public RecordBatch append(TopicPartition partition, ReplicatedRecord record, long nowNanos,
                               int maxRecords, int maxBytes) {
+        return append(partition, record, record.dataBytes(), nowNanos, maxRecords, maxBytes);
+    }
+
+    /** {@link #append(TopicPartition, ReplicatedRecord, long, int, int)} with the record's {@code dataBytes} known. */
+    public RecordBatch append(TopicPartition partition, ReplicatedRecord record, int dataBytes, long nowNanos,
+                              int maxRecords, int maxBytes) {
         Open batch = open.computeIfAbsent(partition, p -> new Open());
         if (batch.records.isEmpty()) {
             batch.firstArrivalNanos = nowNanos;
         }
-        int size = record.dataBytes() + 16;
+        int size = dataBytes + 16;
         batch.records.add(record);
         batch.bytes += size;
         bufferedBytes += size;
