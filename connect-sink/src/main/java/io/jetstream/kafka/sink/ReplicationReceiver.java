@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,17 +77,69 @@ final class ReplicationReceiver implements AutoCloseable {
         }
     }
 
-    /** The last written origin offset of a partition, from stored progress (-1 when none). */
+    /**
+     * The stored progress of an origin partition: the last origin offset written, and the incarnation
+     * (origin topic id) it belongs to with the one before it ({@link Uuid#ZERO_UUID} when unknown).
+     */
+    record Progress(long lastWritten, Uuid topicId, Uuid previousTopicId) {
+        static final Progress NONE = new Progress(-1L, Uuid.ZERO_UUID, Uuid.ZERO_UUID);
+
+        Progress {
+            Objects.requireNonNull(topicId, "topicId");
+            Objects.requireNonNull(previousTopicId, "previousTopicId");
+        }
+
+        /** Progress of a partition whose incarnation is not known. */
+        static Progress of(long lastWritten) {
+            return new Progress(lastWritten, Uuid.ZERO_UUID, Uuid.ZERO_UUID);
+        }
+    }
+
+    /** Where the progress of each origin partition is stored. */
     interface ProgressStore {
-        long lastWritten(String originTopic, int partition);
+        Progress progress(String originTopic, int partition);
 
         /** The stored progress of several partitions at once (one read of the store where possible). */
-        default Map<TopicPartition, Long> lastWritten(Collection<TopicPartition> partitions) {
-            Map<TopicPartition, Long> out = new HashMap<>();
+        default Map<TopicPartition, Progress> progress(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, Progress> out = new HashMap<>();
             for (TopicPartition tp : partitions) {
-                out.put(tp, lastWritten(tp.topic(), tp.partition()));
+                out.put(tp, progress(tp.topic(), tp.partition()));
             }
             return out;
+        }
+    }
+
+    /**
+     * The incarnation of an origin partition whose records a delivery carries: its topic id and the
+     * one before it, with their string forms made once (they go into every record's stored progress).
+     * Ids are {@link Uuid#ZERO_UUID} when unknown, and their strings null.
+     */
+    static final class Incarnation {
+        static final Incarnation UNKNOWN = new Incarnation(Uuid.ZERO_UUID, Uuid.ZERO_UUID);
+
+        final Uuid topicId;
+        final Uuid previousTopicId;
+        final String topicIdString;
+        final String previousTopicIdString;
+
+        Incarnation(Uuid topicId, Uuid previousTopicId) {
+            this.topicId = topicId;
+            this.previousTopicId = previousTopicId;
+            this.topicIdString = Uuid.ZERO_UUID.equals(topicId) ? null : topicId.toString();
+            this.previousTopicIdString = Uuid.ZERO_UUID.equals(previousTopicId) ? null : previousTopicId.toString();
+        }
+
+        boolean known() {
+            return topicIdString != null;
+        }
+
+        /** Whether progress stored with {@code storedTopicId} (a string, or null when unknown) may be this incarnation's. */
+        boolean matches(Object storedTopicId) {
+            if (topicIdString == null) {
+                return true;
+            }
+            // progress without an id predates ids; after a recreation it can only be the old topic's
+            return storedTopicId == null ? previousTopicIdString == null : topicIdString.equals(storedTopicId);
         }
     }
 
@@ -102,14 +155,25 @@ final class ReplicationReceiver implements AutoCloseable {
     /** What to do with a gap the source cannot vouch for ({@code offset.gap.policy}). */
     enum GapPolicy { FAIL, ACCEPT }
 
+    /** What to do when records of a recreated source topic arrive ({@code topic.recreation.policy}). */
+    enum RecreationPolicy { CONTINUE, FAIL }
+
     record Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
-                    long bufferMaxBytes, int maxRecordsPerPoll, Durability durability, GapPolicy gapPolicy) {
+                    long bufferMaxBytes, int maxRecordsPerPoll, Durability durability, GapPolicy gapPolicy,
+                    RecreationPolicy recreationPolicy) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(topicsAllow, "topicsAllow");
             Objects.requireNonNull(naming, "naming");
             Objects.requireNonNull(durability, "durability");
             Objects.requireNonNull(gapPolicy, "gapPolicy");
+            Objects.requireNonNull(recreationPolicy, "recreationPolicy");
+        }
+
+        Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
+                 long bufferMaxBytes, int maxRecordsPerPoll, Durability durability, GapPolicy gapPolicy) {
+            this(streamId, topicsAllow, naming, targetAlias, bufferMaxBytes, maxRecordsPerPoll, durability, gapPolicy,
+                    RecreationPolicy.CONTINUE);
         }
 
         Settings(String streamId, Pattern topicsAllow, TopicNamingPolicy naming, String targetAlias,
@@ -119,8 +183,19 @@ final class ReplicationReceiver implements AutoCloseable {
         }
     }
 
-    /** A record ready to be written, with its origin. */
-    record Delivery(String originTopic, int partition, ReplicatedRecord record) {
+    /** A record ready to be written, with its origin and the incarnation of the origin topic it belongs to. */
+    record Delivery(String originTopic, int partition, ReplicatedRecord record, Incarnation incarnation) {
+    }
+
+    /** An origin partition's sequencer and the incarnation of its topic that the sequencer orders. */
+    private static final class PartitionState {
+        final PartitionSequencer<AckTarget> sequencer;
+        final Incarnation incarnation;
+
+        PartitionState(PartitionSequencer<AckTarget> sequencer, Incarnation incarnation) {
+            this.sequencer = sequencer;
+            this.incarnation = incarnation;
+        }
     }
 
     private record Inbound(Upstream from, Frame frame, long bytes) {
@@ -139,7 +214,7 @@ final class ReplicationReceiver implements AutoCloseable {
     /** Connections not read while the queue drains. */
     private final Set<Upstream> paused = new HashSet<>();
     private final Object lock = new Object();
-    private final Map<TopicPartition, PartitionSequencer<AckTarget>> sequencers = new HashMap<>();
+    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private long heldBytes;
     private volatile boolean closed;
 
@@ -291,11 +366,11 @@ final class ReplicationReceiver implements AutoCloseable {
         List<AckTarget> due;
         synchronized (lock) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
-            PartitionSequencer<AckTarget> sequencer = sequencers.get(tp);
-            if (sequencer == null) {
-                long lastWritten;
+            PartitionState state = partitions.get(tp);
+            if (state == null) {
+                Progress stored;
                 try {
-                    lastWritten = progress.lastWritten(tp.topic(), tp.partition());
+                    stored = progress.progress(tp.topic(), tp.partition());
                 } catch (RuntimeException e) {
                     // Stored progress unreadable right now (e.g. the broker is down): refuse the
                     // batch, retriably, rather than guess where the partition stands.
@@ -303,9 +378,17 @@ final class ReplicationReceiver implements AutoCloseable {
                     from.sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
                     return;
                 }
-                sequencer = new PartitionSequencer<>(lastWritten, this::onGap);
-                sequencers.put(tp, sequencer);
+                state = new PartitionState(new PartitionSequencer<>(stored.lastWritten(), this::onGap),
+                        new Incarnation(stored.topicId(), stored.previousTopicId()));
+                partitions.put(tp, state);
             }
+            if (batch.hasTopicId() && !batch.topicId().equals(state.incarnation.topicId)) {
+                state = switchIncarnation(tp, state, from, header, batch);
+                if (state == null) {
+                    return;
+                }
+            }
+            PartitionSequencer<AckTarget> sequencer = state.sequencer;
             if (!sequencer.isApplicable(batch) && heldBytes + bytes > settings.bufferMaxBytes()) {
                 metrics.overloaded();
                 from.sendAck(AckFrame.nack(header, AckReason.OVERLOADED, "destination re-order buffer full"));
@@ -318,11 +401,56 @@ final class ReplicationReceiver implements AutoCloseable {
             heldBytes += sequencer.heldBytes() - heldBefore;
             metrics.duplicates(sequencer.duplicateRecords() - duplicatesBefore);
             for (ReplicatedRecord record : result.records()) {
-                out.add(new Delivery(batch.topic(), batch.partition(), record));
+                out.add(new Delivery(batch.topic(), batch.partition(), record, state.incarnation));
             }
             due = result.dueAcks();
         }
         due.forEach(target -> target.upstream().sendAck(target.ack()));
+    }
+
+    /**
+     * A batch carries another topic id than the partition's: the first id known for it (adopted),
+     * a batch of the incarnation before (refused for good: that topic is gone and its sender has
+     * moved on), or a recreated topic. A recreated topic's records start a new sequence from its
+     * first record, whatever the offsets written for the old one, unless
+     * {@code topic.recreation.policy=fail}. The old incarnation's held batches and waiting
+     * acknowledgements are dropped: its sender dropped them when it met the new incarnation. Returns
+     * the state to offer the batch to, or null when the batch was answered.
+     */
+    private PartitionState switchIncarnation(TopicPartition tp, PartitionState state, Upstream from,
+                                             BatchHeader header, RecordBatch batch) {
+        Incarnation current = state.incarnation;
+        if (!current.known()) {
+            PartitionState adopted = new PartitionState(state.sequencer,
+                    new Incarnation(batch.topicId(), current.previousTopicId));
+            partitions.put(tp, adopted);
+            return adopted;
+        }
+        if (batch.topicId().equals(current.previousTopicId)) {
+            from.sendAck(AckFrame.nack(header, AckReason.OBSOLETE_INCARNATION, "topic " + tp.topic() + " id "
+                    + batch.topicId() + " was deleted and recreated as " + current.topicId));
+            return null;
+        }
+        metrics.recreation(tp);
+        String what = "Source topic " + tp.topic() + " was deleted and recreated (topic id " + current.topicId
+                + " -> " + batch.topicId() + "): records of the new topic arrive for partition " + tp.partition()
+                + ", whose last record written here was offset " + state.sequencer.lastWritten() + " of the old one";
+        if (settings.recreationPolicy() == RecreationPolicy.FAIL) {
+            log.error("{}. Failing the task (topic.recreation.policy=fail)", what);
+            throw new TopicRecreatedException(what + ". Nothing of the new topic is written until "
+                    + "topic.recreation.policy=continue is set on the destination-site connector (the new records "
+                    + "then follow the old ones in the destination topic; empty or recreate it first to keep only "
+                    + "the new ones).");
+        }
+        log.warn("{}. Its records are written after the old topic's, from its first record on "
+                + "(topic.recreation.policy=continue; counted in topic-recreations-total)", what);
+        long heldBefore = state.sequencer.heldBytes();
+        state.sequencer.clear();
+        heldBytes -= heldBefore;
+        PartitionState next = new PartitionState(new PartitionSequencer<>(-1L, this::onGap),
+                new Incarnation(batch.topicId(), current.topicId));
+        partitions.put(tp, next);
+        return next;
     }
 
     /**
@@ -360,13 +488,14 @@ final class ReplicationReceiver implements AutoCloseable {
     }
 
     /**
-     * Connect reports a record written. With exactly-once this follows the transaction commit, so the
-     * record is durable; with at-least-once it is only the producer's acknowledgement, and
-     * durability waits for {@link #onOffsetsFlushed}.
+     * Connect reports a record written, with the topic id its stored progress names (null when
+     * unknown). With exactly-once this follows the transaction commit, so the record is durable; with
+     * at-least-once it is only the producer's acknowledgement, and durability waits for
+     * {@link #onOffsetsFlushed}. A record of an incarnation the partition has left is ignored.
      */
-    void onWritten(String originTopic, int partition, long offset) {
+    void onWritten(String originTopic, int partition, long offset, Object topicId) {
         if (settings.durability() == Durability.ON_RECORD_COMMIT) {
-            makeDurable(new TopicPartition(originTopic, partition), offset);
+            makeDurable(new TopicPartition(originTopic, partition), offset, topicId);
         }
     }
 
@@ -381,8 +510,8 @@ final class ReplicationReceiver implements AutoCloseable {
         }
         List<TopicPartition> waiting = new ArrayList<>();
         synchronized (lock) {
-            sequencers.forEach((tp, sequencer) -> {
-                if (sequencer.pendingAcks() > 0) {
+            partitions.forEach((tp, state) -> {
+                if (state.sequencer.pendingAcks() > 0) {
                     waiting.add(tp);
                 }
             });
@@ -390,25 +519,26 @@ final class ReplicationReceiver implements AutoCloseable {
         if (waiting.isEmpty()) {
             return;
         }
-        Map<TopicPartition, Long> stored;
+        Map<TopicPartition, Progress> stored;
         try {
-            stored = progress.lastWritten(waiting);
+            stored = progress.progress(waiting);
         } catch (RuntimeException e) {
             log.warn("Cannot read the stored progress after an offset flush; acknowledgements wait for the next: {}",
                     e.toString());
             return;
         }
-        stored.forEach(this::makeDurable);
+        stored.forEach((tp, p) -> makeDurable(tp, p.lastWritten(),
+                Uuid.ZERO_UUID.equals(p.topicId()) ? null : p.topicId().toString()));
     }
 
-    private void makeDurable(TopicPartition tp, long offset) {
+    private void makeDurable(TopicPartition tp, long offset, Object topicId) {
         List<AckTarget> due;
         synchronized (lock) {
-            PartitionSequencer<AckTarget> sequencer = sequencers.get(tp);
-            if (sequencer == null) {
+            PartitionState state = partitions.get(tp);
+            if (state == null || !state.incarnation.matches(topicId)) {
                 return;
             }
-            due = sequencer.onDurable(offset);
+            due = state.sequencer.onDurable(offset);
         }
         due.forEach(target -> target.upstream().sendAck(target.ack()));
     }
@@ -431,8 +561,8 @@ final class ReplicationReceiver implements AutoCloseable {
             ReferenceCountUtil.release(in.frame());
         }
         synchronized (lock) {
-            sequencers.values().forEach(PartitionSequencer::clear);
-            sequencers.clear();
+            partitions.values().forEach(state -> state.sequencer.clear());
+            partitions.clear();
             heldBytes = 0;
         }
     }

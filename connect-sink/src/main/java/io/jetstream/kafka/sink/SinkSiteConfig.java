@@ -37,6 +37,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String POLL_MAX_RECORDS = "poll.max.records";
     public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";
     public static final String OFFSET_GAP_POLICY = "offset.gap.policy";
+    public static final String TOPIC_RECREATION_POLICY = "topic.recreation.policy";
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
 
     private static final String CLUSTERS = "Clusters";
@@ -126,6 +127,18 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "range, and fails again after each restart until the gap is accepted. 'accept': "
                                 + "replication continues after the gap.",
                         DELIVERY, 4, Width.SHORT, "Offset gap policy")
+                .define(TOPIC_RECREATION_POLICY, Type.STRING, "continue", ConfigDef.ValidString.in("continue", "fail"),
+                        Importance.MEDIUM, "What to do when a source topic was deleted and recreated under the same "
+                                + "name (its topic id changed) and records of the new topic arrive. Each incarnation "
+                                + "is replicated from its first record, whatever its offsets; the question is what "
+                                + "happens to the old incarnation's records already here. 'continue': they stay, and "
+                                + "the new incarnation's records follow them in the same destination partitions (its "
+                                + "offsets there keep growing). 'fail': the task fails with a message naming the "
+                                + "topic, partition and both ids, and fails again after each restart, so an operator "
+                                + "can empty or recreate the destination topic first, then set 'continue'. Every "
+                                + "recreation is logged and counted in topic-recreations-total (tagged topic and "
+                                + "partition).",
+                        DELIVERY, 5, Width.SHORT, "Topic recreation policy")
                 .define(CLUSTER_CALL_TIMEOUT_MS, Type.LONG, 10_000L, ConfigDef.Range.between(100, 300_000),
                         Importance.LOW, "Longest a task waits for one call to the destination cluster's Admin API "
                                 + "(creating, growing and configuring destination topics, reading end offsets) and "
@@ -134,7 +147,7 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "is refused and sent again by the source, its batches wait, a failed read only "
                                 + "stops the counting of rewritten records; nothing is lost. Bounds how long a "
                                 + "destination broker outage can hold poll().",
-                        DELIVERY, 5, Width.SHORT, "Cluster call timeout (ms)");
+                        DELIVERY, 6, Width.SHORT, "Cluster call timeout (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
         return RelayClientConfigs.define(def,
@@ -211,6 +224,11 @@ public class SinkSiteConfig extends AbstractConfig {
     /** Whether a gap the source cannot vouch for fails the task ({@code fail}) or is passed ({@code accept}). */
     public boolean acceptOffsetGaps() {
         return "accept".equals(getString(OFFSET_GAP_POLICY));
+    }
+
+    /** Whether records of a recreated source topic follow the old incarnation's ({@code continue}) or fail the task. */
+    public boolean failOnTopicRecreation() {
+        return "fail".equals(getString(TOPIC_RECREATION_POLICY));
     }
 
     public RelayClientConfigs.Settings relays(String connectorName) {

@@ -27,6 +27,7 @@ final class SinkSiteMetrics {
     private final Sensor malformed;
     private final Sensor rewritten;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
 
     SinkSiteMetrics(PluginMetrics pluginMetrics) {
         metrics = new TaskMetrics(pluginMetrics);
@@ -56,6 +57,17 @@ final class SinkSiteMetrics {
         });
         sensors[0].record(1);
         sensors[1].record(offsets);
+    }
+
+    /** Records of a recreated origin topic arrived for a partition. */
+    void recreation(TopicPartition origin) {
+        recreations.computeIfAbsent(origin, tp -> {
+            Map<String, String> tags = new LinkedHashMap<>();
+            tags.put("topic", tp.topic());
+            tags.put("partition", Integer.toString(tp.partition()));
+            return metrics.counter("topic-recreations", "Times records of a recreated origin topic (a new topic id) "
+                    + "arrived for the partition: a new incarnation, replicated from its first record.", tags);
+        }).record(1);
     }
 
     void gauge(String metric, String doc, Supplier<Number> value) {

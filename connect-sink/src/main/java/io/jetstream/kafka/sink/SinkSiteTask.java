@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -57,6 +58,10 @@ public final class SinkSiteTask extends SourceTask {
     static final String TOPIC = "topic";
     static final String PARTITION = "partition";
     static final String OFFSET = "offset";
+    /** The origin topic's id (incarnation) the offset belongs to, when the source sent it. */
+    static final String TOPIC_ID = "topic.id";
+    /** The id of the incarnation before it, once a recreated topic was met. */
+    static final String PREVIOUS_TOPIC_ID = "topic.id.previous";
     /** At-least-once: the predicted destination offset of the record, see {@link DestinationOffsets}. */
     static final String DESTINATION_OFFSET = "destination.offset";
     /**
@@ -110,7 +115,9 @@ public final class SinkSiteTask extends SourceTask {
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
                         : ReplicationReceiver.Durability.ON_OFFSET_FLUSH,
-                config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL),
+                config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
+                config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
+                        : ReplicationReceiver.RecreationPolicy.CONTINUE),
                 new StoredProgress(), topics, metrics);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         SslContext ssl = relaySettings.tls()
@@ -145,15 +152,18 @@ public final class SinkSiteTask extends SourceTask {
                 exactlyOnce ? "exactly-once" : "at-least-once", targetCluster);
     }
 
-    /** Progress as Connect stores it: the source offset of the last record written per origin partition. */
+    /**
+     * Progress as Connect stores it: the source offset of the last record written per origin
+     * partition, with the incarnation (origin topic id) it belongs to.
+     */
     private final class StoredProgress implements ReplicationReceiver.ProgressStore {
         @Override
-        public long lastWritten(String originTopic, int partition) {
-            return offsetOf(storedOffset(new TopicPartition(originTopic, partition)));
+        public ReplicationReceiver.Progress progress(String originTopic, int partition) {
+            return progressOf(storedOffset(new TopicPartition(originTopic, partition)));
         }
 
         @Override
-        public Map<TopicPartition, Long> lastWritten(Collection<TopicPartition> partitions) {
+        public Map<TopicPartition, ReplicationReceiver.Progress> progress(Collection<TopicPartition> partitions) {
             Map<TopicPartition, Map<String, Object>> keys = new HashMap<>();
             for (TopicPartition tp : partitions) {
                 keys.put(tp, sourcePartition(tp.topic(), tp.partition()));
@@ -161,16 +171,29 @@ public final class SinkSiteTask extends SourceTask {
             Map<Map<String, Object>, Map<String, Object>> offsets = progressReads.read(
                     "stored progress of " + partitions.size() + " partition(s)",
                     () -> context.offsetStorageReader().offsets(keys.values()));
-            Map<TopicPartition, Long> out = new HashMap<>();
-            keys.forEach((tp, key) -> out.put(tp, offsetOf(offsets.get(key))));
+            Map<TopicPartition, ReplicationReceiver.Progress> out = new HashMap<>();
+            keys.forEach((tp, key) -> out.put(tp, progressOf(offsets.get(key))));
             return out;
         }
 
-        private static long offsetOf(Map<String, Object> offset) {
+        private static ReplicationReceiver.Progress progressOf(Map<String, Object> offset) {
             if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
-                return -1L;
+                return ReplicationReceiver.Progress.NONE;
             }
-            return number.longValue();
+            return new ReplicationReceiver.Progress(number.longValue(), topicId(offset.get(TOPIC_ID)),
+                    topicId(offset.get(PREVIOUS_TOPIC_ID)));
+        }
+
+        private static Uuid topicId(Object stored) {
+            if (!(stored instanceof String text)) {
+                return Uuid.ZERO_UUID;
+            }
+            try {
+                return Uuid.fromString(text);
+            } catch (IllegalArgumentException e) {
+                log.warn("Stored progress names an unreadable topic id '{}'; taken as unknown", text);
+                return Uuid.ZERO_UUID;
+            }
         }
     }
 
@@ -225,17 +248,35 @@ public final class SinkSiteTask extends SourceTask {
                 record.value(), timestamp, headers);
     }
 
-    /** The record's progress: its origin offset, and in at-least-once mode its predicted destination offset. */
+    /**
+     * The record's progress: its origin offset with the incarnation of the origin topic, and in
+     * at-least-once mode its predicted destination offset.
+     */
     private Map<String, Object> sourceOffset(ReplicationReceiver.Delivery delivery) {
         long offset = delivery.record().offset();
-        if (exactlyOnce) {
-            return Map.of(OFFSET, offset);
+        ReplicationReceiver.Incarnation incarnation = delivery.incarnation();
+        long predicted = DestinationOffsets.UNKNOWN;
+        if (!exactlyOnce) {
+            DestinationOffsets cursor = destinationOffsets.get(
+                    new TopicPartition(delivery.originTopic(), delivery.partition()));
+            predicted = cursor == null ? DestinationOffsets.UNKNOWN : cursor.predictNext();
         }
-        DestinationOffsets cursor = destinationOffsets.get(
-                new TopicPartition(delivery.originTopic(), delivery.partition()));
-        long predicted = cursor == null ? DestinationOffsets.UNKNOWN : cursor.predictNext();
-        return predicted == DestinationOffsets.UNKNOWN ? Map.of(OFFSET, offset)
-                : Map.of(OFFSET, offset, DESTINATION_OFFSET, predicted);
+        if (predicted == DestinationOffsets.UNKNOWN && incarnation.previousTopicIdString == null) {
+            return incarnation.known() ? Map.of(OFFSET, offset, TOPIC_ID, incarnation.topicIdString)
+                    : Map.of(OFFSET, offset);
+        }
+        Map<String, Object> out = new HashMap<>(8);
+        out.put(OFFSET, offset);
+        if (incarnation.known()) {
+            out.put(TOPIC_ID, incarnation.topicIdString);
+        }
+        if (incarnation.previousTopicIdString != null) {
+            out.put(PREVIOUS_TOPIC_ID, incarnation.previousTopicIdString);
+        }
+        if (predicted != DestinationOffsets.UNKNOWN) {
+            out.put(DESTINATION_OFFSET, predicted);
+        }
+        return out;
     }
 
     /** At-least-once: takes over every origin partition that appears for the first time in this poll. */
@@ -332,7 +373,9 @@ public final class SinkSiteTask extends SourceTask {
                 }
             }
         }
-        receiver.onWritten(originTopic, originPartition, ((Number) record.sourceOffset().get(OFFSET)).longValue());
+        Map<String, ?> offset = record.sourceOffset();
+        receiver.onWritten(originTopic, originPartition, ((Number) offset.get(OFFSET)).longValue(),
+                offset.get(TOPIC_ID));
     }
 
     @Override

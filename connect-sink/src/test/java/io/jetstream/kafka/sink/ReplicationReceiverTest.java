@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.junit.jupiter.api.AfterEach;
@@ -71,6 +72,8 @@ class ReplicationReceiverTest {
     private final FakeUpstream upstream = new FakeUpstream();
     private final FakeTopics topics = new FakeTopics();
     private final Map<String, Long> stored = new HashMap<>();
+    private final Map<String, Uuid> storedIds = new HashMap<>();
+    private final Map<String, Uuid> storedPreviousIds = new HashMap<>();
     private final Metrics metrics = new Metrics();
     private final BatchEncoder encoder = new BatchEncoder();
     private ReplicationReceiver receiver;
@@ -83,13 +86,22 @@ class ReplicationReceiverTest {
 
     private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
                                          ReplicationReceiver.GapPolicy gapPolicy) {
+        return receiver(durability, bufferBytes, gapPolicy, ReplicationReceiver.RecreationPolicy.CONTINUE);
+    }
+
+    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+                                         ReplicationReceiver.GapPolicy gapPolicy,
+                                         ReplicationReceiver.RecreationPolicy recreationPolicy) {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
-                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability, gapPolicy),
+                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability, gapPolicy,
+                recreationPolicy),
                 (topic, partition) -> {
                     if (failReads) {
                         throw new IllegalStateException("offset store unavailable");
                     }
-                    return stored.getOrDefault(topic + "-" + partition, -1L);
+                    return new ReplicationReceiver.Progress(stored.getOrDefault(topic + "-" + partition, -1L),
+                            storedIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID),
+                            storedPreviousIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID));
                 }, topics,
                 new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())));
         return receiver;
@@ -106,13 +118,22 @@ class ReplicationReceiverTest {
     }
 
     private BatchFrame covering(String topic, long prev, long coveredFrom, long... offsets) {
+        return incarnation(Uuid.ZERO_UUID, topic, prev, coveredFrom, offsets);
+    }
+
+    /** A batch of the incarnation {@code topicId} of its topic. */
+    private BatchFrame of(Uuid topicId, String topic, long prev, long... offsets) {
+        return incarnation(topicId, topic, prev, RecordBatch.contiguousFrom(prev), offsets);
+    }
+
+    private BatchFrame incarnation(Uuid topicId, String topic, long prev, long coveredFrom, long... offsets) {
         List<ReplicatedRecord> records = new ArrayList<>();
         for (long offset : offsets) {
             records.add(new ReplicatedRecord(offset, 5000 + offset, ("k" + offset).getBytes(), ("v" + offset).getBytes()));
         }
         RoutingHeader routing = RoutingHeader.unrouted("demo", nextId++, "node-1", "B");
-        return BatchFrame.copyOf(routing, encoder.encode(new RecordBatch(topic, 0, prev, coveredFrom, records),
-                        CompressionCodec.LZ4),
+        return BatchFrame.copyOf(routing, encoder.encode(new RecordBatch(topic, 0, prev, coveredFrom, records,
+                        topicId), CompressionCodec.LZ4),
                 System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
     }
 
@@ -154,6 +175,81 @@ class ReplicationReceiverTest {
         assertThat(gapMetric("offset-gaps-total")).isZero();
     }
 
+    private static final Uuid OLD = Uuid.randomUuid();
+    private static final Uuid NEW = Uuid.randomUuid();
+
+    @Test
+    void aRecreatedTopicIsReplicatedFromItsFirstRecordAfterTheOldOnes() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 999L);
+        storedIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, of(OLD, "orders", 1_000, 1_001)); // handed over, not committed yet
+        List<ReplicationReceiver.Delivery> old = receiver.poll(Duration.ofMillis(10));
+        assertThat(old).extracting(d -> d.record().offset()).containsExactly(1_000L, 1_001L);
+
+        receiver.onFrame(upstream, of(NEW, "orders", -1, 0, 1, 2));
+        receiver.onFrame(upstream, of(NEW, "orders", 2, 3));
+        List<ReplicationReceiver.Delivery> fresh = receiver.poll(Duration.ofMillis(10));
+        assertThat(fresh).as("offsets the old topic had written are not duplicates of the new one")
+                .extracting(d -> d.record().offset()).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(fresh).allSatisfy(d -> {
+            assertThat(d.incarnation().topicId).isEqualTo(NEW);
+            assertThat(d.incarnation().previousTopicId).isEqualTo(OLD);
+        });
+        assertThat(gapMetric("topic-recreations-total")).isEqualTo(1.0);
+
+        receiver.onWritten("orders", 0, 1_001, OLD.toString());
+        assertThat(upstream.acks).as("the old incarnation's commits release nothing of the new one").isEmpty();
+        receiver.onWritten("orders", 0, 2, NEW.toString());
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(2L);
+
+        receiver.onFrame(upstream, of(OLD, "orders", 1_001, 1_002));
+        assertThat(pollOffsets()).as("a late batch of the deleted topic is never written").isEmpty();
+        assertThat(upstream.acks).last().satisfies(ack -> {
+            assertThat(ack.reason()).isEqualTo(AckReason.OBSOLETE_INCARNATION);
+            assertThat(ack.reason().retriable()).isFalse();
+        });
+    }
+
+    @Test
+    void aRestartedTaskKnowsTheIncarnationAndTheOneBeforeFromStoredProgress() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 2L);
+        storedIds.put("orders-0", NEW);
+        storedPreviousIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, of(NEW, "orders", 2, 3));
+        assertThat(pollOffsets()).containsExactly(3L);
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OBSOLETE_INCARNATION);
+        assertThat(gapMetric("topic-recreations-total")).isZero();
+    }
+
+    @Test
+    void progressStoredWithoutAnIdTakesTheFirstIdThatArrives() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 9L);
+        receiver.onFrame(upstream, of(OLD, "orders", 9, 9, 10));
+        assertThat(pollOffsets()).as("the stored progress is the same topic's").containsExactly(10L);
+        receiver.onFrame(upstream, covering("orders", 10, 11, 11));
+        assertThat(pollOffsets()).as("a batch without an id belongs to the current incarnation").containsExactly(11L);
+        assertThat(gapMetric("topic-recreations-total")).isZero();
+    }
+
+    @Test
+    void aRecreatedTopicFailsTheTaskWhenThePolicySaysSo() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.FAIL,
+                ReplicationReceiver.RecreationPolicy.FAIL);
+        stored.put("orders-0", 999L);
+        storedIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(NEW, "orders", -1, 0, 1));
+        assertThatThrownBy(this::pollOffsets).isInstanceOf(TopicRecreatedException.class)
+                .hasMessageContaining("orders").hasMessageContaining(OLD.toString())
+                .hasMessageContaining(NEW.toString()).hasMessageContaining("topic.recreation.policy=continue");
+        assertThat(upstream.acks).as("not acknowledged: the source sends it again").isEmpty();
+        assertThat(gapMetric("topic-recreations-total")).isEqualTo(1.0);
+    }
+
     private double gapMetric(String name) {
         return metrics.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals(name) && "orders".equals(e.getKey().tags().get("topic"))
@@ -170,9 +266,9 @@ class ReplicationReceiverTest {
         assertThat(pollOffsets()).containsExactly(10L, 11L, 12L, 13L, 14L);
         assertThat(topics.ensured).contains("orders-0");
         assertThat(upstream.acks).isEmpty();
-        receiver.onWritten("orders", 0, 12);
+        receiver.onWritten("orders", 0, 12, null);
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L);
-        receiver.onWritten("orders", 0, 14);
+        receiver.onWritten("orders", 0, 14, null);
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L, 14L);
         assertThat(upstream.acks).allMatch(AckFrame::isOk);
     }
@@ -183,7 +279,7 @@ class ReplicationReceiverTest {
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         receiver.onFrame(upstream, batch("orders", 1, 2, 3));
         assertThat(pollOffsets()).containsExactly(0L, 1L, 2L, 3L);
-        receiver.onWritten("orders", 0, 3);
+        receiver.onWritten("orders", 0, 3, null);
         assertThat(upstream.acks).as("producer acknowledgement alone is not durable").isEmpty();
         receiver.onOffsetsFlushed();
         assertThat(upstream.acks).as("the flush stored nothing yet").isEmpty();
@@ -215,7 +311,7 @@ class ReplicationReceiverTest {
         receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
-        receiver.onWritten("orders", 0, 1);
+        receiver.onWritten("orders", 0, 1, null);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).isEmpty();
         assertThat(upstream.acks).hasSize(2);

@@ -10,17 +10,21 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * {@link OriginCoverage.OriginOffsets} from the source cluster's Admin API: the committed offsets of
- * the connector's consumer group and the partitions' log start offsets. Each call waits at most
+ * {@link OriginCoverage.OriginOffsets} and {@link TopicIncarnations.TopicIds} from the source
+ * cluster's Admin API: the committed offsets of the connector's consumer group, the partitions' log
+ * start offsets and the topics' ids. Each call waits at most
  * {@code timeout}; a call that cannot answer throws {@link IllegalStateException} naming what it
  * asked.
  */
-final class AdminOriginOffsets implements OriginCoverage.OriginOffsets {
+final class AdminOriginOffsets implements OriginCoverage.OriginOffsets, TopicIncarnations.TopicIds {
 
     private final Admin admin;
     private final String groupId;
@@ -53,6 +57,23 @@ final class AdminOriginOffsets implements OriginCoverage.OriginOffsets {
         Map<TopicPartition, Long> out = new HashMap<>();
         await("the log start offsets of " + partitions, admin.listOffsets(earliest).all())
                 .forEach((tp, info) -> out.put(tp, info.offset()));
+        return out;
+    }
+
+    @Override
+    public Map<String, Uuid> topicIds(Collection<String> topics) {
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics).topicNameValues();
+        Map<String, Uuid> out = new HashMap<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : futures.entrySet()) {
+            try {
+                out.put(entry.getKey(), await("the id of topic " + entry.getKey(), entry.getValue()).topicId());
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                out.put(entry.getKey(), Uuid.ZERO_UUID); // deleted meanwhile
+            }
+        }
         return out;
     }
 

@@ -28,6 +28,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,6 +138,31 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void assign(Collection<TopicPartition> partitions) {
         accumulator.assign(partitions);
         partitions.forEach(oldestArrival::remove);
+    }
+
+    /**
+     * The origin topic id (incarnation) of the partition's records from now on. When the partition
+     * had another id, the topic was deleted and recreated: the old incarnation's open and unacknowledged
+     * batches are dropped (its records are gone from the source, and offsets of the new incarnation
+     * start again, so neither its chain nor its commit position may carry over) and the partition
+     * starts a new chain. Returns the records dropped so, or 0.
+     */
+    synchronized long incarnation(TopicPartition partition, Uuid topicId) {
+        Uuid current = accumulator.topicId(partition);
+        long dropped = 0;
+        if (current != null && !current.equals(topicId)) {
+            dropped = window.entries().stream().filter(e -> e.partition().equals(partition) && !e.acked())
+                    .mapToLong(InFlightWindow.Entry::records).sum();
+            revoke(List.of(partition));
+            assign(List.of(partition));
+        }
+        accumulator.topicId(partition, topicId);
+        return dropped;
+    }
+
+    /** The topic id the partition's batches carry now, or null when none was given since its assignment. */
+    synchronized Uuid incarnation(TopicPartition partition) {
+        return accumulator.topicId(partition);
     }
 
     /** Forgets revoked partitions: open batches are dropped, in-flight ones released (they will be re-read). */

@@ -134,7 +134,9 @@ public class SourceSiteConfig extends AbstractConfig {
                         DELIVERY, 3, Width.SHORT, "Retry backoff (ms)")
                 .define(METADATA_REFRESH_MS, Type.LONG, 30_000L, ConfigDef.Range.between(1_000, 3_600_000),
                         Importance.LOW, "How often partition counts and configs of replicated topics are "
-                                + "re-read and shipped, so the destination grows topics that grew.",
+                                + "re-read and shipped, so the destination grows topics that grew. The topic ids "
+                                + "read with them reveal a topic deleted and recreated while the consumer read on "
+                                + "into it from its old position.",
                         DELIVERY, 4, Width.SHORT, "Metadata refresh (ms)")
                 .define(CLUSTER_CALL_TIMEOUT_MS, Type.LONG, 10_000L, ConfigDef.Range.between(100, 300_000),
                         Importance.LOW, "Longest a task waits for one call to the source cluster's Admin API "

@@ -72,6 +72,7 @@ public final class SourceSiteTask extends SinkTask {
     private TopicMetadataPublisher metadata;
     private OversizedRecords oversized;
     private OriginCoverage coverage;
+    private TopicIncarnations incarnations;
     private Admin admin;
     private ScheduledFuture<?> ticker;
     private SourceSiteMetrics metrics;
@@ -163,11 +164,18 @@ public final class SourceSiteTask extends SinkTask {
                 oversized::skipped);
         ClusterClients sourceCluster = config.sourceCluster();
         admin = sourceCluster.admin(nodeId + "-metadata");
-        metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, config.metadataRefresh(),
-                "jetstream-metadata-" + nodeId);
+        AdminOriginOffsets originOffsets = new AdminOriginOffsets(admin, config.consumerGroupId(),
+                config.clusterCallTimeout());
+        incarnations = new TopicIncarnations(originOffsets);
+        metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
+                config.metadataRefresh(), "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
-        coverage = new OriginCoverage(new AdminOriginOffsets(admin, config.consumerGroupId(),
-                config.clusterCallTimeout()));
+        coverage = new OriginCoverage(originOffsets);
+        metrics.gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "
+                + "topic id): replicated as a new incarnation from its first record.", incarnations::recreations);
+        metrics.gauge("offset-truncations-total", "Times a partition's offsets went backwards within one topic "
+                + "incarnation (a truncated log, e.g. after an unclean leader election): the destination takes the "
+                + "records at offsets it already wrote for duplicates.", incarnations::truncations);
         metrics.gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
                 + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
                 + "after an assignment).", coverage::checks);
@@ -216,6 +224,7 @@ public final class SourceSiteTask extends SinkTask {
     public void open(Collection<TopicPartition> partitions) {
         assigned.addAll(partitions);
         coverage.assign(partitions);
+        incarnations.assign(partitions);
         sender.assign(partitions);
         if (paused) {
             context.pause(partitions.toArray(new TopicPartition[0]));
@@ -234,6 +243,7 @@ public final class SourceSiteTask extends SinkTask {
         assigned.removeAll(partitions);
         skipped.removeAll(partitions);
         coverage.revoke(partitions);
+        incarnations.revoke(partitions);
         sender.revoke(partitions);
     }
 
@@ -267,6 +277,10 @@ public final class SourceSiteTask extends SinkTask {
             replicated.add(converted);
             sizes.add(dataBytes);
         }
+        List<TopicIncarnations.Change> changes = incarnationChanges(partitions, replicated);
+        if (!changes.isEmpty()) {
+            dropRewound(changes, partitions, replicated, sizes);
+        }
         Map<Integer, Long> restarts = coverageRestarts(partitions, replicated);
         List<ReplicationSender.Incoming> incoming = new ArrayList<>(replicated.size());
         for (int i = 0; i < replicated.size(); i++) {
@@ -274,9 +288,97 @@ public final class SourceSiteTask extends SinkTask {
             incoming.add(new ReplicationSender.Incoming(partitions.get(i), replicated.get(i),
                     coveredFrom == null ? ReplicationSender.Incoming.CONTIGUOUS : coveredFrom, sizes.get(i)));
         }
-        sender.appendAll(incoming);
+        if (changes.isEmpty()) {
+            sender.appendAll(incoming);
+        } else {
+            appendAcrossIncarnations(incoming, changes);
+        }
         sender.tick();
         applyBackpressure();
+    }
+
+    /** Which incarnation of its topic each record belongs to; Connect hands the records over again when the source cluster cannot say. */
+    private List<TopicIncarnations.Change> incarnationChanges(List<TopicPartition> partitions,
+                                                              List<ReplicatedRecord> records) {
+        long[] offsets = new long[records.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = records.get(i).offset();
+        }
+        try {
+            return incarnations.check(partitions, offsets);
+        } catch (RuntimeException e) {
+            context.timeout(ORIGIN_RETRY_MILLIS);
+            throw new RetriableException("Cannot read the ids of the source topics (to tell a recreated topic from "
+                    + "the one replicated so far); the records are handed over again: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A partition found reading a recreated topic under its old id is moved back to the new log's
+     * start: its records from the change on are dropped here (they come again after the rewind), and
+     * the changes' indexes are re-based on the records kept.
+     */
+    private void dropRewound(List<TopicIncarnations.Change> changes, List<TopicPartition> partitions,
+                             List<ReplicatedRecord> records, List<Integer> sizes) {
+        Map<TopicPartition, Integer> rewoundFrom = new HashMap<>();
+        for (TopicIncarnations.Change change : changes) {
+            if (change.rewinds()) {
+                rewoundFrom.put(change.partition(), change.index());
+                context.offset(change.partition(), change.rewindTo());
+                log.warn("Source topic {} was deleted and recreated (topic id {} -> {}) while partition {} kept "
+                        + "reading: it starts again from offset {} of the new topic; the records read from the new "
+                        + "topic under the old id are replicated twice", change.partition().topic(), change.from(),
+                        change.to(), change.partition().partition(), change.rewindTo());
+            }
+        }
+        if (rewoundFrom.isEmpty()) {
+            return;
+        }
+        int[] newIndex = new int[records.size() + 1];
+        int kept = 0;
+        for (int i = 0; i < records.size(); i++) {
+            newIndex[i] = kept;
+            Integer from = rewoundFrom.get(partitions.get(i));
+            if (from == null || i < from) {
+                partitions.set(kept, partitions.get(i));
+                records.set(kept, records.get(i));
+                sizes.set(kept, sizes.get(i));
+                kept++;
+            }
+        }
+        newIndex[records.size()] = kept;
+        partitions.subList(kept, partitions.size()).clear();
+        records.subList(kept, records.size()).clear();
+        sizes.subList(kept, sizes.size()).clear();
+        changes.replaceAll(c -> new TopicIncarnations.Change(newIndex[c.index()], c.partition(), c.from(), c.to(),
+                c.rewindTo()));
+    }
+
+    /**
+     * Appends the records in runs, telling the sender each partition's incarnation right before the
+     * first record that carries it: a partition's first id, or a new one that starts a new chain.
+     */
+    private void appendAcrossIncarnations(List<ReplicationSender.Incoming> incoming,
+                                          List<TopicIncarnations.Change> changes) {
+        int from = 0;
+        for (TopicIncarnations.Change change : changes) {
+            if (change.index() > from) {
+                sender.appendAll(incoming.subList(from, change.index()));
+                from = change.index();
+            }
+            long dropped = sender.incarnation(change.partition(), change.to());
+            if (!change.first() && !change.rewinds()) {
+                log.warn("Source topic {} was deleted and recreated (topic id {} -> {}): partition {} is replicated "
+                        + "as a new incarnation from offset {}{}", change.partition().topic(), change.from(),
+                        change.to(), change.partition().partition(),
+                        from < incoming.size() ? incoming.get(from).record().offset() : "(next record)",
+                        dropped > 0 ? "; " + dropped + " unacknowledged records of the old incarnation are dropped"
+                                : "");
+            }
+        }
+        if (from < incoming.size()) {
+            sender.appendAll(incoming.subList(from, incoming.size()));
+        }
     }
 
     /**

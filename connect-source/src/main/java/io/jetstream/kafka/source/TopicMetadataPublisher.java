@@ -10,10 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,7 @@ final class TopicMetadataPublisher implements AutoCloseable {
 
     private final Admin admin;
     private final Sink sink;
+    private final BiConsumer<String, Uuid> topicIds;
     private final ScheduledExecutorService executor;
     private final Set<String> topics = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> lastSentPartitions = new ConcurrentHashMap<>();
@@ -51,9 +54,15 @@ final class TopicMetadataPublisher implements AutoCloseable {
     /** How often metadata the destination has not confirmed is published again. */
     static final Duration UNCONFIRMED_RETRY = Duration.ofSeconds(2);
 
-    TopicMetadataPublisher(Admin admin, Sink sink, Duration refresh, String threadName) {
+    /**
+     * @param topicIds hears the id of every topic described (a recreated topic shows here first when
+     *     the consumer read on into it without noticing)
+     */
+    TopicMetadataPublisher(Admin admin, Sink sink, BiConsumer<String, Uuid> topicIds, Duration refresh,
+                           String threadName) {
         this.admin = admin;
         this.sink = sink;
+        this.topicIds = topicIds;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
@@ -109,6 +118,7 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 if (description == null) {
                     continue;
                 }
+                topicIds.accept(topic, description.topicId());
                 Map<String, String> replicated = replicatedConfigs(
                         configs.get(new ConfigResource(ConfigResource.Type.TOPIC, topic)));
                 int partitions = description.partitions().size();

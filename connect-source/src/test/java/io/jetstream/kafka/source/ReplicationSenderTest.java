@@ -3,6 +3,7 @@ package io.jetstream.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.junit.jupiter.api.AfterEach;
@@ -372,5 +374,38 @@ class ReplicationSenderTest {
         assertThat(sender.inFlightBatches()).isZero();
         sender.onFrame(r1, ok(frame));
         assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+    }
+
+    @Test
+    void aNewIncarnationDropsTheOldOnesUnacknowledgedBatchesAndStartsANewChain() {
+        Uuid old = Uuid.randomUuid();
+        Uuid recreated = Uuid.randomUuid();
+        sender(1, 1 << 30);
+        assertThat(sender.incarnation(p0, old)).as("a first id drops nothing").isZero();
+        sender.append(p0, record(998));
+        sender.append(p0, record(999));
+        List<BatchFrame> oldBatches = allSent();
+        assertThat(oldBatches).hasSize(2);
+        assertThat(oldBatches).allSatisfy(f -> assertThat(new BatchDecoder().decode(f.encodedBatch()).topicId())
+                .isEqualTo(old));
+        sender.onFrame(r1, ok(oldBatches.get(0)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 999L);
+
+        assertThat(sender.incarnation(p0, recreated)).as("the unacknowledged old record").isEqualTo(1);
+        assertThat(sender.incarnation(p0)).isEqualTo(recreated);
+        assertThat(sender.inFlightBatches()).isZero();
+        assertThat(sender.committableOffsets(List.of(p0))).as("no commit position carries over").isEmpty();
+        sender.onFrame(r1, ok(oldBatches.get(1)));
+        assertThat(sender.committableOffsets(List.of(p0))).as("a late answer for the old topic").isEmpty();
+
+        r1.sent.clear();
+        r2.sent.clear();
+        sender.append(p0, record(0));
+        BatchFrame first = allSent().get(0);
+        assertThat(first.header().prevOffset()).as("a new chain").isEqualTo(-1L);
+        assertThat(new BatchDecoder().decode(first.encodedBatch()).topicId()).isEqualTo(recreated);
+        sender.onFrame(r1, ok(first));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 1L);
+        assertThat(sender.incarnation(p0, recreated)).as("the same id again changes nothing").isZero();
     }
 }

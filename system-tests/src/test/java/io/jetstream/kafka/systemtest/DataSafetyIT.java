@@ -36,9 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Data safety with ordinary Kafka situations at the source, on two real sites in exactly-once
  * mode: what a {@code read_committed} consumer reads at the destination is exactly what one reads at
  * the origin, and what cannot be replicated any more is reported, never skipped silently. One
- * environment for the class; each test uses its own topics. The tests run in order: the second
- * leaves the destination connector with {@code offset.gap.policy=accept}, the third and fourth set
- * it back to the default, and the fourth leaves a destination task failed.
+ * environment for the class; each test uses its own topics. The tests run in order: the gap test
+ * leaves the destination connector with {@code offset.gap.policy=accept}, the tests after it set it
+ * back to the default, and the last one leaves a destination task failed.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DataSafetyIT {
@@ -356,8 +356,47 @@ class DataSafetyIT {
         return latest;
     }
 
+    /**
+     * A source topic deleted and recreated under the same name gets a new topic id and starts its
+     * offsets again at 0. Its records used to be taken for duplicates of the old topic's (offsets
+     * the destination had written) and dropped without a word. Now each batch carries the topic id:
+     * the destination replicates the new incarnation from its first record and, with the default
+     * {@code topic.recreation.policy=continue}, writes it after the old one's records.
+     */
     @Test
     @Order(4)
+    void aTopicDeletedAndRecreatedIsReplicatedAsANewIncarnation() throws Exception {
+        String topic = "demo.recreated";
+        String replica = "A." + topic;
+        env.deploySink(Map.of()); // offset.gap.policy back to the default, fail
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 1);
+        try (KafkaProducer<byte[], byte[]> producer = plain(); Admin admin = env.siteA().admin()) {
+            produce(producer, topic, "old", 300);
+            Poll.until("the old topic's 300 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 300);
+            admin.deleteTopics(List.of(topic)).all().get();
+            Poll.until(topic + " is gone at the source", DEADLINE, Duration.ofMillis(500),
+                    () -> !admin.listTopics().names().get().contains(topic));
+            env.siteA().createTopic(topic, 1);
+            produce(producer, topic, "new", 100); // offsets 0..99 again
+        }
+        Poll.until("the new topic's 100 records follow the old ones", DEADLINE, Duration.ofSeconds(1),
+                () -> values(replica, 0).size() >= 400);
+        List<String> values = values(replica, 0);
+        assertThat(values).as("old then new, each in order, once").containsExactlyElementsOf(
+                IntStream.concat(IntStream.range(0, 300), IntStream.range(300, 400))
+                        .mapToObj(i -> i < 300 ? "old-" + i : "new-" + (i - 300)).toList());
+        double recreations = JmxReader.sum(env.siteB().requireWorker().process().pid(),
+                "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR
+                        + ",topic=" + topic + ",partition=0,*", "topic-recreations-total");
+        assertThat(recreations).as("topic-recreations-total of demo.recreated-0").isEqualTo(1.0);
+        assertThat(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure()).isNull();
+        assertThat(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure()).isNull();
+    }
+
+    @Test
+    @Order(5)
     void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {
         String topic = "demo.reset";
         String replica = "A." + topic;

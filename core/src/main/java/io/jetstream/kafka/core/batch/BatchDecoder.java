@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -116,14 +117,18 @@ public final class BatchDecoder {
     private RecordBatch readBatch(EncodedBatch encoded) {
         int magic = reader.readUnsignedByte("magic");
         long coveredFrom = RecordBatch.contiguousFrom(encoded.prevOffset());
-        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE) {
+        Uuid topicId = Uuid.ZERO_UUID;
+        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE || magic == BatchFormat.PAYLOAD_MAGIC_INCARNATION) {
             coveredFrom = reader.readVarlong("coveredFrom");
             if (coveredFrom < 0) {
                 throw new ProtocolException(MALFORMED, "coveredFrom " + coveredFrom + " is negative");
             }
+            if (magic == BatchFormat.PAYLOAD_MAGIC_INCARNATION) {
+                topicId = new Uuid(reader.readLong("topicId"), reader.readLong("topicId"));
+            }
         } else if (magic != PAYLOAD_MAGIC) {
-            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is neither " + PAYLOAD_MAGIC
-                    + " nor " + BatchFormat.PAYLOAD_MAGIC_COVERAGE);
+            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is none of " + PAYLOAD_MAGIC + ", "
+                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + " and " + BatchFormat.PAYLOAD_MAGIC_INCARNATION);
         }
         long offset = reader.readVarlong("baseOffset");
         long timestamp = reader.readVarlong("baseTimestamp");
@@ -152,7 +157,7 @@ public final class BatchDecoder {
             throw new ProtocolException(MALFORMED, reader.remaining() + " bytes follow the last record");
         }
         RecordBatch batch = new RecordBatch(encoded.topic(), encoded.partition(), encoded.prevOffset(), coveredFrom,
-                Arrays.asList(records));
+                Arrays.asList(records), topicId);
         if (batch.firstOffset() != encoded.firstOffset() || batch.lastOffset() != encoded.lastOffset()) {
             throw new ProtocolException(MALFORMED, "payload offsets " + batch.firstOffset() + ".."
                     + batch.lastOffset() + " differ from the header's " + encoded.firstOffset() + ".."

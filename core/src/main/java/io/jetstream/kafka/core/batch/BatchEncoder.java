@@ -33,6 +33,12 @@ import org.apache.kafka.common.utils.ByteBufferOutputStream;
  * | 2     | varlong     |                                                                     |
  * +-------+-------------+---------------------------------------------------------------------+
  *
+ * version 3 (every batch whose origin topic id the sender knows, see RecordBatch):
+ * +-------+-------------+---------------------+--------------------------------------------------+
+ * | magic | coveredFrom | topicId             | baseOffset ... records, as in version 1          |
+ * | 3     | varlong     | 2 x int64 (MSB 1st) |                                                  |
+ * +-------+-------------+---------------------+--------------------------------------------------+
+ *
  * record:
  * +-------+-------------+---------+--------+-------+----------+-------+-------------+-----------------+
  * | attrs | offsetDelta | tsDelta | keyLen | key   | valueLen | value | headerCount | headerCount x   |
@@ -123,7 +129,12 @@ public final class BatchEncoder {
     private int writeRecords(RecordBatch batch) {
         List<ReplicatedRecord> records = batch.records();
         writer.reset();
-        if (batch.hasCoverageGap()) {
+        if (batch.hasTopicId()) {
+            writer.writeByte(BatchFormat.PAYLOAD_MAGIC_INCARNATION);
+            writer.writeVarlong(batch.coveredFrom());
+            writer.writeLong(batch.topicId().getMostSignificantBits());
+            writer.writeLong(batch.topicId().getLeastSignificantBits());
+        } else if (batch.hasCoverageGap()) {
             writer.writeByte(BatchFormat.PAYLOAD_MAGIC_COVERAGE);
             writer.writeVarlong(batch.coveredFrom());
         } else {

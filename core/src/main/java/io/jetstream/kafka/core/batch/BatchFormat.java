@@ -17,6 +17,13 @@ final class BatchFormat {
     static final int PAYLOAD_MAGIC_COVERAGE = 2;
 
     /**
+     * Payload format version 3: a varlong {@code coveredFrom} and the origin topic's 16-byte id
+     * (most significant long first) right after the magic, then version 1. Written for every batch
+     * whose topic id the sender knows.
+     */
+    static final int PAYLOAD_MAGIC_INCARNATION = 3;
+
+    /**
      * Kafka record-batch magic handed to the kafka-clients codecs. Magic 2 selects the modern
      * framing (for example the correct LZ4 frame checksum); it is not written to our wire.
      */

@@ -42,6 +42,18 @@ final class PayloadReader {
         return buf[pos++] & 0xFF;
     }
 
+    /** Big-endian 64-bit integer, 8 bytes. */
+    long readLong(String field) {
+        if (limit - pos < 8) {
+            throw truncated(field, 8);
+        }
+        long value = 0;
+        for (int i = 0; i < 8; i++) {
+            value = (value << 8) | (buf[pos++] & 0xFF);
+        }
+        return value;
+    }
+
     /** Unsigned LEB128 of at most 32 bits (the int may come out negative); longer is MALFORMED. */
     int readUnsignedVarint(String field) {
         int value = 0;

@@ -33,6 +33,14 @@ final class PayloadWriter {
         buf[pos++] = (byte) b;
     }
 
+    /** Big-endian 64-bit integer, 8 bytes. */
+    void writeLong(long value) {
+        ensure(8);
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            buf[pos++] = (byte) (value >>> shift);
+        }
+    }
+
     /** Unsigned LEB128, 1 to 5 bytes; {@code value} must be {@code >= 0}. */
     void writeUnsignedVarint(int value) {
         ensure(5);

@@ -2,6 +2,7 @@ package io.jetstream.kafka.core.batch;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The unit JetStream replicates: consecutive records of <em>one</em> origin topic-partition.
@@ -25,6 +26,11 @@ import java.util.Objects;
  * retention before they were read, an offset reset) sets it above that, so the destination, which
  * knows what it wrote, can tell a real gap from a legitimate one.
  *
+ * <p>Incarnation: {@code topicId} is the origin topic's id (Kafka's topic id) when the sender read
+ * the records, or {@link Uuid#ZERO_UUID} when unknown. A topic deleted and recreated under the same
+ * name gets a new id and starts its offsets again: the destination keeps each incarnation's
+ * progress apart instead of taking the new records for duplicates of the old.
+ *
  * <p>Records are expected in ascending offset order; the codec does not enforce it (it transports
  * any offsets faithfully, deltas wrap around), the sender does. An empty batch is legal and carries
  * no data: its {@link #firstOffset()} and {@link #lastOffset()} are {@code prevOffset}.
@@ -34,9 +40,10 @@ import java.util.Objects;
  * @param prevOffset last offset before this batch, or -1
  * @param coveredFrom lowest origin offset the batch vouches for (see above), {@code >= 0}
  * @param records the records, copied into an immutable list
+ * @param topicId the origin topic's id when the records were read, or {@link Uuid#ZERO_UUID} when unknown
  */
 public record RecordBatch(String topic, int partition, long prevOffset, long coveredFrom,
-                          List<ReplicatedRecord> records) {
+                          List<ReplicatedRecord> records, Uuid topicId) {
 
     public RecordBatch {
         Objects.requireNonNull(topic, "topic");
@@ -50,6 +57,12 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
             throw new IllegalArgumentException("coveredFrom " + coveredFrom + " must be >= 0");
         }
         records = List.copyOf(records);
+        Objects.requireNonNull(topicId, "topicId");
+    }
+
+    /** A batch of a topic whose id is not known. */
+    public RecordBatch(String topic, int partition, long prevOffset, long coveredFrom, List<ReplicatedRecord> records) {
+        this(topic, partition, prevOffset, coveredFrom, records, Uuid.ZERO_UUID);
     }
 
     /** A batch that vouches for the offsets right after {@code prevOffset}: no unexplained gap. */
@@ -60,6 +73,11 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
     /** The {@code coveredFrom} of a batch that follows {@code prevOffset} without a gap. */
     public static long contiguousFrom(long prevOffset) {
         return Math.max(0, prevOffset + 1);
+    }
+
+    /** Whether the origin topic's id is known. */
+    public boolean hasTopicId() {
+        return !Uuid.ZERO_UUID.equals(topicId);
     }
 
     /** Whether the batch vouches for fewer offsets than those right after {@code prevOffset}. */
@@ -88,7 +106,8 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
     @Override
     public String toString() {
         return "RecordBatch[" + topic + "-" + partition + ", prevOffset=" + prevOffset
-                + (hasCoverageGap() ? ", coveredFrom=" + coveredFrom : "") + ", offsets=" + firstOffset()
+                + (hasCoverageGap() ? ", coveredFrom=" + coveredFrom : "") + (hasTopicId() ? ", topicId=" + topicId : "")
+                + ", offsets=" + firstOffset()
                 + ".." + lastOffset() + ", records=" + records.size() + "]";
     }
 }

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Groups records into per-partition batches on the source side and chains them with
@@ -22,7 +23,9 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Chaining: the first batch of a partition after {@link #assign} has {@code prevOffset = -1}
  * (always applicable at the destination); each later batch carries the last offset of the one
  * before it. Each batch vouches for the offsets right after its {@code prevOffset}
- * ({@link RecordBatch#coveredFrom()}) unless {@link #restartCoverage} said otherwise.
+ * ({@link RecordBatch#coveredFrom()}) unless {@link #restartCoverage} said otherwise. Each batch
+ * carries the topic id its partition was given by {@link #topicId(TopicPartition, Uuid)} (none
+ * until then).
  *
  * <p>Not thread-safe: the owner (the task's {@code put} thread) serialises calls.
  */
@@ -38,6 +41,8 @@ public final class BatchAccumulator {
     private final Map<TopicPartition, Long> lastClosedOffset = new HashMap<>();
     /** The coverage start of a partition's next batch, where it is not right after its prevOffset. */
     private final Map<TopicPartition, Long> nextCoveredFrom = new HashMap<>();
+    /** The origin topic id of each partition's records, where the owner told it. */
+    private final Map<TopicPartition, Uuid> topicIds = new HashMap<>();
     private long bufferedBytes;
     private long bufferedRecords;
 
@@ -46,12 +51,26 @@ public final class BatchAccumulator {
         for (TopicPartition partition : partitions) {
             lastClosedOffset.remove(partition);
             nextCoveredFrom.remove(partition);
+            topicIds.remove(partition);
             Open dropped = open.remove(partition);
             if (dropped != null) {
                 bufferedBytes -= dropped.bytes;
                 bufferedRecords -= dropped.records.size();
             }
         }
+    }
+
+    /**
+     * The origin topic id (incarnation) of the partition's records from now on: every batch sealed
+     * later carries it. Set it after {@link #assign}, which forgets it.
+     */
+    public void topicId(TopicPartition partition, Uuid topicId) {
+        topicIds.put(partition, topicId);
+    }
+
+    /** The topic id the partition's batches carry, or null when none was set since the assignment. */
+    public Uuid topicId(TopicPartition partition) {
+        return topicIds.get(partition);
     }
 
     /** Drops open batches and chains of revoked partitions (their records will be re-read). */
@@ -166,7 +185,8 @@ public final class BatchAccumulator {
         long prevOffset = lastClosedOffset.getOrDefault(partition, -1L);
         Long coveredFrom = nextCoveredFrom.remove(partition);
         RecordBatch sealed = new RecordBatch(partition.topic(), partition.partition(), prevOffset,
-                coveredFrom == null ? RecordBatch.contiguousFrom(prevOffset) : coveredFrom, batch.records);
+                coveredFrom == null ? RecordBatch.contiguousFrom(prevOffset) : coveredFrom, batch.records,
+                topicIds.getOrDefault(partition, Uuid.ZERO_UUID));
         lastClosedOffset.put(partition, sealed.lastOffset());
         return sealed;
     }

@@ -93,6 +93,11 @@ public final class InFlightWindow<P> {
         public int attempts() {
             return attempts;
         }
+
+        /** Whether the batch was acknowledged (it stays until the batches before it are). */
+        public boolean acked() {
+            return acked;
+        }
     }
 
     private final Map<Long, Entry<P>> byId = new HashMap<>();

@@ -25,7 +25,12 @@ public enum AckReason {
     /** The destination refuses the topic (not in the allowed set). */
     NOT_AUTHORIZED(8, false),
     /** The ingress relay has no route to the batch's destination. */
-    UNKNOWN_DESTINATION(9, true);
+    UNKNOWN_DESTINATION(9, true),
+    /**
+     * The batch belongs to an earlier incarnation of its topic (deleted and recreated at the source
+     * since): the destination replicates the new one and never writes it.
+     */
+    OBSOLETE_INCARNATION(10, false);
 
     private static final AckReason[] BY_CODE = WireEnums.indexByCode(AckReason.class, AckReason::code);
 

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -44,10 +45,39 @@ class BatchDecoderTest {
     }
 
     @Test
+    void theTopicIdTravelsInVersionThreeWithTheCoverage() {
+        Uuid topicId = Uuid.randomUuid();
+        for (RecordBatch plain : List.of(batch, new RecordBatch("orders", 2, -1, 7, batch.records()))) {
+            RecordBatch withId = new RecordBatch(plain.topic(), plain.partition(), plain.prevOffset(),
+                    plain.coveredFrom(), plain.records(), topicId);
+            for (CompressionCodec codec : CompressionCodec.values()) {
+                RecordBatch decoded = decoder.decode(encoder.encode(withId, codec));
+                assertThat(decoded).isEqualTo(withId);
+                assertThat(decoded.topicId()).isEqualTo(topicId);
+                assertThat(decoded.coveredFrom()).isEqualTo(plain.coveredFrom());
+            }
+            EncodedBatch v3 = encoder.encode(withId, CompressionCodec.NONE);
+            assertThat(v3.payload().get(v3.payload().position())).isEqualTo((byte) 3);
+        }
+        assertThat(decoder.decode(encoder.encode(batch, CompressionCodec.NONE)).topicId()).isEqualTo(Uuid.ZERO_UUID);
+    }
+
+    @Test
+    void aTopicIdCutShortIsTruncated() {
+        RecordBatch withId = new RecordBatch("orders", 2, 9, 10, List.of(), Uuid.randomUuid());
+        EncodedBatch encoded = encoder.encode(withId, CompressionCodec.NONE);
+        byte[] bytes = java.util.Arrays.copyOf(bytes(encoded), 1 + 1 + 12); // magic, coveredFrom, 12 of 16 id bytes
+        EncodedBatch cut = new EncodedBatch(encoded.topic(), encoded.partition(), encoded.prevOffset(),
+                encoded.firstOffset(), encoded.lastOffset(), 0, CompressionCodec.NONE, bytes.length, crc(bytes),
+                ByteBuffer.wrap(bytes));
+        assertKind(() -> decoder.decode(cut), Kind.TRUNCATED);
+    }
+
+    @Test
     void anUnknownPayloadVersionIsMalformed() {
         EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
         byte[] bytes = bytes(encoded);
-        bytes[0] = 3;
+        bytes[0] = 4;
         assertKind(() -> decoder.decode(withPayload(encoded, bytes, crc(bytes))), Kind.MALFORMED);
     }
 

@@ -6,6 +6,7 @@ import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 class BatchAccumulatorTest {
@@ -32,6 +33,23 @@ class BatchAccumulatorTest {
         RecordBatch second = accumulator.drainAll().get(0);
         assertThat(second.prevOffset()).isEqualTo(12);
         assertThat(second.records()).hasSize(1);
+    }
+
+    @Test
+    void batchesCarryThePartitionsTopicIdUntilTheNextAssignment() {
+        Uuid id = Uuid.randomUuid();
+        accumulator.assign(List.of(p0));
+        accumulator.append(p0, record(1), 0, 1000, 1 << 20);
+        accumulator.topicId(p0, id);
+        assertThat(accumulator.drainAll().get(0).topicId()).as("sealed after the id was given").isEqualTo(id);
+        assertThat(accumulator.topicId(p0)).isEqualTo(id);
+
+        accumulator.assign(List.of(p0));
+        assertThat(accumulator.topicId(p0)).as("forgotten with the assignment").isNull();
+        accumulator.append(p0, record(2), 0, 1000, 1 << 20);
+        RecordBatch unknown = accumulator.drainAll().get(0);
+        assertThat(unknown.topicId()).isEqualTo(Uuid.ZERO_UUID);
+        assertThat(unknown.hasTopicId()).isFalse();
     }
 
     @Test
