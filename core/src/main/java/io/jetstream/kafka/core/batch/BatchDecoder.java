@@ -118,17 +118,17 @@ public final class BatchDecoder {
         int magic = reader.readUnsignedByte("magic");
         long coveredFrom = RecordBatch.contiguousFrom(encoded.prevOffset());
         Uuid topicId = Uuid.ZERO_UUID;
-        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE || magic == BatchFormat.PAYLOAD_MAGIC_INCARNATION) {
+        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE || magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
             coveredFrom = reader.readVarlong("coveredFrom");
             if (coveredFrom < 0) {
                 throw new ProtocolException(MALFORMED, "coveredFrom " + coveredFrom + " is negative");
             }
-            if (magic == BatchFormat.PAYLOAD_MAGIC_INCARNATION) {
+            if (magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
                 topicId = new Uuid(reader.readLong("topicId"), reader.readLong("topicId"));
             }
         } else if (magic != PAYLOAD_MAGIC) {
             throw new ProtocolException(MALFORMED, "payload magic " + magic + " is none of " + PAYLOAD_MAGIC + ", "
-                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + " and " + BatchFormat.PAYLOAD_MAGIC_INCARNATION);
+                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + " and " + BatchFormat.PAYLOAD_MAGIC_COLUMNAR);
         }
         long offset = reader.readVarlong("baseOffset");
         long timestamp = reader.readVarlong("baseTimestamp");
@@ -140,6 +140,16 @@ public final class BatchDecoder {
         String[] keys = readHeaderKeys();
         ReplicatedRecord[] records = new ReplicatedRecord[count];
         headersLeft = limits.maxHeaders();
+        boolean columnar = magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR;
+        // columnar: the values come after every record's metadata, so the records are built then
+        long[] offsets = columnar ? new long[count] : null;
+        long[] timestamps = columnar ? new long[count] : null;
+        TimestampType[] types = columnar ? new TimestampType[count] : null;
+        byte[][] recordKeys = columnar ? new byte[count][] : null;
+        int[] valueLengths = columnar ? new int[count] : null;
+        @SuppressWarnings("unchecked")
+        List<RecordHeader>[] headers = columnar ? new List[count] : null;
+        long valueBytes = 0;
         for (int i = 0; i < count; i++) {
             int attributes = reader.readUnsignedByte("attributes");
             TimestampType timestampType = BatchFormat.timestampType(attributes & TIMESTAMP_TYPE_MASK);
@@ -150,8 +160,34 @@ public final class BatchDecoder {
             offset += reader.readVarlong("offsetDelta");
             timestamp += reader.readVarlong("timestampDelta");
             byte[] key = reader.readNullableBytes("key");
-            byte[] value = reader.readNullableBytes("value");
-            records[i] = new ReplicatedRecord(offset, timestamp, timestampType, key, value, readHeaders(keys));
+            if (!columnar) {
+                byte[] value = reader.readNullableBytes("value");
+                records[i] = new ReplicatedRecord(offset, timestamp, timestampType, key, value, readHeaders(keys));
+                continue;
+            }
+            int valueLength = reader.readNullableLength("valueLength");
+            valueBytes += Math.max(0, valueLength);
+            if (valueBytes > reader.remaining()) {
+                throw new ProtocolException(MALFORMED, "record values of " + valueBytes + " bytes by record " + i
+                        + " exceed the " + reader.remaining() + " bytes left");
+            }
+            offsets[i] = offset;
+            timestamps[i] = timestamp;
+            types[i] = timestampType;
+            recordKeys[i] = key;
+            valueLengths[i] = valueLength;
+            headers[i] = readHeaders(keys);
+        }
+        if (columnar) {
+            if (valueBytes != reader.remaining()) {
+                throw new ProtocolException(MALFORMED, "the records' values take " + valueBytes + " bytes, "
+                        + reader.remaining() + " follow the last record's metadata");
+            }
+            for (int i = 0; i < count; i++) {
+                byte[] value = valueLengths[i] < 0 ? null : reader.readBytes("value", valueLengths[i]);
+                records[i] = new ReplicatedRecord(offsets[i], timestamps[i], types[i], recordKeys[i], value,
+                        headers[i]);
+            }
         }
         if (reader.remaining() != 0) {
             throw new ProtocolException(MALFORMED, reader.remaining() + " bytes follow the last record");
@@ -168,6 +204,11 @@ public final class BatchDecoder {
 
     private String[] readHeaderKeys() {
         int keyCount = reader.readCount("headerKeyCount");
+        if (keyCount > limits.maxHeaders()) {
+            // a key serves at least one header: a longer dictionary only costs heap
+            throw new ProtocolException(LIMIT_EXCEEDED, "header key dictionary of " + keyCount
+                    + " keys, above the limit of " + limits.maxHeaders() + " headers");
+        }
         if (keyCount > reader.remaining()) {
             throw new ProtocolException(MALFORMED, "header key count " + keyCount + " exceeds the "
                     + reader.remaining() + " bytes left");

@@ -5,23 +5,27 @@ import org.apache.kafka.common.record.TimestampType;
 /** Constants of the batch payload format shared by {@link BatchEncoder} and {@link BatchDecoder}. */
 final class BatchFormat {
 
-    /** First byte of every uncompressed payload: the payload format version. */
+    /**
+     * First byte of every uncompressed payload: the payload format version. Version 1: each record
+     * with its value inside (older senders; read, no longer written).
+     */
     static final int PAYLOAD_MAGIC = 1;
 
     /**
      * Payload format version 2: version 1 with a varlong {@code coveredFrom} right after the magic.
-     * Written only for a batch whose coverage does not start right after its {@code prevOffset}
-     * (see {@link RecordBatch}), so destinations that know only version 1 keep reading every other
-     * batch.
+     * Older senders wrote it for a batch whose coverage does not start right after its
+     * {@code prevOffset} (see {@link RecordBatch}); read, no longer written.
      */
     static final int PAYLOAD_MAGIC_COVERAGE = 2;
 
     /**
-     * Payload format version 3: a varlong {@code coveredFrom} and the origin topic's 16-byte id
-     * (most significant long first) right after the magic, then version 1. Written for every batch
-     * whose topic id the sender knows.
+     * Payload format version 3, the one written now: {@code coveredFrom} (varlong) and the origin
+     * topic's 16-byte id (most significant long first; zero when unknown) right after the magic,
+     * then version 1's fields, except that each record's value bytes move out of the record to the
+     * end of the payload, in record order (columnar: the values compress as one stream). Layout in
+     * {@link BatchEncoder}.
      */
-    static final int PAYLOAD_MAGIC_INCARNATION = 3;
+    static final int PAYLOAD_MAGIC_COLUMNAR = 3;
 
     /**
      * Kafka record-batch magic handed to the kafka-clients codecs. Magic 2 selects the modern

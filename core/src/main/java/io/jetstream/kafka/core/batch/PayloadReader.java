@@ -119,6 +119,23 @@ final class PayloadReader {
         return bytes;
     }
 
+    /** A zig-zag varint length: -1 (null) or a length no larger than the bytes left. */
+    int readNullableLength(String field) {
+        int length = readVarint(field);
+        if (length != -1) {
+            checkLength(field, length);
+        }
+        return length;
+    }
+
+    /** {@code length} bytes (checked against the bytes left). */
+    byte[] readBytes(String field, int length) {
+        checkLength(field, length);
+        byte[] bytes = Arrays.copyOfRange(buf, pos, pos + length);
+        pos += length;
+        return bytes;
+    }
+
     /** Unsigned varint length then UTF-8 bytes (decoded leniently, like Kafka decodes header keys). */
     String readString(String field) {
         int length = readCount(field);

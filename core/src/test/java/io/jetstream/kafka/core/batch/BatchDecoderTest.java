@@ -26,26 +26,70 @@ class BatchDecoderTest {
             new ReplicatedRecord(10, 1000, "a".getBytes(), "x".getBytes()),
             new ReplicatedRecord(11, 1001, "b".getBytes(), "y".getBytes())));
 
+    /**
+     * Payloads of versions 1 and 2 as the encoder wrote them before version 3 (golden bytes, codec
+     * none): a destination still reads what older senders send. Three records: headers with a null
+     * value, a null key, a null value, a timestamp going backwards, an offset gap.
+     */
     @Test
-    void coverageTravelsInVersionTwoOnlyWhenItLeavesAGap() {
-        EncodedBatch contiguous = encoder.encode(batch, CompressionCodec.NONE);
-        assertThat(contiguous.payload().get(contiguous.payload().position())).isEqualTo((byte) 1);
-        assertThat(decoder.decode(contiguous)).isEqualTo(batch);
+    void payloadsOfOlderSendersStillDecode() {
+        List<ReplicatedRecord> records = List.of(
+                new ReplicatedRecord(10, 1000, TimestampType.CREATE_TIME, "a".getBytes(), "x".getBytes(),
+                        List.of(new RecordHeader("h", "1".getBytes()), new RecordHeader("n", null))),
+                new ReplicatedRecord(11, 1001, TimestampType.CREATE_TIME, null, "y".getBytes(), List.of()),
+                new ReplicatedRecord(13, 999, TimestampType.LOG_APPEND_TIME, "c".getBytes(), null,
+                        List.of(new RecordHeader("h", "2".getBytes()))));
+        String rows = "14d00f03020168016e010000026102780200023101010102020102790002040302630101000232";
+        RecordBatch v1 = new RecordBatch("orders", 2, 9, records);
+        assertThat(decoder.decode(golden(v1, "01" + rows))).isEqualTo(v1);
+        RecordBatch v2 = new RecordBatch("orders", 2, -1, 7, records);
+        RecordBatch decoded = decoder.decode(golden(v2, "020e" + rows));
+        assertThat(decoded).isEqualTo(v2);
+        assertThat(decoded.coveredFrom()).isEqualTo(7);
+        assertThat(decoded.topicId()).isEqualTo(Uuid.ZERO_UUID);
+    }
 
-        RecordBatch gap = new RecordBatch("orders", 2, 9, 10, batch.records());
-        assertThat(gap.hasCoverageGap()).isFalse();
-        RecordBatch chainStart = new RecordBatch("orders", 2, -1, 7, batch.records());
-        for (CompressionCodec codec : CompressionCodec.values()) {
-            RecordBatch decoded = decoder.decode(encoder.encode(chainStart, codec));
-            assertThat(decoded).isEqualTo(chainStart);
-            assertThat(decoded.coveredFrom()).isEqualTo(7);
-        }
-        EncodedBatch v2 = encoder.encode(chainStart, CompressionCodec.NONE);
-        assertThat(v2.payload().get(v2.payload().position())).isEqualTo((byte) 2);
+    private static EncodedBatch golden(RecordBatch batch, String hex) {
+        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
+        return new EncodedBatch(batch.topic(), batch.partition(), batch.prevOffset(), batch.firstOffset(),
+                batch.lastOffset(), batch.size(), CompressionCodec.NONE, bytes.length, crc(bytes),
+                ByteBuffer.wrap(bytes));
     }
 
     @Test
-    void theTopicIdTravelsInVersionThreeWithTheCoverage() {
+    void valuesFollowEveryRecordsMetadataAndMustFillThePayloadExactly() {
+        EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
+        byte[] bytes = bytes(encoded);
+        assertThat(new String(bytes, bytes.length - 2, 2)).as("the values, last").isEqualTo("xy");
+        byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+        assertKind(() -> decoder.decode(sized(encoded, longer)), Kind.MALFORMED);
+        byte[] shorter = java.util.Arrays.copyOf(bytes, bytes.length - 1);
+        assertKind(() -> decoder.decode(sized(encoded, shorter)), Kind.MALFORMED);
+    }
+
+    @Test
+    void aHeaderKeyDictionaryLongerThanTheHeaderLimitIsRefusedBeforeItIsRead() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(new byte[] {3, 0}); // version 3, coveredFrom 0
+        out.writeBytes(new byte[16]); // topic id unknown
+        out.writeBytes(new byte[] {0, 0, 0}); // base offset, base timestamp, no records
+        out.write(101); // dictionary of 101 keys; this decoder allows 100 headers
+        for (int k = 0; k < 101; k++) {
+            out.writeBytes(new byte[] {1, 'k'});
+        }
+        byte[] bytes = out.toByteArray();
+        EncodedBatch forged = new EncodedBatch("orders", 2, 9, 9, 9, 0, CompressionCodec.NONE, bytes.length,
+                crc(bytes), ByteBuffer.wrap(bytes));
+        assertKind(() -> decoder.decode(forged), Kind.LIMIT_EXCEEDED);
+    }
+
+    private static EncodedBatch sized(EncodedBatch e, byte[] payload) {
+        return new EncodedBatch(e.topic(), e.partition(), e.prevOffset(), e.firstOffset(), e.lastOffset(),
+                e.recordCount(), CompressionCodec.NONE, payload.length, crc(payload), ByteBuffer.wrap(payload));
+    }
+
+    @Test
+    void everyBatchIsWrittenInVersionThreeWithItsCoverageAndTopicId() {
         Uuid topicId = Uuid.randomUuid();
         for (RecordBatch plain : List.of(batch, new RecordBatch("orders", 2, -1, 7, batch.records()))) {
             RecordBatch withId = new RecordBatch(plain.topic(), plain.partition(), plain.prevOffset(),
