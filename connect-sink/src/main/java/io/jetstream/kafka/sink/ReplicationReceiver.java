@@ -45,11 +45,11 @@ import org.slf4j.LoggerFactory;
  * source commit past records whose progress is not stored; a task restarted after a crash then
  * resumes below a batch's predecessor that no sender holds any more, and the partition stalls.
  *
- * <p>Memory: received batches wait in a queue, bounded by {@code bufferMaxBytes}, and batches that
- * arrived ahead of their predecessor wait in the sequencers' hold areas, bounded by
- * {@code bufferMaxBytes} too. Once the queue holds half its bound, the relay connection a batch came
- * from is no longer read ({@link Upstream#pauseReading()}) until {@link #poll} has drained the queue
- * to a quarter: TCP then holds the relay back, and the relay its upstreams, without a byte sent
+ * <p>Memory: received batches wait in a queue, bounded by {@code bufferMaxBytes} in wire bytes, and
+ * batches that arrived ahead of their predecessor wait, decoded, in the sequencers' hold areas,
+ * bounded by {@code bufferMaxBytes} too in decoded bytes ({@link #decodedBytes}). Once the queue
+ * holds half its bound, the relay connection a batch came from is no longer read
+ * ({@link Upstream#pauseReading()}) until {@link #poll} has drained the queue to a quarter: TCP then holds the relay back, and the relay its upstreams, without a byte sent
  * twice over the WAN. Only what arrives while a pause takes effect can reach the bound; past it, and
  * past the hold area's bound, batches are refused with a retriable OVERLOADED acknowledgement and the
  * sender re-sends later (never unbounded buffering); a batch that applies at once is never refused
@@ -351,10 +351,23 @@ final class ReplicationReceiver implements AutoCloseable {
                 in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
                 return;
             }
-            offer(in.from(), header, batch, in.bytes(), out);
+            offer(in.from(), header, batch, Math.max(in.bytes(), decodedBytes(batch)), out);
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * What a decoded batch holds on the heap, roughly: its records' data plus 64 bytes each (the
+     * record, its arrays and list entries). A held batch is charged this, not its compressed size: a
+     * well-compressed batch is many times larger once decoded.
+     */
+    static long decodedBytes(RecordBatch batch) {
+        long bytes = 128;
+        for (ReplicatedRecord record : batch.records()) {
+            bytes += record.dataBytes() + 64L;
+        }
+        return bytes;
     }
 
     private boolean isAllowed(String originTopic) {

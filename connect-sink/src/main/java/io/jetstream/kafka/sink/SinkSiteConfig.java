@@ -30,6 +30,8 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_NAMING = "topic.naming.policy";
     public static final String TOPIC_SEPARATOR = "topic.naming.separator";
     public static final String TOPICS_ALLOW = "topics.allow";
+    /** Every topic but internal ones (MirrorMaker 2's DefaultTopicFilter excludes the same). */
+    static final String DEFAULT_TOPICS_ALLOW = "(?!__)(?!.*[.-]internal$)(?!.*\\.replica$).*";
     public static final String TOPIC_CREATE = "create.topics.enabled";
     public static final String TOPIC_REPLICATION_FACTOR = "create.topics.replication.factor";
     public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
@@ -86,9 +88,13 @@ public class SinkSiteConfig extends AbstractConfig {
                 .define(TOPIC_SEPARATOR, Type.STRING, ".", new ConfigDef.NonEmptyString(), Importance.LOW,
                         "Separator between alias and topic name for the 'prefix' policy.",
                         TOPICS, 2, Width.SHORT, "Topic name separator")
-                .define(TOPICS_ALLOW, Type.STRING, ".*", new RegexValidator(), Importance.HIGH,
+                .define(TOPICS_ALLOW, Type.STRING, DEFAULT_TOPICS_ALLOW, new RegexValidator(), Importance.HIGH,
                         "Regular expression over origin topic names: only matching topics are written. "
-                                + "Batches of other topics are refused and counted; nothing is written outside it.",
+                                + "Batches and metadata of other topics are refused and counted; nothing is "
+                                + "written outside it. The default allows every topic but internal ones, as "
+                                + "MirrorMaker 2's topic filter: names starting with '__' (e.g. "
+                                + "__consumer_offsets, __transaction_state) or ending in '.internal', "
+                                + "'-internal' or '.replica'.",
                         TOPICS, 3, Width.LONG, "Allowed topics")
                 .define(TOPIC_CREATE, Type.BOOLEAN, true, Importance.MEDIUM,
                         "Create missing destination topics with the origin's partition count and configs, and "
@@ -108,7 +114,9 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "the relay until it has drained to a quarter (TCP backpressure, nothing is "
                                 + "sent twice); a full area refuses batches with a retriable OVERLOADED "
                                 + "acknowledgement; a batch that can be written at once is never refused for the "
-                                + "hold area. Counted in wire (compressed) bytes.",
+                                + "hold area. Received batches count their wire (compressed) bytes; held batches, "
+                                + "which are decoded, their records' key, value and header bytes plus 64 per "
+                                + "record.",
                         DELIVERY, 1, Width.SHORT, "Buffer max bytes")
                 .define(POLL_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.LOW, "Most records handed to Connect by one poll().",

@@ -329,6 +329,26 @@ class ReplicationReceiverTest {
     }
 
     @Test
+    void heldBatchesAreChargedTheirDecodedSizeNotTheirCompressedOne() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, large(5, 6)); // ahead of its predecessor: held, 600 KB decoded
+        receiver.onFrame(upstream, large(6, 7));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).as("the second would take the hold area past 1 MiB decoded, though both "
+                + "batches together compress to a few KB").extracting(AckFrame::reason)
+                .containsExactly(AckReason.OVERLOADED);
+        assertThat(receiver.bufferedBytes()).isGreaterThan(600_000);
+    }
+
+    /** A batch of one 600 KB value of zeros (a few hundred bytes compressed). */
+    private BatchFrame large(long prev, long offset) {
+        List<ReplicatedRecord> records = List.of(new ReplicatedRecord(offset, 5000, null, new byte[600_000]));
+        return BatchFrame.copyOf(RoutingHeader.unrouted("demo", nextId++, "node-1", "B"),
+                encoder.encode(new RecordBatch("orders", 0, prev, records), CompressionCodec.ZSTD),
+                System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    @Test
     void fullBufferRefusesWithARetriableOverload() throws Exception {
         receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 300);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));

@@ -54,6 +54,30 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void byDefaultEveryTopicButInternalOnesIsAllowed() {
+        Map<String, String> props = valid();
+        props.remove("topics.allow");
+        java.util.regex.Pattern allow = new SinkSiteConfig(props).topicsAllow();
+        assertThat(java.util.List.of("orders", "demo.events", "payments-v2", "internal.orders", "a_b"))
+                .allMatch(topic -> allow.matcher(topic).matches());
+        assertThat(java.util.List.of("__consumer_offsets", "__transaction_state", "mm2-offsets.A.internal",
+                "connect-configs-internal", "A.checkpoints.internal", "orders.replica"))
+                .noneMatch(topic -> allow.matcher(topic).matches());
+    }
+
+    @Test
+    void topicRecreationContinuesByDefaultAndFailsOnlyWhenAsked() {
+        assertThat(new SinkSiteConfig(valid()).failOnTopicRecreation()).isFalse();
+        Map<String, String> fail = valid();
+        fail.put("topic.recreation.policy", "fail");
+        assertThat(new SinkSiteConfig(fail).failOnTopicRecreation()).isTrue();
+        Map<String, String> unknown = valid();
+        unknown.put("topic.recreation.policy", "truncate");
+        assertThatThrownBy(() -> new SinkSiteConfig(unknown)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("topic.recreation.policy");
+    }
+
+    @Test
     void offsetGapsFailByDefaultAndAreAcceptedOnlyWhenAsked() {
         assertThat(new SinkSiteConfig(valid()).acceptOffsetGaps()).isFalse();
         Map<String, String> accept = valid();

@@ -63,9 +63,12 @@ final class RelayConfigDef {
                         .importance(Importance.HIGH).displayName("Data listener port")
                         .doc("TCP port of the data listener."));
         new ConfigGroup(def, GROUP_ADMIN)
-                .add(key(ADMIN_HOST, Type.STRING).defaultValue("0.0.0.0").validator(HostValidator.INSTANCE)
+                .add(key(ADMIN_HOST, Type.STRING).defaultValue("127.0.0.1").validator(HostValidator.INSTANCE)
                         .importance(Importance.MEDIUM).displayName("Admin listener host")
-                        .doc("Address the plain-HTTP admin listener (GET /health, GET /metrics) binds to."))
+                        .doc("Address the plain-HTTP admin listener (GET /health, GET /metrics) binds to. It has"
+                                + " no authentication, so it listens on loopback unless told otherwise: set the"
+                                + " address of a management network (or 0.0.0.0 behind a firewall, as a container"
+                                + " must for its health check and Prometheus to reach it)."))
                 .add(key(ADMIN_PORT, Type.INT).defaultValue(7071).validator(PortValidator.INSTANCE)
                         .importance(Importance.MEDIUM).displayName("Admin listener port")
                         .doc("TCP port of the admin listener; must differ from the data port."));

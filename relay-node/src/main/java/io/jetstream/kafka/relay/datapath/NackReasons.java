@@ -17,7 +17,7 @@ final class NackReasons {
             case TIMEOUT -> NackReason.ACK_TIMEOUT;
             case MALFORMED_BATCH -> NackReason.INVALID_BATCH;
             case UNKNOWN_DESTINATION -> NackReason.UNKNOWN_DESTINATION;
-            case WRITE_FAILED, NOT_AUTHORIZED, NONE, DUPLICATE -> NackReason.DESTINATION_ERROR;
+            case WRITE_FAILED, NOT_AUTHORIZED, OBSOLETE_INCARNATION, NONE, DUPLICATE -> NackReason.DESTINATION_ERROR;
         };
     }
 }
