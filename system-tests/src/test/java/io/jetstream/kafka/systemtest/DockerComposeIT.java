@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.File;
 import java.io.IOException;
@@ -91,6 +93,44 @@ class DockerComposeIT {
         }
         assertThat(trial.path("relay.tls.enabled").asText()).isEqualTo("true");
         assertThat(trial.path("relays").asText()).startsWith("relay-");
+    }
+
+    /**
+     * The trial gives each role a token of its own: the source-site connector's token grants sending
+     * at the ingress and nothing at the egress, the destination-site connector's grants subscribing
+     * at the egress only, and the ingress presents the egress the relay token it accepts.
+     */
+    @Test
+    void theTrialsTokensGrantEachPartyItsOwnRoleOnly(@TempDir Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        String sourceToken = json.readTree(COMPOSE.resolve("source-connector.json").toFile()).path("stream.token")
+                .asText();
+        String sinkToken = json.readTree(COMPOSE.resolve("sink-connector.json").toFile()).path("stream.token")
+                .asText();
+        StreamSpec ingress = trialStream(dir, "relay-ingress");
+        StreamSpec egress = trialStream(dir, "relay-egress");
+        assertThat(ingress.tokenMatches(PeerRole.SENDER, sourceToken)).isTrue();
+        assertThat(egress.tokenMatches(PeerRole.SUBSCRIBER, sinkToken)).isTrue();
+        assertThat(egress.tokenMatches(PeerRole.RELAY, ingress.tokenFor(PeerRole.RELAY).value())).isTrue();
+        for (PeerRole role : List.of(PeerRole.SUBSCRIBER, PeerRole.RELAY)) {
+            assertThat(egress.tokenMatches(role, sourceToken)).as("source token as " + role).isFalse();
+        }
+        for (PeerRole role : List.of(PeerRole.SENDER, PeerRole.RELAY)) {
+            assertThat(egress.tokenMatches(role, sinkToken)).as("sink token as " + role).isFalse();
+        }
+    }
+
+    /** The trial relay's stream, from its YAML with the certificate paths pointed at throwaway files. */
+    private static StreamSpec trialStream(Path dir, String relay) throws IOException {
+        Path tls = dir.resolve("tls-" + relay);
+        Files.createDirectories(tls);
+        for (String file : List.of(relay + ".pem", relay + ".key", "ca.pem")) {
+            Files.writeString(tls.resolve(file), "placeholder");
+        }
+        Path yaml = dir.resolve(relay + ".yaml");
+        Files.writeString(yaml, Files.readString(COMPOSE.resolve(relay + ".yaml"))
+                .replace("/etc/jetstream/tls/", tls + File.separator));
+        return RelayConfig.load(yaml).stream("trial").orElseThrow();
     }
 
     @Test

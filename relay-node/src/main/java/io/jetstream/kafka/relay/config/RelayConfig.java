@@ -1,12 +1,15 @@
 package io.jetstream.kafka.relay.config;
 
+import io.jetstream.kafka.core.protocol.PeerRole;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -131,8 +134,17 @@ public final class RelayConfig extends AbstractConfig {
     private Map<String, StreamSpec> parseStreams(Map<String, String> props) {
         Map<String, StreamSpec> byId = new LinkedHashMap<>();
         for (String id : getList(STREAMS)) {
-            Password token = (Password) RelayConfigDef.stream(id).parse(props).get(RelayConfigDef.streamTokenKey(id));
-            byId.put(id, new StreamSpec(id, token));
+            Map<String, Object> parsed = RelayConfigDef.stream(id).parse(props);
+            Password token = (Password) parsed.get(RelayConfigDef.streamTokenKey(id));
+            Map<PeerRole, Password> roleTokens = new EnumMap<>(PeerRole.class);
+            for (PeerRole role : PeerRole.values()) {
+                Password own = (Password) parsed.get(
+                        RelayConfigDef.streamRoleTokenKey(id, role.name().toLowerCase(Locale.ROOT)));
+                if (own != null) {
+                    roleTokens.put(role, own);
+                }
+            }
+            byId.put(id, new StreamSpec(id, token, roleTokens));
         }
         return Map.copyOf(byId);
     }

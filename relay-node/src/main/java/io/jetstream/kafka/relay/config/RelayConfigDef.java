@@ -265,8 +265,31 @@ final class RelayConfigDef {
                 .add(key(streamTokenKey(id), Type.PASSWORD).validator(SecretTokenValidator.INSTANCE)
                         .importance(Importance.HIGH).displayName("Stream token")
                         .doc("Secret that connector tasks and relays must present at handshake to send or"
-                                + " subscribe to this stream. Generate one per stream, e.g. openssl rand -hex 24."));
+                                + " subscribe to this stream. Generate one per stream, e.g. openssl rand -hex 24."
+                                + " It grants every role that has no token of its own (below)."));
+        roleToken(def, id, "sender", "source-site connector tasks (stream.token of the source-site connector): they"
+                + " send batches");
+        roleToken(def, id, "subscriber", "destination-site connector tasks (stream.token of the destination-site"
+                + " connector): they subscribe to shares and acknowledge batches");
+        roleToken(def, id, "relay", "relays forwarding the stream to this one; this relay also presents it to its"
+                + " own next hops");
         return def;
+    }
+
+    private static void roleToken(ConfigDef def, String id, String role, String who) {
+        new ConfigGroup(def, GROUP_STREAMS)
+                .add(key(streamRoleTokenKey(id, role), Type.PASSWORD).defaultValue(null)
+                        .validator(OptionalSecretTokenValidator.INSTANCE)
+                        .importance(Importance.MEDIUM).displayName("Stream " + role + " token")
+                        .doc("Token of its own for " + who + ". Once set, only it grants that role: the shared"
+                                + " streams.<id>.token no longer does, so a leaked token of one role cannot act as"
+                                + " another (a source task's token cannot take over a destination task's share)."
+                                + " Must differ from the shared token and from the other roles' tokens."));
+    }
+
+    /** {@code streams.<id>.<role>.token}. */
+    static String streamRoleTokenKey(String id, String role) {
+        return STREAMS + "." + id + "." + role + "." + STREAM_TOKEN;
     }
 
     /** Keys of one destination: {@code destinations.<destination>.*}. */

@@ -2,11 +2,14 @@ package io.jetstream.kafka.relay.config;
 
 import static io.jetstream.kafka.relay.config.RelayConfig.*;
 
+import io.jetstream.kafka.core.protocol.PeerRole;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,6 +17,7 @@ import java.util.Set;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * Checks a flattened relay configuration and reports every problem at once, each naming the key as
@@ -56,7 +60,7 @@ final class RelayConfigValidator {
     private void run() {
         Map<String, ConfigValue> fixed = check(RelayConfigDef.relay());
         for (String id : listValue(fixed, STREAMS)) {
-            check(RelayConfigDef.stream(id));
+            checkRoleTokensDiffer(id, check(RelayConfigDef.stream(id)));
         }
         for (String destination : listValue(fixed, DESTINATIONS)) {
             Map<String, ConfigValue> destinationValues = check(RelayConfigDef.destination(destination));
@@ -71,6 +75,26 @@ final class RelayConfigValidator {
         }
         reportUnknownKeys();
         new CrossFieldRules(fixed).check();
+    }
+
+    /** A role's own token must differ from the shared token and from the other roles': it grants that role alone. */
+    private void checkRoleTokensDiffer(String id, Map<String, ConfigValue> values) {
+        Map<String, String> firstKeyBySecret = new HashMap<>();
+        List<String> keys = new ArrayList<>();
+        keys.add(RelayConfigDef.streamTokenKey(id));
+        for (PeerRole role : PeerRole.values()) {
+            keys.add(RelayConfigDef.streamRoleTokenKey(id, role.name().toLowerCase(Locale.ROOT)));
+        }
+        for (String key : keys) {
+            ConfigValue value = values.get(key);
+            if (failedKeys.contains(key) || value == null || !(value.value() instanceof Password secret)) {
+                continue;
+            }
+            String first = firstKeyBySecret.putIfAbsent(secret.value(), key);
+            if (first != null) {
+                invalid(key, secret, "must differ from " + first + ": a role's own token grants that role alone");
+            }
+        }
     }
 
     /** Validates the keys of one definition, records their errors and remembers them as known. */

@@ -84,9 +84,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     "stream '" + hello.streamId() + "' is not served by relay " + path.config().relayId());
             return;
         }
-        if (!stream.get().tokenMatches(hello.authToken())) {
-            reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED,
-                    "wrong token for stream '" + hello.streamId() + "'");
+        if (!stream.get().tokenMatches(hello.role(), hello.authToken())) {
+            reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED, "wrong token for "
+                    + (stream.get().hasOwnToken(hello.role()) ? "role " + hello.role() + " of " : "") + "stream '"
+                    + hello.streamId() + "'");
             return;
         }
         if (path.draining()) {

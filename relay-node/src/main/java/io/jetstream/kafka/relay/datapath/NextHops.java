@@ -1,5 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
+import io.jetstream.kafka.core.protocol.PeerRole;
+
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -49,7 +51,7 @@ final class NextHops {
         if (link != null) {
             return link;
         }
-        created.start(connector.newClient(hop, stream.id(), stream.token().value(), group, created));
+        created.start(connector.newClient(hop, stream.id(), stream.tokenFor(PeerRole.RELAY).value(), group, created));
         if (closed) {
             created.close();
         }

@@ -174,7 +174,7 @@ class RelayConfigTest {
     void streamListIsImpliedByItsKeysButAnExplicitListWins() {
         Map<String, Object> props = minimal();
         props.put("streams.demo.token", TOKEN);
-        assertThat(new RelayConfig(props).stream("demo")).hasValueSatisfying(s -> assertThat(s.tokenMatches(TOKEN)).isTrue());
+        assertThat(new RelayConfig(props).stream("demo")).hasValueSatisfying(s -> assertThat(s.tokenMatches(io.jetstream.kafka.core.protocol.PeerRole.SENDER, TOKEN)).isTrue());
 
         props.put("streams", "other");
         props.put("streams.other.token", TOKEN);

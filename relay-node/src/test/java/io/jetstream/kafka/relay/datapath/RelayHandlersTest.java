@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -166,6 +167,58 @@ class RelayHandlersTest {
         assertThat(channel.isOpen()).isFalse();
         assertThat(payload.refCnt()).isZero();
         assertThat(relay.metrics().errors(ErrorKind.UNEXPECTED_FRAME).value()).isEqualTo(1);
+    }
+
+    /**
+     * Least privilege: once each role has a token of its own, a token grants its role only, and the
+     * stream's shared token no longer grants a role that has one.
+     */
+    @Test
+    void aRolesOwnTokenGrantsThatRoleAloneAndTheSharedTokenNoLonger() {
+        String senderToken = "sender-token-0123456789";
+        String subscriberToken = "subscriber-token-0123456789";
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("streams." + TestRelay.STREAM + ".sender.token", senderToken);
+        props.put("streams." + TestRelay.STREAM + ".subscriber.token", subscriberToken);
+        relay(props);
+
+        Map<String, ErrorCode> refused = new java.util.LinkedHashMap<>();
+        Map<String, Frame> answers = new java.util.LinkedHashMap<>();
+        String[][] attempts = {
+            {"SUBSCRIBER", senderToken, "a source task's token subscribing"},
+            {"SENDER", subscriberToken, "a destination task's token sending"},
+            {"SUBSCRIBER", TestRelay.TOKEN, "the shared token subscribing"},
+            {"SENDER", TestRelay.TOKEN, "the shared token sending"},
+            {"RELAY", senderToken, "a source task's token as a relay"},
+            {"SUBSCRIBER", subscriberToken, "the subscriber's own token"},
+            {"SENDER", senderToken, "the sender's own token"},
+            {"RELAY", TestRelay.TOKEN, "the shared token as a relay (no relay token set)"},
+        };
+        for (String[] attempt : attempts) {
+            EmbeddedChannel channel = connect();
+            write(channel, HelloFrame.of(PeerRole.valueOf(attempt[0]), "n", TestRelay.STREAM, attempt[1]));
+            answers.put(attempt[2], written(channel).get(0));
+        }
+        answers.forEach((what, answer) -> {
+            if (answer instanceof ErrorFrame error) {
+                refused.put(what, error.code());
+            }
+        });
+        assertThat(refused).containsOnlyKeys("a source task's token subscribing", "a destination task's token sending",
+                "the shared token subscribing", "the shared token sending", "a source task's token as a relay");
+        assertThat(refused.values()).containsOnly(ErrorCode.AUTHENTICATION_FAILED);
+        assertThat(answers.get("the subscriber's own token")).isInstanceOf(HelloOkFrame.class);
+        assertThat(relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value()).isEqualTo(5);
+    }
+
+    @Test
+    void aRoleTokenEqualToAnotherIsAConfigErrorOnItsKey() {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("streams." + TestRelay.STREAM + ".subscriber.token", TestRelay.TOKEN);
+        assertThatThrownBy(() -> new RelayConfig(props))
+                .hasMessageContaining("streams." + TestRelay.STREAM + ".subscriber.token")
+                .hasMessageContaining("must differ from streams." + TestRelay.STREAM + ".token")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(TestRelay.TOKEN));
     }
 
     @Test
