@@ -269,6 +269,39 @@ class RelayStrangersIT {
                 () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).value() == 0);
     }
 
+    /**
+     * A peer that sends PINGs and never reads: the relay answers while the connection is writable
+     * and drops the PONGs it cannot write (counted as control_dropped), instead of queueing one per
+     * PING without bound (8.4 MB of PINGs here, against a 64 KiB high-water mark).
+     */
+    @Test
+    void aPeerThatPingsAndNeverReadsGetsNoUnboundedQueueOfPongs() throws Exception {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put(RelayConfig.BUFFER_MAX_BYTES_PER_CONNECTION, 64 * 1024);
+        TestRelay relay = relay(props);
+        long usedBefore = DirectMemory.ofThisProcess().usedBytes();
+        Socket peer = keep(new Socket());
+        peer.setReceiveBufferSize(4096);
+        peer.connect(relay.data());
+        writeQuietly(peer, hello(PeerRole.SENDER, TestRelay.TOKEN));
+        byte[] ping = bytes(new PingFrame(1, 1));
+        byte[] pings = new byte[ping.length * 100_000];
+        for (int i = 0; i < 100_000; i++) {
+            System.arraycopy(ping, 0, pings, i * ping.length, ping.length);
+        }
+        for (int round = 0; round < 4; round++) {
+            peer.getOutputStream().write(pings);
+        }
+        peer.getOutputStream().flush();
+        Poll.until("PONGs the peer does not read are dropped and counted", WAIT,
+                () -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).value() > 0);
+        long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
+        assertThat(grown).as("direct memory grown by %d bytes", grown).isLessThan(16L << 20);
+        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).value())
+                .as("pinging is no offence: the peer stays connected").isEqualTo(1);
+        assertThat(admin(relay).get("/health").statusCode()).isEqualTo(200);
+    }
+
     @Test
     void aConnectionThatDoesNotCompleteItsHandshakeInTimeIsClosedAndCounted() throws Exception {
         Map<String, Object> props = TestRelay.egress("relay-b1");

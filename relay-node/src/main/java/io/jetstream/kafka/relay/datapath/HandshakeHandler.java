@@ -115,7 +115,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
         ChannelPipeline pipeline = ctx.pipeline();
         pipeline.addAfter(ctx.name(), "heartbeat",
-                new HeartbeatHandler(session, path.config().heartbeatInterval().toNanos()));
+                new HeartbeatHandler(session, path.metrics(), path.config().heartbeatInterval().toNanos()));
         pipeline.addAfter("heartbeat", "role", hello.role() == PeerRole.SUBSCRIBER
                 ? new SubscriberHandler(path, session) : new UpstreamHandler(path, session, stream));
         pipeline.remove(this);

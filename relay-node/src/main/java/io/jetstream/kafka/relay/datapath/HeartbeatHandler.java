@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.transport.PingTimer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -12,7 +13,8 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 
 /**
- * Heartbeats of an authenticated connection: answers every PING with a PONG, sends a PING every
+ * Heartbeats of an authenticated connection: answers every PING with a PONG (while the peer reads
+ * what it is sent, {@link ControlWrites#advisory}), sends a PING every
  * {@code heartbeat.interval.ms} (busy or not, so that round-trip times are measured under load and
  * the peer always hears from this relay, even while the relay has stopped reading it), and records
  * each round trip as the peer's {@code jetstream_relay_peer_rtt_ms}, timed from when the PING left
@@ -23,12 +25,14 @@ import io.netty.util.concurrent.ScheduledFuture;
 final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
 
     private final Session session;
+    private final RelayMetrics metrics;
     private final long intervalNanos;
     private final PingTimer pings = new PingTimer();
     private ScheduledFuture<?> pinger;
 
-    HeartbeatHandler(Session session, long intervalNanos) {
+    HeartbeatHandler(Session session, RelayMetrics metrics, long intervalNanos) {
         this.session = session;
+        this.metrics = metrics;
         this.intervalNanos = intervalNanos;
     }
 
@@ -59,7 +63,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof PingFrame ping) {
-            ctx.writeAndFlush(ping.pong());
+            ControlWrites.advisory(ctx.channel(), ping.pong(), metrics); // a peer that does not read gets none
         } else if (msg instanceof PongFrame pong) {
             long rttNanos = pings.rttNanos(pong, System.nanoTime());
             if (rttNanos > 0) {

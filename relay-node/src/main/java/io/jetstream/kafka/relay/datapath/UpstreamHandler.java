@@ -293,20 +293,20 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
      * that cannot be delivered is no loss (the answer follows or the sender re-sends). Any thread.
      */
     void sendReceipt(AckFrame receipt) {
-        Channel channel = ctx.channel();
-        if (channel.isActive()) {
-            channel.writeAndFlush(receipt);
-        }
+        ControlWrites.advisory(ctx.channel(), receipt, path.metrics());
     }
 
-    /** Writes an ACK or NACK back to this peer. Any thread. */
+    /**
+     * Writes an ACK or NACK back to this peer; a peer that has stopped reading is disconnected
+     * rather than queued for ({@link ControlWrites#owed}). Any thread.
+     */
     void sendAck(AckFrame ack) {
         Channel channel = ctx.channel();
         if (!channel.isActive()) {
             path.metrics().errors(ErrorKind.ACK_UNDELIVERABLE).inc();
             return;
         }
-        channel.writeAndFlush(ack);
+        ControlWrites.owed(channel, ack, path.metrics());
     }
 
     private void reject(ErrorKind kind, ErrorCode code, String message) {

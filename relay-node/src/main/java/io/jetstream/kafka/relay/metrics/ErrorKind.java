@@ -62,6 +62,18 @@ public enum ErrorKind {
      * nacked, and no connection is opened to it.
      */
     NEXT_HOP_NOT_ALLOWED,
+    /**
+     * A control frame this relay owed a peer that does not read what it is sent: a PONG or a receipt
+     * not written because the connection's outbound buffer was above its high-water mark (both are
+     * advisory: the peer measures, or waits for the answer that follows).
+     */
+    CONTROL_DROPPED,
+    /**
+     * A connection closed because its peer did not read: an acknowledgement was due while the
+     * outbound buffer held more than twice its high-water mark. The peer's unanswered batches are
+     * re-sent by it (after reconnecting or its acknowledgement timeout); nothing is lost.
+     */
+    SLOW_READER,
     /** A data connection accepted while no data-path handlers are installed. */
     DATA_PATH_UNAVAILABLE,
     /** A bug: an exception no handler expected. */
