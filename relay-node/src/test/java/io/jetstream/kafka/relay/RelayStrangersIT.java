@@ -278,6 +278,7 @@ class RelayStrangersIT {
     void aPeerThatPingsAndNeverReadsGetsNoUnboundedQueueOfPongs() throws Exception {
         Map<String, Object> props = TestRelay.egress("relay-b1");
         props.put(RelayConfig.BUFFER_MAX_BYTES_PER_CONNECTION, 64 * 1024);
+        props.put(RelayConfig.FRAME_MAX_BYTES, 64 * 1024);
         TestRelay relay = relay(props);
         long usedBefore = DirectMemory.ofThisProcess().usedBytes();
         Socket peer = keep(new Socket());
