@@ -282,6 +282,7 @@ public final class SourceSiteTask extends SinkTask {
             dropRewound(changes, partitions, replicated, sizes);
         }
         Map<Integer, Long> restarts = coverageRestarts(partitions, replicated);
+        incarnations.commit(); // nothing can fail the put from here on
         List<ReplicationSender.Incoming> incoming = new ArrayList<>(replicated.size());
         for (int i = 0; i < replicated.size(); i++) {
             Long coveredFrom = restarts.get(i);

@@ -80,6 +80,12 @@ final class TopicIncarnations {
 
     private final TopicIds source;
     private final Map<TopicPartition, State> states = new HashMap<>();
+    /** What the last {@link #check} found, applied by {@link #commit}: new states (or null) ... */
+    private Map<TopicPartition, State> pending;
+    /** ... or, in the common case, only the last offset of each partition of the put. */
+    private final Map<TopicPartition, Long> pendingLastOffsets = new HashMap<>();
+    private long pendingRecreations;
+    private long pendingTruncations;
     /** Ids last seen by anyone (the metadata publisher, this class), by topic. */
     private final Map<String, Uuid> observed = new ConcurrentHashMap<>();
     private volatile long recreations;
@@ -92,10 +98,12 @@ final class TopicIncarnations {
     /** Newly assigned partitions: their id is read again with their first record. */
     void assign(Collection<TopicPartition> partitions) {
         partitions.forEach(states::remove);
+        pending = null;
+        pendingLastOffsets.clear();
     }
 
     void revoke(Collection<TopicPartition> partitions) {
-        partitions.forEach(states::remove);
+        assign(partitions);
     }
 
     /** A description of {@code topic} read elsewhere (any thread) carried {@code topicId}. */
@@ -108,14 +116,18 @@ final class TopicIncarnations {
     /**
      * Checks the records of one put, given as partition and offset in arrival order, and returns the
      * id changes in index order; empty when every record belongs to the incarnation its partition
-     * had. Nothing changes when the source cluster cannot answer (the exception propagates and the
-     * same records can be checked again).
+     * had. Nothing changes until {@link #commit}: when the source cluster cannot answer, or the put
+     * fails later, the same records are checked again from the same state (Connect hands them over
+     * again), and are not taken for offsets going backwards.
      */
     List<Change> check(List<TopicPartition> partitions, long[] offsets) {
+        pending = null;
+        pendingLastOffsets.clear();
         Set<String> ask = topicsToAsk(partitions, offsets);
         if (ask.isEmpty()) {
+            // the common case: only the partitions' last offsets move
             for (int i = 0; i < offsets.length; i++) {
-                states.get(partitions.get(i)).lastOffset = offsets[i];
+                pendingLastOffsets.put(partitions.get(i), offsets[i]);
             }
             return List.of();
         }
@@ -175,11 +187,24 @@ final class TopicIncarnations {
                 }
             }
         }
-        states.clear();
-        states.putAll(working);
-        recreations += recreated;
-        truncations += truncated;
+        pending = working;
+        pendingRecreations = recreated;
+        pendingTruncations = truncated;
         return changes;
+    }
+
+    /** Applies what the last {@link #check} found: call once the put has accepted the records. */
+    void commit() {
+        pendingLastOffsets.forEach((tp, offset) -> states.get(tp).lastOffset = offset);
+        pendingLastOffsets.clear();
+        if (pending == null) {
+            return;
+        }
+        states.clear();
+        states.putAll(pending);
+        recreations += pendingRecreations;
+        truncations += pendingTruncations;
+        pending = null;
     }
 
     /** Partitions with a state whose offsets go backwards somewhere in this put. */

@@ -55,15 +55,22 @@ class TopicIncarnationsTest {
     private final FakeSource source = new FakeSource();
     private final TopicIncarnations incarnations = new TopicIncarnations(source);
 
+    /** A put that the task accepts: checked, then committed. */
     private List<TopicIncarnations.Change> check(TopicPartition partition, long... offsets) {
-        return incarnations.check(Collections.nCopies(offsets.length, partition), offsets);
+        return put(Collections.nCopies(offsets.length, partition), offsets);
+    }
+
+    private List<TopicIncarnations.Change> put(List<TopicPartition> partitions, long[] offsets) {
+        List<TopicIncarnations.Change> changes = incarnations.check(partitions, offsets);
+        incarnations.commit();
+        return changes;
     }
 
     @Test
     void aPartitionsFirstRecordsAfterAnAssignmentReadTheIdOnceForAllPartitionsOfThePut() {
         source.ids.put("t", OLD);
         incarnations.assign(List.of(P0, P1));
-        List<TopicIncarnations.Change> changes = incarnations.check(List.of(P0, P1, P0, P1), new long[] {5, 7, 6, 8});
+        List<TopicIncarnations.Change> changes = put(List.of(P0, P1, P0, P1), new long[] {5, 7, 6, 8});
         assertThat(changes).containsExactly(
                 new TopicIncarnations.Change(0, P0, null, OLD, TopicIncarnations.Change.NO_REWIND),
                 new TopicIncarnations.Change(1, P1, null, OLD, TopicIncarnations.Change.NO_REWIND));
@@ -113,7 +120,7 @@ class TopicIncarnationsTest {
         source.ids.put("t", NEW);
         source.logStart.put(P0, 0L);
         incarnations.observed("t", NEW);
-        List<TopicIncarnations.Change> changes = incarnations.check(List.of(P0, P1, P0), new long[] {6, 10, 7});
+        List<TopicIncarnations.Change> changes = put(List.of(P0, P1, P0), new long[] {6, 10, 7});
         assertThat(changes).containsExactly(
                 new TopicIncarnations.Change(0, P0, OLD, NEW, 0),
                 new TopicIncarnations.Change(1, P1, OLD, NEW, 0));
@@ -153,6 +160,22 @@ class TopicIncarnationsTest {
         source.down = false;
         assertThat(check(P0, 0, 1)).as("the same records checked again").containsExactly(
                 new TopicIncarnations.Change(0, P0, OLD, NEW, TopicIncarnations.Change.NO_REWIND));
+    }
+
+    @Test
+    void aPutHandedOverAgainIsNotTakenForOffsetsGoingBackwards() {
+        source.ids.put("t", OLD);
+        check(P0, 5, 6);
+        assertThat(incarnations.check(List.of(P0, P0), new long[] {7, 8})).isEmpty(); // the put fails later
+        assertThat(check(P0, 7, 8)).as("the same records again").isEmpty();
+        assertThat(incarnations.truncations()).isZero();
+        assertThat(source.asked).as("asked once, for the first records").hasSize(1);
+
+        source.ids.put("t", NEW);
+        List<TopicIncarnations.Change> first = incarnations.check(List.of(P0), new long[] {0});
+        assertThat(incarnations.recreations()).as("counted once committed").isZero();
+        assertThat(check(P0, 0)).as("found again when handed over again").isEqualTo(first);
+        assertThat(incarnations.recreations()).isEqualTo(1);
     }
 
     @Test
