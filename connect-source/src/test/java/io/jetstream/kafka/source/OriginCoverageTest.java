@@ -3,10 +3,7 @@ package io.jetstream.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
@@ -17,39 +14,7 @@ class OriginCoverageTest {
     private static final TopicPartition P0 = new TopicPartition("t", 0);
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
-    /** An origin whose answers the test sets, counting the questions. */
-    private static final class FakeOrigin implements OriginCoverage.OriginOffsets {
-        final Map<TopicPartition, Long> committed = new HashMap<>();
-        final Map<TopicPartition, Long> logStart = new HashMap<>();
-        final List<String> asked = new ArrayList<>();
-        boolean down;
-
-        @Override
-        public Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
-            asked.add("committed " + partitions);
-            check();
-            Map<TopicPartition, Long> out = new HashMap<>(committed);
-            out.keySet().retainAll(partitions);
-            return out;
-        }
-
-        @Override
-        public Map<TopicPartition, Long> logStart(Collection<TopicPartition> partitions) {
-            asked.add("logStart " + partitions);
-            check();
-            Map<TopicPartition, Long> out = new HashMap<>();
-            partitions.forEach(tp -> out.put(tp, logStart.getOrDefault(tp, 0L)));
-            return out;
-        }
-
-        private void check() {
-            if (down) {
-                throw new IllegalStateException("origin down");
-            }
-        }
-    }
-
-    private final FakeOrigin origin = new FakeOrigin();
+    private final FakeSourceCluster origin = new FakeSourceCluster("origin down");
     private final OriginCoverage coverage = new OriginCoverage(origin);
 
     private Map<Integer, Long> check(TopicPartition partition, long... offsets) {

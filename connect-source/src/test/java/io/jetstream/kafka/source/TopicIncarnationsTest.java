@@ -3,12 +3,8 @@ package io.jetstream.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
@@ -20,39 +16,7 @@ class TopicIncarnationsTest {
     private static final Uuid OLD = Uuid.randomUuid();
     private static final Uuid NEW = Uuid.randomUuid();
 
-    /** A source cluster whose answers the test sets, counting the questions. */
-    private static final class FakeSource implements TopicIncarnations.TopicIds {
-        final Map<String, Uuid> ids = new HashMap<>();
-        final Map<TopicPartition, Long> logStart = new HashMap<>();
-        final List<String> asked = new ArrayList<>();
-        boolean down;
-
-        @Override
-        public Map<String, Uuid> topicIds(Collection<String> topics) {
-            asked.add("ids " + topics);
-            check();
-            Map<String, Uuid> out = new HashMap<>();
-            topics.forEach(t -> out.put(t, ids.getOrDefault(t, Uuid.ZERO_UUID)));
-            return out;
-        }
-
-        @Override
-        public Map<TopicPartition, Long> logStart(Collection<TopicPartition> partitions) {
-            asked.add("logStart " + partitions);
-            check();
-            Map<TopicPartition, Long> out = new HashMap<>();
-            partitions.forEach(tp -> out.put(tp, logStart.getOrDefault(tp, 0L)));
-            return out;
-        }
-
-        private void check() {
-            if (down) {
-                throw new IllegalStateException("source down");
-            }
-        }
-    }
-
-    private final FakeSource source = new FakeSource();
+    private final FakeSourceCluster source = new FakeSourceCluster("source down");
     private final TopicIncarnations incarnations = new TopicIncarnations(source);
 
     /** A put that the task accepts: checked, then committed. */
