@@ -4,6 +4,7 @@ import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.HostPlacement;
 import io.jetstream.kafka.testkit.site.KafkaBroker;
+import io.jetstream.kafka.testkit.site.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -187,8 +188,8 @@ final class BenchCluster implements AutoCloseable {
             throws IOException, TimeoutException, InterruptedException {
         stopRelay(host);
         HostPlacement placement = network.host(host);
-        InetSocketAddress data = new InetSocketAddress(placement.address(), Parallel.freePort());
-        InetSocketAddress admin = new InetSocketAddress(placement.address(), Parallel.freePort());
+        InetSocketAddress data = new InetSocketAddress(placement.address(), Ports.freePort());
+        InetSocketAddress admin = new InetSocketAddress(placement.address(), Ports.freePort());
         Map<String, String> config = RelayConfigs.relay(base, host, data, admin);
         config.putAll(extra);
         RelayProcess relay = new RelayProcess(host, data, admin, config, placement.commandPrefix(),

@@ -2,8 +2,6 @@ package io.jetstream.kafka.testkit.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,17 +58,5 @@ final class Parallel {
     static void run(List<Runnable> stops) {
         CompletableFuture.allOf(stops.stream().map(CompletableFuture::runAsync).toArray(CompletableFuture[]::new))
                 .join();
-    }
-
-    /**
-     * A port free on this machine's loopback interface now. On a namespace host the port space is
-     * the host's own and empty, so a port free here is free there too.
-     */
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port", e);
-        }
     }
 }

@@ -3,11 +3,11 @@ package io.jetstream.kafka.testkit.replication;
 import io.jetstream.kafka.testkit.link.LinkEmulator;
 import io.jetstream.kafka.testkit.link.LinkSpec;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.Ports;
 import io.jetstream.kafka.testkit.site.Site;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import io.jetstream.kafka.testkit.site.TwoSites;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -135,8 +135,8 @@ public final class ReplicationEnvironment implements AutoCloseable {
     }
 
     private RelayNode relay(String id, Map<String, String> extra) {
-        InetSocketAddress data = new InetSocketAddress("127.0.0.1", freePort());
-        InetSocketAddress admin = new InetSocketAddress("127.0.0.1", freePort());
+        InetSocketAddress data = new InetSocketAddress("127.0.0.1", Ports.freePort());
+        InetSocketAddress admin = new InetSocketAddress("127.0.0.1", Ports.freePort());
         Map<String, String> config = new LinkedHashMap<>();
         config.put("relay.id", id);
         config.put("io.threads", "1");
@@ -162,14 +162,6 @@ public final class ReplicationEnvironment implements AutoCloseable {
         RelayNode node = new RelayNode(id, config, data, admin);
         relays.put(id, node);
         return node;
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The folder to put in plugin.path for a connector module (it holds the plugin folder). */
