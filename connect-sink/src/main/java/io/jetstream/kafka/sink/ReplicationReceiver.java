@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * order, and acknowledges each batch once its records are durable.
  *
  * <p>Durability depends on the mode: with exactly-once ({@link Durability#ON_RECORD_COMMIT}) a
- * record is durable when Connect reports it committed, because Connect calls {@code commitRecord}
- * after the transaction that holds the records and their source offsets; with at-least-once
+ * record is durable when the task reports it ({@link #onWritten}): the task does so once the
+ * transaction that holds the records and their source offsets has committed and its records are
+ * readable ({@link StableCommits}); with at-least-once
  * ({@link Durability#ON_OFFSET_FLUSH}) a record is durable only once the source offset covering it
  * is stored too. After each offset flush the receiver reads the stored progress back and
  * acknowledges up to it: Connect decides on its own schedule which producer-acknowledged records a

@@ -41,6 +41,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String OFFSET_GAP_POLICY = "offset.gap.policy";
     public static final String TOPIC_RECREATION_POLICY = "topic.recreation.policy";
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
+    public static final String STABLE_TIMEOUT_MS = "exactly.once.stable.timeout.ms";
 
     private static final String CLUSTERS = "Clusters";
     private static final String TARGET_SECURITY = "Target cluster security";
@@ -155,7 +156,18 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "is refused and sent again by the source, its batches wait, a failed read only "
                                 + "stops the counting of rewritten records; nothing is lost. Bounds how long a "
                                 + "destination broker outage can hold poll().",
-                        DELIVERY, 6, Width.SHORT, "Cluster call timeout (ms)");
+                        DELIVERY, 6, Width.SHORT, "Cluster call timeout (ms)")
+                .define(STABLE_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.between(1_000, 3_600_000),
+                        Importance.LOW, "Exactly-once only. A batch is acknowledged to the source once its records "
+                                + "are readable by read_committed consumers: once the destination partition's last "
+                                + "stable offset has passed them, which follows the transaction's commit within "
+                                + "milliseconds. Records still not readable this long after Connect reported their "
+                                + "transaction committed, while the stable offset can be read, are held back by a "
+                                + "hanging transaction (after a destination broker crash): the task then fails with "
+                                + "a message naming the partition and what to do, and the source keeps the records "
+                                + "for the next task instance. Keep it below the age at which hanging transactions "
+                                + "are aborted (the producer's transaction.timeout.ms, 60 s by default, and more).",
+                        DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
         return RelayClientConfigs.define(def,
@@ -223,6 +235,10 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public Duration clusterCallTimeout() {
         return Duration.ofMillis(getLong(CLUSTER_CALL_TIMEOUT_MS));
+    }
+
+    public Duration stableTimeout() {
+        return Duration.ofMillis(getLong(STABLE_TIMEOUT_MS));
     }
 
     public Duration pollTimeout() {

@@ -27,11 +27,16 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
@@ -46,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * <p>Progress: each record's source partition is {@code {cluster, topic, partition}} of its origin
  * and its source offset {@code {offset}} the origin offset, so the last written origin offset per
  * partition is Connect's stored source offset (in the same transaction as the records with
- * exactly-once). Acknowledgements go upstream only when records are durable.
+ * exactly-once). Acknowledgements go upstream only when records are durable: with exactly-once once
+ * read_committed consumers can read them ({@link StableCommits}), with at-least-once once the stored
+ * progress covers them.
  *
  * <p>Threads: Connect's task thread calls poll; producer threads call commitRecord; a Netty
  * event-loop thread per task runs the relay connections.
@@ -69,6 +76,8 @@ public final class SinkSiteTask extends SourceTask {
      * well below the worker's graceful stop timeout, so a stop is never held up by a broker outage.
      */
     static final Duration PROGRESS_READ_TIMEOUT = Duration.ofSeconds(3);
+    /** Exactly-once: how soon the stable offsets are read again while committed records wait for them. */
+    static final Duration STABLE_RECHECK = Duration.ofMillis(20);
 
     private SinkSiteTaskConfig config;
     private ClusterClients targetCluster;
@@ -82,6 +91,9 @@ public final class SinkSiteTask extends SourceTask {
     private boolean exactlyOnce;
     private BoundedReads progressReads;
     private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
+    /** Exactly-once: holds acknowledgements until the records are readable ({@link StableCommits}). */
+    private StableCommits stableCommits;
+    private Admin stableOffsetsAdmin;
     /** Source partition maps by origin partition: one per partition, not one per record. Task thread only. */
     private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
 
@@ -120,6 +132,18 @@ public final class SinkSiteTask extends SourceTask {
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
                 new StoredProgress(), topics, metrics);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
+        if (exactlyOnce) {
+            stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
+            Duration callTimeout = config.clusterCallTimeout();
+            Admin stableAdmin = stableOffsetsAdmin;
+            stableCommits = new StableCommits("jetstream-stable-" + nodeId,
+                    destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout),
+                    (origin, offset, topicId) -> receiver.onWritten(origin.topic(), origin.partition(), offset, topicId),
+                    STABLE_RECHECK, config.stableTimeout());
+            metrics.gauge("commits-awaiting-stability", "Exactly-once: committed transactions (per origin "
+                    + "partition) whose records are not yet readable by read_committed consumers; their batches are "
+                    + "not acknowledged yet.", stableCommits::waiting);
+        }
         SslContext ssl = relaySettings.tls()
                 ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
                 : null;
@@ -216,8 +240,27 @@ public final class SinkSiteTask extends SourceTask {
         return key;
     }
 
+    /**
+     * The last stable offsets of {@code destinations}: what read_committed consumers can read up to.
+     */
+    private static Map<TopicPartition, Long> lastStableOffsets(Admin admin, List<TopicPartition> destinations,
+                                                               Duration timeout) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        destinations.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = admin.listOffsets(latest,
+                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs((int) timeout.toMillis()))
+                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<TopicPartition, Long> out = new HashMap<>();
+        found.forEach((tp, info) -> out.put(tp, info.offset()));
+        return out;
+    }
+
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        RuntimeException unstable = stableCommits == null ? null : stableCommits.failure();
+        if (unstable != null) {
+            throw new ConnectException(unstable.getMessage());
+        }
         List<ReplicationReceiver.Delivery> deliveries = receiver.poll(config.pollTimeout());
         if (deliveries.isEmpty()) {
             return null;
@@ -374,19 +417,40 @@ public final class SinkSiteTask extends SourceTask {
             }
         }
         Map<String, ?> offset = record.sourceOffset();
-        receiver.onWritten(originTopic, originPartition, ((Number) offset.get(OFFSET)).longValue(),
-                offset.get(TOPIC_ID));
+        long originOffset = ((Number) offset.get(OFFSET)).longValue();
+        if (exactlyOnce) {
+            boolean written = metadata != null && metadata.hasOffset();
+            stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(TOPIC_ID),
+                    written ? new TopicPartition(metadata.topic(), metadata.partition()) : null,
+                    written ? metadata.offset() : -1L);
+        } else {
+            receiver.onWritten(originTopic, originPartition, originOffset, offset.get(TOPIC_ID));
+        }
     }
 
+    /**
+     * At-least-once: Connect stored offsets; acknowledges what the stored progress covers. Exactly-once:
+     * a transaction committed (Connect calls this after each); its records are acknowledged once stable.
+     */
     @Override
     public void commit() {
-        receiver.onOffsetsFlushed();
+        if (exactlyOnce) {
+            stableCommits.committed();
+        } else {
+            receiver.onOffsetsFlushed();
+        }
     }
 
     @Override
     public void stop() {
         long start = System.nanoTime();
         clients.forEach(PeerClient::close);
+        if (stableCommits != null) {
+            stableCommits.close();
+        }
+        if (stableOffsetsAdmin != null) {
+            stableOffsetsAdmin.close(Duration.ZERO);
+        }
         if (receiver != null) {
             receiver.close();
         }

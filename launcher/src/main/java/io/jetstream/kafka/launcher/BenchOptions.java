@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Options of {@code ./jetstream bench <scenario>}, parsed into a {@link BenchPlan}. Every error names
@@ -28,6 +30,9 @@ final class BenchOptions {
             "  --uplink-mbit M    rate cap of each host's WAN uplink in Mbit/s (default 40)",
             "  --delay-ms D       one-way delay between the sites in ms (default 25)",
             "  --network N        auto, namespaces or loopback (default auto: namespaces when root and available)",
+            "  --source-prop K=V  set K on JetStream's source-site connector on top of config/source-connector.json",
+            "                     (repeatable; for experiments: the report lists every changed key)",
+            "  --sink-prop K=V    the same for the destination-site connector and config/sink-connector.json",
             "  --out DIR          output folder (default target/bench)");
 
     private BenchOptions() {
@@ -63,6 +68,8 @@ final class BenchOptions {
         double uplinkMbit = plan.uplinkBitsPerSecond() / 1e6;
         long delayMs = plan.oneWayDelay().toMillis();
         BenchPlan.NetworkMode network = plan.network();
+        Map<String, String> sourceProps = new LinkedHashMap<>();
+        Map<String, String> sinkProps = new LinkedHashMap<>();
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -77,6 +84,8 @@ final class BenchOptions {
                 case "--uplink-mbit" -> uplinkMbit = number(args, ++i, arg, 1, 10_000);
                 case "--delay-ms" -> delayMs = (long) number(args, ++i, arg, 0, 1000);
                 case "--network" -> network = network(value(args, ++i, arg));
+                case "--source-prop" -> property(value(args, ++i, arg), arg, sourceProps);
+                case "--sink-prop" -> property(value(args, ++i, arg), arg, sinkProps);
                 case "--help", "-h" -> throw new JetstreamCli.UsageException(USAGE);
                 default -> throw new JetstreamCli.UsageException("unknown option: " + arg + "\n" + USAGE);
             }
@@ -86,7 +95,8 @@ final class BenchOptions {
                     .withPhases(Duration.ofMillis(Math.round(warmupS * 1000)), Math.round(burstMb * 1e6),
                             Duration.ofMillis(Math.round(latencyS
                             * 1000)), latencyRate, Math.round(backlogMb * 1e6))
-                    .withNetwork(network, Math.round(uplinkMbit * 1e6), Duration.ofMillis(delayMs));
+                    .withNetwork(network, Math.round(uplinkMbit * 1e6), Duration.ofMillis(delayMs))
+                    .withConnectorProps(sourceProps, sinkProps);
         } catch (IllegalArgumentException e) {
             throw new JetstreamCli.UsageException(e.getMessage());
         }
@@ -105,6 +115,15 @@ final class BenchOptions {
                     : "unknown " + unknown) + "; known: " + String.join(", ", Variants.fullRun()));
         }
         return ids;
+    }
+
+    private static void property(String pair, String option, Map<String, String> into)
+            throws JetstreamCli.UsageException {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+            throw new JetstreamCli.UsageException(option + ": '" + pair + "' is not KEY=VALUE");
+        }
+        into.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
 
     private static BenchPlan.NetworkMode network(String value) throws JetstreamCli.UsageException {

@@ -44,6 +44,18 @@ class BenchOptionsTest {
     }
 
     @Test
+    void connectorPropertiesAreSetOnTopOfTheShippedFiles() throws Exception {
+        BenchPlan plan = BenchOptions.parse(new String[] {"wan", "--sink-prop", "transaction.boundary=interval",
+            "--source-prop", "batch.policy=fixed", "--sink-prop", "poll.max.records=500"}, OUT);
+        assertThat(plan.sourceProps()).containsExactlyEntriesOf(java.util.Map.of("batch.policy", "fixed"));
+        assertThat(plan.sinkProps()).containsOnly(java.util.Map.entry("transaction.boundary", "interval"),
+                java.util.Map.entry("poll.max.records", "500"));
+        assertThat(BenchOptions.parse(new String[] {"wan"}, OUT).sinkProps()).isEmpty();
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"wan", "--sink-prop", "novalue"}, OUT))
+                .hasMessageContaining("--sink-prop: 'novalue' is not KEY=VALUE");
+    }
+
+    @Test
     void errorsNameTheOptionAndWhatItAccepts() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[0], OUT)).hasMessageContaining("needs a scenario");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"lan"}, OUT))

@@ -6,6 +6,8 @@ import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.ConnectorStatus;
+import io.jetstream.kafka.testkit.site.JmxReader;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import io.jetstream.kafka.testkit.workload.ProducedLog;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
@@ -114,6 +116,15 @@ class ReplicationIT {
             delivered += verify(log).delivered();
         }
         assertThat(delivered).isEqualTo(100_000);
+        // Every batch is acknowledged once its records are readable at the destination (exactly-once:
+        // the partition's last stable offset passed them), without waiting for ack.timeout.ms.
+        Poll.until("every batch acknowledged and nothing awaiting stability", Duration.ofSeconds(30), () ->
+                metric(env.siteA().requireWorker().process().pid(), ReplicationEnvironment.SOURCE_CONNECTOR,
+                        "in-flight-batches") == 0
+                        && metric(env.siteB().requireWorker().process().pid(), ReplicationEnvironment.SINK_CONNECTOR,
+                        "commits-awaiting-stability") == 0);
+        assertThat(metric(env.siteA().requireWorker().process().pid(), ReplicationEnvironment.SOURCE_CONNECTOR,
+                "records-acked-total")).isGreaterThanOrEqualTo(100_000);
         // The destination topic has the origin's partition count and its explicitly set configs.
         try (var admin = env.siteB().admin()) {
             assertThat(admin.describeTopics(List.of("A.demo.t6")).allTopicNames().get().get("A.demo.t6")
@@ -122,6 +133,11 @@ class ReplicationIT {
                     org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "A.demo.t3"))).all().get();
             assertThat(configs.values().iterator().next().get("retention.ms").value()).isEqualTo("3600000");
         }
+    }
+
+    /** A connector metric summed over its tasks, read over JMX from the worker process {@code pid}. */
+    private static double metric(long pid, String connector, String name) throws Exception {
+        return JmxReader.sum(pid, "kafka.connect:type=plugins,connector=" + connector + ",*", name);
     }
 
     @Test
@@ -199,7 +215,7 @@ class ReplicationIT {
 
     /**
      * What docs/operations.md tells operators after a destination broker outage: look for hanging
-     * transactions and abort them, again until none appear. Starts looking 60 s after the broker's
+     * transactions and abort them, again until none appear, and restart failed destination tasks. Starts looking 60 s after the broker's
      * return (a live transaction is never aborted: see {@code Site.abortHangingTransactions}), then
      * every 10 s until closed; logs each abort.
      */
@@ -218,6 +234,15 @@ class ReplicationIT {
                     aborted.addAndGet(found.size());
                     LoggerFactory.getLogger(ReplicationIT.class).warn("Aborted {} hanging transaction(s) at the "
                             + "destination, as docs/operations.md says: {}", found.size(), found);
+                }
+                // The procedure's second step: a destination task whose committed records a hanging
+                // transaction held back failed (exactly.once.stable.timeout.ms); restart it.
+                for (ConnectorStatus.Task task : env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()) {
+                    if ("FAILED".equals(task.state())) {
+                        LoggerFactory.getLogger(ReplicationIT.class).warn("Restarting failed destination task {}: {}",
+                                task.id(), task.trace());
+                        env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, task.id());
+                    }
                 }
             } catch (Exception e) {
                 LoggerFactory.getLogger(ReplicationIT.class).info("No look at hanging transactions now: {}", e.toString());

@@ -3,6 +3,7 @@ package io.jetstream.kafka.testkit.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,10 +26,14 @@ import java.util.Objects;
  * @param network         which network to build
  * @param outputDir       where {@code <scenario>.json} and {@code .html} go
  * @param commandLine     the command as typed, for the result
+ * @param sourceProps     keys set on JetStream's source-site connector on top of {@code config/source-connector.json}
+ *                        (for experiments; the shipped file is what a run measures when empty)
+ * @param sinkProps       the same for the destination-site connector and {@code config/sink-connector.json}
  */
 public record BenchPlan(String scenario, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
-                        Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine) {
+                        Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
+                        Map<String, String> sourceProps, Map<String, String> sinkProps) {
 
     /** Scenarios this version knows. */
     public static final List<String> SCENARIOS = List.of("wan");
@@ -55,6 +60,8 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(outputDir, "outputDir");
         Objects.requireNonNull(commandLine, "commandLine");
+        sourceProps = Map.copyOf(sourceProps);
+        sinkProps = Map.copyOf(sinkProps);
         require(SCENARIOS.contains(scenario), "scenario '" + scenario + "' is not one of " + SCENARIOS);
         Variants.select(variants);
         require(!warmup.isNegative(), "--warmup-s must be >= 0, was " + warmup.toSeconds());
@@ -86,7 +93,7 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
                 Duration.ofSeconds(quick ? 3 : 90), 1000, quick ? 0 : 60_000_000L, Duration.ofSeconds(quick ? 10 : 30),
                 1000,
                 quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO, outputDir,
-                commandLine);
+                commandLine, Map.of(), Map.of());
     }
 
     /** The name of the output files: the scenario, with {@code -quick} for the quick variant. */
@@ -96,17 +103,24 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
+    }
+
+    /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
+    public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
+        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                newSourceProps, newSinkProps);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps);
     }
 }

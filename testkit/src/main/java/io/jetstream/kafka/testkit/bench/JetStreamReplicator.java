@@ -30,6 +30,8 @@ final class JetStreamReplicator implements Replicator {
     private final BenchCluster cluster;
     private final Variant variant;
     private final Map<String, String> relayBase;
+    private final Map<String, String> sourceProps;
+    private final Map<String, String> sinkProps;
     private final String sourceName;
     private final String sinkName;
     private final Map<String, Object> deployment = new LinkedHashMap<>();
@@ -37,10 +39,18 @@ final class JetStreamReplicator implements Replicator {
     private ConnectRestClient restB;
     private List<String> relayHosts = List.of();
 
-    JetStreamReplicator(BenchCluster cluster, Variant variant, Map<String, String> relayBase) {
+    /**
+     * @param sourceProps keys set on the source-site connector on top of the shipped file and the
+     *                    variant's (the bench's {@code --source-prop}); normally empty
+     * @param sinkProps   the same for the destination-site connector ({@code --sink-prop})
+     */
+    JetStreamReplicator(BenchCluster cluster, Variant variant, Map<String, String> relayBase,
+                        Map<String, String> sourceProps, Map<String, String> sinkProps) {
         this.cluster = cluster;
         this.variant = variant;
         this.relayBase = relayBase;
+        this.sourceProps = sourceProps;
+        this.sinkProps = sinkProps;
         this.sourceName = "js-source-" + variant.id();
         this.sinkName = "js-sink-" + variant.id();
     }
@@ -61,6 +71,8 @@ final class JetStreamReplicator implements Replicator {
         source.put("relays", cluster.relay("a1").dataEndpoint());
         source.put("topics.regex", topicRegex);
         variant.compression().ifPresent(codec -> source.put("compression.type", codec));
+        source.putAll(sourceProps);
+        sink.putAll(sinkProps);
         Map<String, String> sinkConfig = restB.deploy(sinkName, SiteFiles.configFile("sink-connector.json"), sink);
         Map<String, String> sourceConfig = restA.deploy(sourceName, SiteFiles.configFile("source-connector.json"),
                 source);

@@ -100,7 +100,8 @@ public final class WanBench {
                         continue;
                     }
                     Replicator replicator = variant.isJetStream()
-                            ? new JetStreamReplicator(cluster, variant, relayBase)
+                            ? new JetStreamReplicator(cluster, variant, relayBase, plan.sourceProps(),
+                                    plan.sinkProps())
                             : new MirrorMakerReplicator(cluster, variant);
                     String codec = variant.isJetStream() ? variant.compression().orElse(shippedCodec)
                             : variant.mm2().orElseThrow().atSource() ? "zstd" : "none";
