@@ -8,6 +8,8 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.wire.ProtocolException;
@@ -218,6 +220,8 @@ final class ReplicationReceiver implements AutoCloseable {
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private long heldBytes;
     private volatile boolean closed;
+    /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
+    private volatile String superseded;
 
     ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics) {
         this.settings = settings;
@@ -254,6 +258,8 @@ final class ReplicationReceiver implements AutoCloseable {
             }
         } else if (frame instanceof TopicMetadataFrame metadata) {
             inbound.add(new Inbound(from, metadata, 0));
+        } else if (frame instanceof ErrorFrame error && error.code() == ErrorCode.SUPERSEDED) {
+            superseded = "relay " + from.name() + " answered " + error.code() + ": " + error.message();
         } else {
             log.debug("Ignoring {} from relay {}", frame.type(), from.name());
             ReferenceCountUtil.release(frame);
@@ -273,6 +279,15 @@ final class ReplicationReceiver implements AutoCloseable {
      * the first batch. Empty when nothing arrived.
      */
     List<Delivery> poll(Duration timeout) throws InterruptedException {
+        String supersededBy = superseded;
+        if (supersededBy != null) {
+            throw new TaskSupersededException("This destination-site task instance no longer receives: "
+                    + supersededBy + ". A newer instance of the same task subscribed to its share. After a Connect "
+                    + "restart or rebalance that instance is this task's successor; if no other instance of this "
+                    + "task runs, someone else holds the subscriber token of stream " + settings.streamId()
+                    + ": rotate it (streams.<id>.subscriber.token on the egress relays, stream.token here; "
+                    + "docs/security.md).");
+        }
         List<Delivery> out = new ArrayList<>();
         Inbound next = inbound.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         while (next != null && !closed) {

@@ -10,6 +10,8 @@ import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.ErrorCode;
+import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -346,6 +348,16 @@ class ReplicationReceiverTest {
         return BatchFrame.copyOf(RoutingHeader.unrouted("demo", nextId++, "node-1", "B"),
                 encoder.encode(new RecordBatch("orders", 0, prev, records), CompressionCodec.ZSTD),
                 System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    @Test
+    void aShareTakenOverByANewerSubscriberFailsTheTaskVisibly() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+        receiver.onFrame(upstream, ErrorFrame.of(ErrorCode.SUPERSEDED, "share 0/2 of stream demo is held by node-x"));
+        assertThatThrownBy(this::pollOffsets).isInstanceOf(TaskSupersededException.class)
+                .hasMessageContaining("node-x").hasMessageContaining("subscriber token");
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
@@ -14,6 +17,12 @@ import io.jetstream.kafka.testkit.workload.VerificationReport;
 import io.jetstream.kafka.testkit.workload.Verifier;
 import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import io.jetstream.kafka.transport.PeerClient;
+import io.jetstream.kafka.transport.PeerClientConfig;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -319,5 +328,48 @@ class ReplicationIT {
         assertThat(sinkResult.errorsFor("topics.allow")).anyMatch(m -> m.contains("regular expression"));
         List<String> keysWithErrors = new ArrayList<>(sinkResult.errorsByKey().keySet());
         assertThat(keysWithErrors).containsExactly("topics.allow");
+    }
+
+    /**
+     * Another subscriber with the subscriber token and a later start takes destination task 0's share
+     * at the egress relay (as a newer instance of that task would). The task does not sit idle as
+     * RUNNING: it fails, its trace saying who took the share and what to do. Restarted, it takes the
+     * share back, and replication goes on without loss.
+     */
+    @Test
+    @Order(7)
+    void aSubscriberTakingOverATasksShareFailsThatTaskVisiblyAndARestartTakesItBack() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            PeerClient intruder = new PeerClient(PeerClientConfig.builder(env.relay("b1").dataAddress(),
+                            PeerRole.SUBSCRIBER, "intruder", ReplicationEnvironment.STREAM, ReplicationEnvironment.TOKEN)
+                    .subscription(new SubscribeFrame(ReplicationEnvironment.STREAM, "intruder", 0, 2,
+                            System.currentTimeMillis()))
+                    .build(), group, new PeerClient.Listener() {
+                        @Override
+                        public void onFrame(PeerClient client, Frame frame) {
+                            ReferenceCountUtil.release(frame);
+                        }
+                    });
+            intruder.start();
+            try {
+                Poll.until("destination task 0 failed, superseded", Duration.ofSeconds(60), () -> {
+                    ConnectorStatus.Task task = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()
+                            .stream().filter(t -> t.id() == 0).findFirst().orElseThrow();
+                    return "FAILED".equals(task.state());
+                });
+                String trace = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks().stream()
+                        .filter(t -> t.id() == 0).findFirst().orElseThrow().trace();
+                assertThat(trace).contains("TaskSupersededException", "intruder", "subscriber token");
+            } finally {
+                intruder.close();
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, 0);
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(90));
+        env.siteA().createTopic("demo.after-takeover", 2);
+        verify(produce("demo.after-takeover", 2, 4_000, "lz4", 0));
     }
 }
