@@ -12,9 +12,9 @@ import io.jetstream.kafka.core.model.ModelInputs;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.transport.ClientTls;
+import io.jetstream.kafka.transport.FrameBuffers;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -131,7 +131,7 @@ public final class SourceSiteTask extends SinkTask {
         sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
                 config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes()),
-                relays, policy, System::nanoTime, PooledByteBufAllocator.DEFAULT, metrics);
+                relays, policy, System::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         senderRef[0] = sender;
         metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
         metrics.gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);

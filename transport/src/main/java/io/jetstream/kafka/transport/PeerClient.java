@@ -161,6 +161,7 @@ public final class PeerClient implements AutoCloseable {
                         config.connectTimeout().toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.ALLOCATOR, FrameBuffers.ALLOCATOR)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeLowWaterMark(), config.writeHighWaterMark()))
                 .handler(new ChannelInitializer<SocketChannel>() {

@@ -9,6 +9,7 @@ import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.transport.FrameBuffers;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.bootstrap.Bootstrap;
@@ -79,6 +80,7 @@ public final class PeerConnector {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.ALLOCATOR, FrameBuffers.ALLOCATOR)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(highWaterMark))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

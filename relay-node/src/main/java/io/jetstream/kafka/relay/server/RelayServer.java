@@ -18,6 +18,7 @@ import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.transport.BoundedReadAllocator;
+import io.jetstream.kafka.transport.FrameBuffers;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -172,6 +173,7 @@ public final class RelayServer implements AutoCloseable {
                         PeerConnector.waterMark(PeerConnector.dataHighWaterMark(config.bufferMaxBytesPerConnection())))
                 // With AUTO_READ off, one read() request may take up to 4 full socket buffers (<= 256 KiB).
                 .childOption(ChannelOption.RECVBUF_ALLOCATOR, BoundedReadAllocator.forBackpressuredReads())
+                .childOption(ChannelOption.ALLOCATOR, FrameBuffers.ALLOCATOR)
                 .childHandler(new RelayServerInitializer(serverSsl, inbound, dataPipeline, context, dataChannels,
                         () -> accepting, new HandshakeAdmission(config, metrics)));
     }
