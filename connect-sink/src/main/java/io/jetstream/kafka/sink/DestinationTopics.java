@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -58,6 +59,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private final boolean syncConfigs;
     private final Map<String, Integer> destinationPartitions = new ConcurrentHashMap<>();
     private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
+    private final Consumer<String> onRecreated;
 
     /**
      * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
@@ -65,6 +67,16 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Duration callTimeout) {
+        this(admin, naming, create, replicationFactor, syncConfigs, callTimeout, topic -> { });
+    }
+
+    /**
+     * @param onRecreated told the name of each destination topic this task had created or used that
+     *                    was found deleted (or smaller), before it is made again
+     */
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+                      boolean syncConfigs, Duration callTimeout, Consumer<String> onRecreated) {
+        this.onRecreated = onRecreated;
         this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
         this.naming = naming;
@@ -88,11 +100,34 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         ensurePartitions(originTopic, topic, wanted);
     }
 
+    /**
+     * Applies the origin's metadata, which the source sends when it first sees a topic and then every
+     * {@code topic.metadata.refresh.interval.ms}. Each time, the destination topic is described afresh,
+     * not taken from the cache: a topic deleted under the running connector (or deleted and created
+     * again by a broker's auto-creation with its default partition count) is made again with the
+     * origin's partition count and configs. Writes to it wait meanwhile (Connect's producer blocks on
+     * the missing topic); records written before the deletion went with it.
+     */
     @Override
     public void apply(TopicMetadataFrame metadata) throws Exception {
         origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), metadata.configs()));
         String topic = naming.destinationTopic(metadata.topic());
-        boolean created = ensurePartitions(metadata.topic(), topic, metadata.partitionCount());
+        Integer known = destinationPartitions.get(topic);
+        if (known != null) {
+            Integer actual = describe(topic);
+            if (actual == null || actual < known) {
+                destinationPartitions.remove(topic);
+                log.warn("Destination topic {} {} under the running connector (it had {} partitions): making it "
+                        + "again with {} partitions and the origin's configs. Records written to it before were "
+                        + "deleted with it; replication goes on from the stored progress (counted in "
+                        + "destination-topics-recreated-total)", topic, actual == null ? "was deleted"
+                        : "was deleted and created again with " + actual + " partition(s)", known,
+                        Math.max(known, metadata.partitionCount()));
+                onRecreated.accept(topic);
+            }
+        }
+        boolean created = ensurePartitions(metadata.topic(), topic, Math.max(metadata.partitionCount(),
+                known == null ? 0 : known));
         if (!created && syncConfigs && !metadata.configs().isEmpty()) {
             List<AlterConfigOp> ops = new ArrayList<>();
             metadata.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));

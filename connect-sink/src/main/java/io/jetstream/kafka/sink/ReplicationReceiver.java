@@ -23,7 +23,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -59,7 +61,8 @@ import org.slf4j.LoggerFactory;
  * for the hold area, so a full hold area always drains.
  *
  * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
- * {@link #onWritten} on producer threads; sequencer state is guarded by one lock.
+ * {@link #onWritten} on producer threads, topic metadata on the metadata applier given to the
+ * constructor; sequencer state is guarded by one lock.
  */
 final class ReplicationReceiver implements AutoCloseable {
 
@@ -218,16 +221,31 @@ final class ReplicationReceiver implements AutoCloseable {
     private final Set<Upstream> paused = new HashSet<>();
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final Executor metadataApplier;
     private long heldBytes;
     private volatile boolean closed;
     /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
     private volatile String superseded;
 
+    /** For tests: topic metadata is applied on the thread that hands the frame over. */
     ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics) {
+        this(settings, progress, topics, metrics, Runnable::run);
+    }
+
+    /**
+     * @param metadataApplier runs the application of topic metadata (Admin calls that may block),
+     *                        away from the task thread: Connect's producer waits on that thread for a
+     *                        destination topic that is missing, and only applying the origin's
+     *                        metadata makes it again. May reject work (a bounded queue): the metadata
+     *                        is then refused retriably.
+     */
+    ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics,
+                        Executor metadataApplier) {
         this.settings = settings;
         this.progress = progress;
         this.topics = topics;
         this.metrics = metrics;
+        this.metadataApplier = metadataApplier;
     }
 
     /** Takes a frame from a relay (Netty thread); owns and eventually releases it. */
@@ -257,7 +275,11 @@ final class ReplicationReceiver implements AutoCloseable {
                 pause(from);
             }
         } else if (frame instanceof TopicMetadataFrame metadata) {
-            inbound.add(new Inbound(from, metadata, 0));
+            try {
+                metadataApplier.execute(() -> applyMetadata(from, metadata));
+            } catch (RejectedExecutionException e) {
+                from.sendAck(AckFrame.nack(metadata, AckReason.OVERLOADED, "topic metadata queue full"));
+            }
         } else if (frame instanceof ErrorFrame error && error.code() == ErrorCode.SUPERSEDED) {
             superseded = "relay " + from.name() + " answered " + error.code() + ": " + error.message();
         } else {
@@ -334,10 +356,6 @@ final class ReplicationReceiver implements AutoCloseable {
     }
 
     private void handle(Inbound in, List<Delivery> out) {
-        if (in.frame() instanceof TopicMetadataFrame metadata) {
-            applyMetadata(in.from(), metadata);
-            return;
-        }
         BatchFrame frame = (BatchFrame) in.frame();
         try {
             BatchHeader header = frame.header();
@@ -505,6 +523,9 @@ final class ReplicationReceiver implements AutoCloseable {
     }
 
     private void applyMetadata(Upstream from, TopicMetadataFrame metadata) {
+        if (closed) {
+            return;
+        }
         try {
             if (isAllowed(metadata.topic())) {
                 topics.apply(metadata);

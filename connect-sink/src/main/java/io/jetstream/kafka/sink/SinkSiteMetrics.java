@@ -26,6 +26,7 @@ final class SinkSiteMetrics {
     private final Sensor refused;
     private final Sensor malformed;
     private final Sensor rewritten;
+    private final Sensor destinationTopicsRecreated;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
 
@@ -41,6 +42,13 @@ final class SinkSiteMetrics {
         rewritten = metrics.counter("rewritten-records", "At-least-once only: records a previous task instance "
                 + "wrote after its last stored progress (a crash), written again after the takeover: duplicates at "
                 + "the destination.", false);
+        destinationTopicsRecreated = metrics.counter("destination-topics-recreated", "Destination topics found "
+                + "deleted (or recreated by someone else with fewer partitions) under the running connector, and "
+                + "created again with the origin's partition count and configs.", false);
+    }
+
+    void destinationTopicRecreated() {
+        destinationTopicsRecreated.record(1);
     }
 
     /** A gap of {@code offsets} origin offsets in one partition. */

@@ -24,7 +24,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -99,6 +103,8 @@ public final class SinkSiteTask extends SourceTask {
     /** Exactly-once: holds acknowledgements until the records are readable ({@link StableCommits}). */
     private StableCommits stableCommits;
     private Admin stableOffsetsAdmin;
+    /** Applies topic metadata off the task thread (see {@link ReplicationReceiver}). */
+    private ExecutorService metadataApplier;
     /** Source partition maps by origin partition: one per partition, not one per record. Task thread only. */
     private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
 
@@ -127,7 +133,7 @@ public final class SinkSiteTask extends SourceTask {
         targetCluster = config.targetCluster();
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
-                config.topicConfigsSync(), config.clusterCallTimeout());
+                config.topicConfigsSync(), config.clusterCallTimeout(), this::destinationTopicRecreated);
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
@@ -135,7 +141,7 @@ public final class SinkSiteTask extends SourceTask {
                 config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
                 config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
-                new StoredProgress(), topics, metrics);
+                new StoredProgress(), topics, metrics, metadataApplier(nodeId));
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         if (exactlyOnce) {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
@@ -245,6 +251,29 @@ public final class SinkSiteTask extends SourceTask {
         return key;
     }
 
+    /** A destination topic was found deleted: records written to it are released, not awaited. */
+    private void destinationTopicRecreated(String topic) {
+        metrics.destinationTopicRecreated();
+        StableCommits stable = stableCommits;
+        if (stable != null) {
+            stable.destinationReplaced(topic);
+        }
+    }
+
+    /**
+     * One daemon thread with a bounded queue: metadata arrives per topic every
+     * {@code topic.metadata.refresh.interval.ms}; past the bound it is refused and sent again.
+     */
+    private ExecutorService metadataApplier(String nodeId) {
+        metadataApplier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1_000),
+                r -> {
+                    Thread thread = new Thread(r, "jetstream-topics-" + nodeId);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        return metadataApplier;
+    }
+
     /**
      * The last stable offsets of {@code destinations}: what read_committed consumers can read up to.
      */
@@ -252,11 +281,23 @@ public final class SinkSiteTask extends SourceTask {
                                                                Duration timeout) throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         destinations.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = admin.listOffsets(latest,
-                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs((int) timeout.toMillis()))
-                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        ListOffsetsResult result = admin.listOffsets(latest,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs((int) timeout.toMillis()));
+        // Partition by partition: one that cannot be read (its topic deleted) holds back only its own.
         Map<TopicPartition, Long> out = new HashMap<>();
-        found.forEach((tp, info) -> out.put(tp, info.offset()));
+        Exception failure = null;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (TopicPartition tp : destinations) {
+            try {
+                out.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS).offset());
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                failure = e;
+            }
+        }
+        if (out.isEmpty() && failure != null) {
+            throw failure;
+        }
         return out;
     }
 
@@ -455,6 +496,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (stableOffsetsAdmin != null) {
             stableOffsetsAdmin.close(Duration.ZERO);
+        }
+        if (metadataApplier != null) {
+            metadataApplier.shutdownNow();
         }
         if (receiver != null) {
             receiver.close();

@@ -161,6 +161,37 @@ final class StableCommits implements AutoCloseable {
         }
     }
 
+    /**
+     * The destination topic {@code topic} was deleted (and is being made again): records written to
+     * it can never become readable, and waiting for them would fail the task as a hang. They were
+     * written; what happened to them after is the deleter's doing. Releases every mark that names it.
+     */
+    void destinationReplaced(String topic) {
+        List<Mark> released = new ArrayList<>();
+        List<TopicPartition> releasedOrigins = new ArrayList<>();
+        synchronized (lock) {
+            for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Mark>>> it = marks.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<TopicPartition, ArrayDeque<Mark>> entry = it.next();
+                ArrayDeque<Mark> queue = entry.getValue();
+                Mark last = null;
+                while (!queue.isEmpty() && (queue.peekFirst().destination() == null
+                        || queue.peekFirst().destination().topic().equals(topic))) {
+                    last = queue.pollFirst();
+                }
+                if (last != null) {
+                    released.add(last);
+                    releasedOrigins.add(entry.getKey());
+                }
+                if (queue.isEmpty()) {
+                    it.remove();
+                }
+            }
+        }
+        for (int i = 0; i < released.size(); i++) {
+            release.stable(releasedOrigins.get(i), released.get(i).originOffset(), released.get(i).topicId());
+        }
+    }
+
     /** Commits reported but not yet stable, over all partitions. */
     int waiting() {
         synchronized (lock) {

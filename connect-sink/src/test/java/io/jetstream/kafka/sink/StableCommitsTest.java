@@ -128,6 +128,24 @@ class StableCommitsTest {
     }
 
     @Test
+    void marksOfADeletedDestinationTopicAreReleasedInsteadOfAwaited() {
+        commits.written(ORIGIN, 10, null, DEST, 100);
+        commits.committed();
+        commits.written(OTHER, 5, null, new TopicPartition("A.other", 0), 50);
+        commits.committed();
+        commits.destinationReplaced("A.orders");
+        assertThat(released).containsExactly("orders-0@10/null");
+        // the new topic's offsets start again at 0: nothing of the old one waits for them
+        lso.put(DEST, 0L);
+        lso.put(new TopicPartition("A.other", 0), 51L);
+        now.addAndGet(Duration.ofMinutes(1).toNanos());
+        commits.check();
+        assertThat(commits.failure()).isNull();
+        assertThat(released).containsExactly("orders-0@10/null", "orders-1@5/null");
+        assertThat(commits.waiting()).isZero();
+    }
+
+    @Test
     void marksOfOnePartitionAreBoundedAndMergedWithoutReleasingEarly() {
         for (int i = 0; i < StableCommits.MAX_MARKS_PER_PARTITION + 50; i++) {
             commits.written(ORIGIN, i, null, DEST, 1000 + i);

@@ -61,7 +61,10 @@ final class ReplicationSender implements AutoCloseable {
         /** Sends the frame, taking ownership; false (frame released) when the relay is not ready. */
         boolean send(Frame frame);
 
-        /** The largest batch payload the relay takes. */
+        /**
+         * The largest batch payload the relay takes, or 0 while it is not known (the relay announces
+         * its frame limit in its handshake).
+         */
         int maxBatchPayloadBytes();
     }
 
@@ -182,14 +185,25 @@ final class ReplicationSender implements AutoCloseable {
      * The most key, value and header bytes one record may carry: a batch of that record alone must
      * fit the smallest payload any relay takes, with {@link #RECORD_ENCODING_ALLOWANCE} for the
      * record's framing (offset, timestamp, lengths, header keys in UTF-8) and no help from compression.
+     * Relays whose limit is not known yet are left out (nothing is sent to them before their
+     * handshake); {@link #RECORD_LIMIT_UNKNOWN} while no relay's limit is known.
      */
     long maxRecordBytes() {
         int smallest = Integer.MAX_VALUE;
         for (Relay relay : relays) {
-            smallest = Math.min(smallest, relay.maxBatchPayloadBytes());
+            int limit = relay.maxBatchPayloadBytes();
+            if (limit > 0) {
+                smallest = Math.min(smallest, limit);
+            }
+        }
+        if (smallest == Integer.MAX_VALUE) {
+            return RECORD_LIMIT_UNKNOWN;
         }
         return Math.max(0, smallest - RECORD_ENCODING_ALLOWANCE);
     }
+
+    /** {@link #maxRecordBytes()} before any relay has completed its handshake. */
+    static final long RECORD_LIMIT_UNKNOWN = -1;
 
     /** Room left in a batch payload for one record's framing: see {@link #maxRecordBytes()}. */
     static final int RECORD_ENCODING_ALLOWANCE = 64 * 1024;

@@ -253,6 +253,15 @@ public final class SourceSiteTask extends SinkTask {
         if (failure != null) {
             throw new ConnectException(failure.getMessage(), failure);
         }
+        if (!records.isEmpty() && sender.maxRecordBytes() == ReplicationSender.RECORD_LIMIT_UNKNOWN) {
+            // Sizes are checked against the relays' frame limits, which arrive with their handshakes:
+            // checked against a guess, a record too large for them would fail the task at the send.
+            long backoff = Math.max(100, config.retryBackoff().toMillis());
+            context.timeout(backoff);
+            throw new RetriableException("No relay has completed its handshake yet, so the largest record the "
+                    + "relays take is not known: these " + records.size() + " records are delivered again in "
+                    + backoff + " ms");
+        }
         List<TopicPartition> partitions = new ArrayList<>(records.size());
         List<ReplicatedRecord> replicated = new ArrayList<>(records.size());
         List<Integer> sizes = new ArrayList<>(records.size());
@@ -511,7 +520,7 @@ public final class SourceSiteTask extends SinkTask {
 
         @Override
         public int maxBatchPayloadBytes() {
-            return client.maxBatchPayloadBytes();
+            return client.peerMaxFrameBytes() > 0 ? client.maxBatchPayloadBytes() : 0;
         }
     }
 }

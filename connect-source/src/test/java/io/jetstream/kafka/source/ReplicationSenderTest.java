@@ -133,6 +133,17 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void theLargestRecordIsUnknownUntilARelayHasAnnouncedItsFrameLimit() {
+        sender(10, 64L << 20);
+        r1.maxPayloadBytes = 0;
+        r2.maxPayloadBytes = 0;
+        assertThat(sender.maxRecordBytes()).isEqualTo(ReplicationSender.RECORD_LIMIT_UNKNOWN);
+        r2.maxPayloadBytes = 2 << 20;
+        assertThat(sender.maxRecordBytes()).as("a relay not yet connected does not count")
+                .isEqualTo((2 << 20) - ReplicationSender.RECORD_ENCODING_ALLOWANCE);
+    }
+
+    @Test
     void aReceiptIsNoAnswerButTimesThePathForTheBatchPolicy() {
         BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
                 DecisionReason.FIXED);

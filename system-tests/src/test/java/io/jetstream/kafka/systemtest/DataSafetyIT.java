@@ -395,8 +395,50 @@ class DataSafetyIT {
         assertThat(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure()).isNull();
     }
 
+    /**
+     * A destination topic deleted while the connector writes it (auto-creation is off at the
+     * destination broker, as in production). Connect's producer waits for the missing topic; the next
+     * metadata the source sends (every {@code topic.metadata.refresh.interval.ms}, 30 s) makes it
+     * again with the origin's partition count and configs, on a thread of its own, since the task's
+     * thread is the one waiting. The records produced after the deletion arrive, once each and in
+     * order; those written before went with the topic.
+     */
     @Test
     @Order(5)
+    void aDestinationTopicDeletedUnderTheRunningConnectorIsMadeAgainAndReplicationGoesOn() throws Exception {
+        String topic = "demo.dst-deleted";
+        String replica = "A." + topic;
+        env.deploySink(Map.of());
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(topic, 2, Map.of("retention.ms", "7200000"));
+        try (KafkaProducer<byte[], byte[]> producer = plain(); Admin adminB = env.siteB().admin()) {
+            produce(producer, topic, "before", 200);
+            Poll.until("the first 200 records arrive", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() == 200);
+            adminB.deleteTopics(List.of(replica)).all().get();
+            Poll.until(replica + " is gone at the destination", DEADLINE, Duration.ofMillis(500),
+                    () -> !adminB.listTopics().names().get().contains(replica));
+            produce(producer, topic, "after", 100);
+            Poll.until(replica + " made again with the 100 records produced after the deletion",
+                    Duration.ofSeconds(150), Duration.ofSeconds(1),
+                    () -> adminB.listTopics().names().get().contains(replica) && values(replica, 0).size() >= 100);
+            assertThat(values(replica, 0)).as("the records after the deletion, in order, once")
+                    .containsExactlyElementsOf(IntStream.range(0, 100).mapToObj(i -> "after-" + i).toList());
+            assertThat(adminB.describeTopics(List.of(replica)).allTopicNames().get().get(replica).partitions())
+                    .as("the origin's partition count").hasSize(2);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, replica);
+            assertThat(adminB.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms")
+                    .value()).isEqualTo("7200000");
+        }
+        assertThat(JmxReader.sum(env.siteB().requireWorker().process().pid(), "kafka.connect:type=plugins,connector="
+                + ReplicationEnvironment.SINK_CONNECTOR + ",*", "destination-topics-recreated-total"))
+                .as("destination-topics-recreated-total").isGreaterThanOrEqualTo(1.0);
+        assertThat(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure()).isNull();
+        assertThat(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure()).isNull();
+    }
+
+    @Test
+    @Order(6)
     void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {
         String topic = "demo.reset";
         String replica = "A." + topic;
