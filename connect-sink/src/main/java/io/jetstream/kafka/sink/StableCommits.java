@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * are stable, they stay with the source, which sends them again to the task that replaces this one.
  *
  * <p>Records that stay unstable longer than {@code stuckAfter} after their commit, while the
- * partition's stable offset can be read, fail the task ({@link #failure()}): only a hanging
+ * partition's stable offset has been readable all along for that long (a broker that was down and
+ * is completing its transactions gets that long from its return), fail the task
+ * ({@link #failure()}): only a hanging
  * transaction holds the stable offset back that long, and once an operator aborts it the offset
  * passes these records too, without telling whether they were committed or deleted. A new task
  * instance resumes from the progress stored in the same transactions as the records.
@@ -79,6 +81,11 @@ final class StableCommits implements AutoCloseable {
     private final Map<TopicPartition, Open> open = new HashMap<>();
     private final Object lock = new Object();
     private final Map<TopicPartition, ArrayDeque<Mark>> marks = new LinkedHashMap<>();
+    /**
+     * Per destination partition: since when its stable offset has been read, without a failed read
+     * and without a release, below the oldest mark waiting for it.
+     */
+    private final Map<TopicPartition, Long> belowSince = new HashMap<>();
     private ScheduledFuture<?> scheduled;
     /** When the last check started: checks are at least {@link #recheck} apart. */
     private long lastCheckNanos = Long.MIN_VALUE;
@@ -223,6 +230,7 @@ final class StableCommits implements AutoCloseable {
         } catch (Exception e) {
             log.debug("Last stable offsets of {} not read; acknowledgements wait: {}", destinations, e.toString());
             synchronized (lock) {
+                belowSince.clear();
                 schedule(Math.max(recheck.toMillis(), 1_000));
             }
             return;
@@ -231,6 +239,7 @@ final class StableCommits implements AutoCloseable {
         List<TopicPartition> releasedOrigins = new ArrayList<>();
         synchronized (lock) {
             long now = nanoTime.getAsLong();
+            belowSince.keySet().retainAll(stable.keySet());
             for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Mark>>> it = marks.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<TopicPartition, ArrayDeque<Mark>> entry = it.next();
                 ArrayDeque<Mark> queue = entry.getValue();
@@ -246,11 +255,17 @@ final class StableCommits implements AutoCloseable {
                 if (last != null) {
                     released.add(last);
                     releasedOrigins.add(entry.getKey());
+                    if (last.destination() != null) {
+                        belowSince.remove(last.destination());
+                    }
                 }
                 Mark oldest = queue.peekFirst();
-                if (oldest != null && oldest.destination() != null && stable.containsKey(oldest.destination())
-                        && now - oldest.committedAtNanos() > stuckAfter.toNanos() && failure == null) {
-                    failure = stuck(entry.getKey(), oldest, stable.get(oldest.destination()));
+                if (oldest != null && oldest.destination() != null && stable.containsKey(oldest.destination())) {
+                    long since = belowSince.computeIfAbsent(oldest.destination(), tp -> now);
+                    if (now - since > stuckAfter.toNanos() && now - oldest.committedAtNanos() > stuckAfter.toNanos()
+                            && failure == null) {
+                        failure = stuck(entry.getKey(), oldest, stable.get(oldest.destination()));
+                    }
                 }
                 if (queue.isEmpty()) {
                     it.remove();
@@ -287,6 +302,7 @@ final class StableCommits implements AutoCloseable {
         synchronized (lock) {
             marks.clear();
             open.clear();
+            belowSince.clear();
         }
     }
 }

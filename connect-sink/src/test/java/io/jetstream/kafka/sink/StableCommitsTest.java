@@ -109,10 +109,31 @@ class StableCommitsTest {
     }
 
     @Test
+    void aBrokerBackFromAnOutageGetsTheWholeTimeoutToCompleteItsTransactions() {
+        commits.written(ORIGIN, 10, null, DEST, 100);
+        commits.committed();
+        unreadable = true;
+        now.addAndGet(Duration.ofSeconds(40).toNanos());
+        commits.check();
+        unreadable = false; // back, its coordinator still writing the markers
+        lso.put(DEST, 90L);
+        commits.check();
+        assertThat(commits.failure()).as("committed 40 s ago, but readable only now").isNull();
+        now.addAndGet(Duration.ofSeconds(20).toNanos());
+        commits.check();
+        assertThat(commits.failure()).isNull();
+        lso.put(DEST, 101L);
+        commits.check();
+        assertThat(released).containsExactly("orders-0@10/null");
+        assertThat(commits.failure()).isNull();
+    }
+
+    @Test
     void recordsUnstableLongAfterTheirCommitFailTheTaskAndAreNeverReleased() {
         commits.written(ORIGIN, 10, null, DEST, 100);
         commits.committed();
         lso.put(DEST, 90L);
+        commits.check();
         now.addAndGet(Duration.ofSeconds(29).toNanos());
         commits.check();
         assertThat(commits.failure()).isNull();
