@@ -28,8 +28,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -147,10 +149,10 @@ public final class SinkSiteTask extends SourceTask {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
             Duration callTimeout = config.clusterCallTimeout();
             Admin stableAdmin = stableOffsetsAdmin;
-            stableCommits = new StableCommits("jetstream-stable-" + nodeId,
-                    destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout),
+            stableCommits = new StableCommits(destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout),
                     (origin, offset, topicId) -> receiver.onWritten(origin.topic(), origin.partition(), offset, topicId),
-                    STABLE_RECHECK, config.stableTimeout());
+                    STABLE_RECHECK, config.stableTimeout(), System::nanoTime, Executors.newSingleThreadScheduledExecutor(
+                            new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
             metrics.gauge("commits-awaiting-stability", "Exactly-once: committed transactions (per origin "
                     + "partition) whose records are not yet readable by read_committed consumers; their batches are "
                     + "not acknowledged yet.", stableCommits::waiting);
@@ -266,11 +268,7 @@ public final class SinkSiteTask extends SourceTask {
      */
     private ExecutorService metadataApplier(String nodeId) {
         metadataApplier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1_000),
-                r -> {
-                    Thread thread = new Thread(r, "jetstream-topics-" + nodeId);
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                new DefaultThreadFactory("jetstream-topics-" + nodeId, true));
         return metadataApplier;
     }
 
@@ -291,7 +289,7 @@ public final class SinkSiteTask extends SourceTask {
             try {
                 out.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),
                         TimeUnit.NANOSECONDS).offset());
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 failure = e;
             }
         }

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>Cost: one {@code ListOffsets} call per check, for every destination partition with records
  * waiting; checks are at least {@code recheck} apart, however often transactions commit.
  *
- * <p>Threads: {@link #written} and {@link #committed} on the task thread; checks on this class's
- * own thread; {@link Release} is called on that thread.
+ * <p>Threads: {@link #written} and {@link #committed} on the task thread; checks on the executor
+ * given (one thread, shut down by {@link #close()}); {@link Release} is called on that thread.
  */
 final class StableCommits implements AutoCloseable {
 
@@ -91,14 +90,6 @@ final class StableCommits implements AutoCloseable {
     private long lastCheckNanos = Long.MIN_VALUE;
     private volatile RuntimeException failure;
     private volatile boolean closed;
-
-    StableCommits(String threadName, StableOffsets offsets, Release release, Duration recheck, Duration stuckAfter) {
-        this(offsets, release, recheck, stuckAfter, System::nanoTime, Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, threadName);
-            thread.setDaemon(true);
-            return thread;
-        }));
-    }
 
     StableCommits(StableOffsets offsets, Release release, Duration recheck, Duration stuckAfter, LongSupplier nanoTime,
                   ScheduledExecutorService executor) {
