@@ -244,6 +244,29 @@ final class BenchCluster implements AutoCloseable {
         return pids;
     }
 
+    /** The safepoint log of every running broker, worker and relay by process name (see {@link JvmPauses}). */
+    Map<String, Path> safepointLogs() {
+        Map<String, Path> logs = new LinkedHashMap<>();
+        if (brokerA != null && brokerA.isRunning()) {
+            logs.put("broker-A", brokerA.process().safepointLog());
+        }
+        if (brokerB != null && brokerB.isRunning()) {
+            logs.put("broker-B", brokerB.process().safepointLog());
+        }
+        synchronized (workers) {
+            workers.forEach((name, w) -> {
+                if (w.isRunning()) {
+                    logs.put(name, w.process().safepointLog());
+                }
+            });
+        }
+        synchronized (relays) {
+            relays.forEach((host, relay) -> logs.put("relay-" + host, relay.safepointLog()));
+        }
+        logs.values().removeIf(java.util.Objects::isNull);
+        return logs;
+    }
+
     /** Last warnings and errors of every running worker and relay, for a failed variant's message. */
     String problems() {
         StringBuilder out = new StringBuilder();

@@ -52,6 +52,26 @@ final class Bottleneck {
         return "neither link nor CPU (the replicator's own pacing): " + links + ", " + cpu;
     }
 
+    /**
+     * The JVMs that stopped longest during the phase, for the latency tail: "; JVM pauses of 20 ms
+     * or more: connect-B 3 (longest 118 ms), broker-B 1 (longest 31 ms)", or "" when none did.
+     */
+    static String pauses(Map<String, JvmPauses.Pauses> pauses) {
+        List<Map.Entry<String, JvmPauses.Pauses>> longOnes = pauses.entrySet().stream()
+                .filter(e -> e.getValue().longPauses() > 0)
+                .sorted(Comparator.comparing((Map.Entry<String, JvmPauses.Pauses> e) -> e.getValue().maxMs())
+                        .reversed().thenComparing(Map.Entry.comparingByKey()))
+                .toList();
+        if (longOnes.isEmpty()) {
+            return "";
+        }
+        return longOnes.stream()
+                .map(e -> String.format(Locale.ROOT, "%s %d (longest %.0f ms)", e.getKey(),
+                        e.getValue().longPauses(), e.getValue().maxMs()))
+                .collect(Collectors.joining(", ", String.format(Locale.ROOT, "; JVM pauses of %.0f ms or more: ",
+                        JvmPauses.LONG_PAUSE_MS), ""));
+    }
+
     private static String top(Map<String, Double> cores, Map<String, Double> jitCores) {
         return cores.entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())

@@ -120,6 +120,10 @@ final class RelayProcess implements AutoCloseable {
         return config;
     }
 
+    java.nio.file.Path safepointLog() {
+        return process.safepointLog();
+    }
+
     long pid() {
         return process.pid();
     }

@@ -33,12 +33,14 @@ public record VariantResult(String id, String title, String replicator, String t
      * Steady load at {@code ratePerS} records/s: end-to-end latency of every record (arrival at the
      * probe at B minus the timestamp set when it was handed to the producer at A) and CPU at that load;
      * {@code jitCoresPerProcess} is the part of each process's cores its JIT compilers used, and
-     * {@code binds} the resource that bound the phase ({@link Bottleneck}).
+     * {@code binds} the resource that bound the phase ({@link Bottleneck}) and the longest JVM pauses;
+     * {@code stopTheWorld} the stop-the-world pauses of each JVM during the phase ({@link JvmPauses}).
      */
     public record LatencyPhase(long records, double ratePerS, double seconds, long latencyP50Ms, long latencyP99Ms,
                                long latencyP999Ms, long latencyMaxMs, double latencyMeanMs,
                                Map<String, Double> coresPerProcess, Map<String, Double> jitCoresPerProcess,
-                               double replicatorCores, double machineCores, double wireMbS, String binds) {
+                               double replicatorCores, double machineCores, double wireMbS,
+                               Map<String, JvmPauses.Pauses> stopTheWorld, String binds) {
     }
 
     /**

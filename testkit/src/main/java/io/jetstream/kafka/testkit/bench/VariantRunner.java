@@ -5,7 +5,9 @@ import io.jetstream.kafka.testkit.workload.RecordFactory;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
 import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,6 +54,7 @@ final class VariantRunner {
     private final long ticksPerSecond;
     private final PrintStream out;
     private final AtomicLong recordBytesAtB;
+    private final Path benchPauseLog;
 
     /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
     VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
@@ -62,6 +65,7 @@ final class VariantRunner {
         this.plan = plan;
         this.ticksPerSecond = ticksPerSecond;
         this.out = out;
+        this.benchPauseLog = JvmPauses.logOwnPauses(cluster.workDir());
     }
 
     /** What one variant has measured so far; filled phase by phase, read once at the end. */
@@ -239,11 +243,12 @@ final class VariantRunner {
         Reading to = sampler.read();
         run.produced.add(log);
         probe.awaitArrivals(run.variant.id() + " latency phase", progress, log.size(), STALL, WARMUP_TIMEOUT);
+        Map<String, JvmPauses.Pauses> pauses = pauses(startMillis, System.currentTimeMillis());
         int[] latencies = progress.latenciesMillis();
         run.cdf = LatencyStats.cdf(latencies, 400);
         run.latencyOverTime = LatencyStats.overTime(progress.arrivalsMillis(), latencies, startMillis, 1000);
         run.latency = latencyPhase(log.size(), LatencyStats.of(latencies), Window.between(from, to, ticksPerSecond),
-                run.replicator.processes());
+                run.replicator.processes(), pauses);
         say(run.variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", run.latency.latencyP50Ms(),
                 run.latency.latencyP99Ms(), run.latency.latencyP999Ms()));
     }
@@ -310,16 +315,38 @@ final class VariantRunner {
         return bytes;
     }
 
+    /**
+     * Stop-the-world pauses of every JVM of the benchmark (brokers, workers, relays, the bench's own)
+     * that ended between two wall-clock times; a JVM whose log cannot be read is left out.
+     */
+    private Map<String, JvmPauses.Pauses> pauses(long fromMillis, long toMillis) {
+        Map<String, Path> logs = new LinkedHashMap<>(cluster.safepointLogs());
+        if (benchPauseLog != null) {
+            logs.put("bench-jvm", benchPauseLog);
+        }
+        Map<String, JvmPauses.Pauses> pauses = new TreeMap<>();
+        logs.forEach((process, file) -> {
+            try {
+                pauses.put(process, JvmPauses.read(file, fromMillis, toMillis));
+            } catch (IOException e) {
+                log.debug("No safepoint log of {} at {}: {}", process, file, e.toString());
+            }
+        });
+        return pauses;
+    }
+
     private VariantResult.LatencyPhase latencyPhase(long records, LatencyStats stats, Window window,
-                                                    List<String> replicatorProcesses) {
+                                                    List<String> replicatorProcesses,
+                                                    Map<String, JvmPauses.Pauses> pauses) {
         double capacity = cluster.network().uplinkBytesPerSecond() / 1e6;
         Map<String, Double> fill = new TreeMap<>();
         window.uplinkMbPerSecond().forEach((uplink, rate) -> fill.put(uplink, round(rate / capacity)));
         return new VariantResult.LatencyPhase(records, plan.latencyRate(), round(window.seconds()), stats.p50(),
                 stats.p99(), stats.p999(), stats.max(), round(stats.mean()), rounded(window.cores()),
                 rounded(window.jitCores()), round(window.cpuSecondsOf(replicatorProcesses) / window.seconds()),
-                round(window.machineBusyCores()), round(window.wireMbPerSecond()),
-                Bottleneck.of(fill, window.machineBusyCores(), CPUS, window.cores(), window.jitCores()));
+                round(window.machineBusyCores()), round(window.wireMbPerSecond()), pauses,
+                Bottleneck.of(fill, window.machineBusyCores(), CPUS, window.cores(), window.jitCores())
+                        + Bottleneck.pauses(pauses));
     }
 
     private VariantResult.BacklogPhase backlogPhase(long records, long recordBytes, double drainSeconds,

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class JavaProcess implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(JavaProcess.class);
+    private static final String SAFEPOINT_LOG_PREFIX = "safepoints-";
 
     private final String name;
     private final String mainClass;
@@ -36,6 +37,7 @@ public final class JavaProcess implements AutoCloseable {
     private final List<String> commandPrefix;
     private Process process;
     private Thread reaper;
+    private Path safepointLog;
 
     public JavaProcess(String name, String mainClass, List<String> jvmArgs, List<String> args,
                        String classpath, Path logFile) {
@@ -91,6 +93,10 @@ public final class JavaProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(commandPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
+        // Every stop-the-world pause (GC and other VM operations) with its wall-clock time, one line
+        // each: a benchmark charges the pauses of each process to the phase they fell in.
+        command.add("-Xlog:safepoint=info:file=" + logFile.getParent().resolve(SAFEPOINT_LOG_PREFIX)
+                + "%p.log:timemillis:filecount=0");
         command.add("-cp");
         command.add(classpath);
         command.add(mainClass);
@@ -103,6 +109,7 @@ public final class JavaProcess implements AutoCloseable {
         Process started = process;
         reaper = new Thread(() -> reap(started), "reap-" + name);
         Runtime.getRuntime().addShutdownHook(reaper);
+        safepointLog = logFile.getParent().resolve(SAFEPOINT_LOG_PREFIX + started.pid() + ".log");
         log.debug("Started {} (pid {}), log {}", name, started.pid(), logFile);
     }
 
@@ -121,6 +128,14 @@ public final class JavaProcess implements AutoCloseable {
 
     public synchronized boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /**
+     * The JVM's safepoint log of its latest start (one line per stop-the-world pause, see
+     * {@code JvmPauses} in the bench), or null before the first start.
+     */
+    public synchronized Path safepointLog() {
+        return safepointLog;
     }
 
     public synchronized long pid() {

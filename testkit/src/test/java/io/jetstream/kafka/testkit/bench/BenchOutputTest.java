@@ -34,6 +34,9 @@ class BenchOutputTest {
         assertThat(variant.get("backlog").has("wire_per_uplink_mb_s")).isTrue();
         assertThat(variant.get("backlog").has("core_seconds_per_mb")).isTrue();
         assertThat(variant.get("latency").get("latency_p999_ms").asLong()).isEqualTo(90);
+        JsonNode pauses = variant.get("latency").get("stop_the_world").get("connect-A");
+        assertThat(pauses.get("max_ms").asDouble()).isEqualTo(31.0);
+        assertThat(pauses.get("long_pauses").asInt()).isEqualTo(1);
         assertThat(variant.get("verification").get("order").asText()).isEqualTo("ok");
         assertThat(variant.get("timeline").has("arrivals_mb_s")).isTrue();
         assertThat(variant.get("latency_cdf").get(0).size()).isEqualTo(2);

@@ -13,6 +13,7 @@ final class Fixtures {
                                  double coreSecondsPerMb, long p99) {
         VariantResult.LatencyPhase latency = new VariantResult.LatencyPhase(10_000, 1000, 10, p99 / 2, p99, p99 + 10,
                 p99 + 20, p99 / 2.0, Map.of("connect-A", 0.2), Map.of("connect-A", 0.01), 0.3, 1.1, 0.6,
+                Map.of("connect-A", new JvmPauses.Pauses(12, 61.5, 31.0, 1)),
                 "neither link nor CPU (the replicator's own pacing): uplinks at a1 12% of their cap, machine CPU 1.10"
                         + " of 2 cores busy");
         VariantResult.BacklogPhase backlog = new VariantResult.BacklogPhase(20_000, 21_000_000, 21_000_000 / 1e6 / mbPerS,
