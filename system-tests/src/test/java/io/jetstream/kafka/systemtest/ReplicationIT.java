@@ -29,11 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -215,79 +211,10 @@ class ReplicationIT {
             Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),
                     () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
             env.siteB().startBroker();
-            try (HangingTransactionJanitor janitor = new HangingTransactionJanitor()) {
-                awaitDestinationWritingAgain("A.demo.outage", janitor);
+            try (HangingTransactionJanitor janitor = new HangingTransactionJanitor(env)) {
+                janitor.awaitDestinationWritingAgain("A.demo.outage");
                 verify(workload.awaitCompletion(Duration.ofSeconds(60)));
             }
-        }
-    }
-
-    /**
-     * What docs/operations.md tells operators after a destination broker outage: look for hanging
-     * transactions and abort them, again until none appear, and restart failed destination tasks. Starts looking 60 s after the broker's
-     * return (a live transaction is never aborted: see {@code Site.abortHangingTransactions}), then
-     * every 10 s until closed; logs each abort.
-     */
-    private static final class HangingTransactionJanitor implements AutoCloseable {
-        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        private final AtomicInteger aborted = new AtomicInteger();
-
-        HangingTransactionJanitor() {
-            timer.scheduleWithFixedDelay(this::sweep, 60, 10, TimeUnit.SECONDS);
-        }
-
-        private void sweep() {
-            try {
-                List<String> found = env.siteB().abortHangingTransactions();
-                if (!found.isEmpty()) {
-                    aborted.addAndGet(found.size());
-                    LoggerFactory.getLogger(ReplicationIT.class).warn("Aborted {} hanging transaction(s) at the "
-                            + "destination, as docs/operations.md says: {}", found.size(), found);
-                }
-                // The procedure's second step: a destination task whose committed records a hanging
-                // transaction held back failed (exactly.once.stable.timeout.ms); restart it.
-                for (ConnectorStatus.Task task : env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()) {
-                    if ("FAILED".equals(task.state())) {
-                        LoggerFactory.getLogger(ReplicationIT.class).warn("Restarting failed destination task {}: {}",
-                                task.id(), task.trace());
-                        env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, task.id());
-                    }
-                }
-            } catch (Exception e) {
-                LoggerFactory.getLogger(ReplicationIT.class).info("No look at hanging transactions now: {}", e.toString());
-            }
-        }
-
-        int aborted() {
-            return aborted.get();
-        }
-
-        @Override
-        public void close() {
-            timer.shutdownNow();
-        }
-    }
-
-    /**
-     * Waits until the destination writes {@code topic} again after the broker's return. A broker
-     * stopped while the destination tasks commit transactions can come back with transactions its
-     * coordinator no longer knows still open on some partitions (hanging transactions, Kafka 4.3.1;
-     * seen in about one full build in three here). Their last stable offset stays behind them, so
-     * Connect's offset store of the exactly-once tasks never finishes reading and the tasks never
-     * start; the {@code janitor} aborts them as an operator would. Anything else that keeps the
-     * destination from writing fails the test.
-     */
-    private static void awaitDestinationWritingAgain(String topic, HangingTransactionJanitor janitor)
-            throws Exception {
-        long[] baseline = {-1};
-        Poll.until("destination offsets of " + topic + " readable", Duration.ofSeconds(60), Duration.ofSeconds(1),
-                () -> (baseline[0] = env.siteB().endOffsetSum(topic)) >= 0);
-        try {
-            Poll.until("destination writing " + topic + " again", Duration.ofSeconds(150), Duration.ofSeconds(1),
-                    () -> env.siteB().endOffsetSum(topic) > baseline[0] + 500);
-        } catch (TimeoutException e) {
-            throw new AssertionError("destination not writing 150 s after the outage (" + janitor.aborted()
-                    + " hanging transaction(s) aborted): " + env.diagnostics(), e);
         }
     }
 
