@@ -70,8 +70,8 @@ public final class FrameSigner {
      */
     public FrameSigner(byte[] key) {
         if (key.length < MIN_KEY_BYTES) {
-            throw new IllegalArgumentException("an integrity key needs at least " + MIN_KEY_BYTES + " bytes, this one has "
-                    + key.length);
+            throw new IllegalArgumentException("an integrity key needs at least " + MIN_KEY_BYTES
+                    + " bytes, this one has " + key.length);
         }
         this.key = new SecretKeySpec(key, ALGORITHM);
         this.inputs = ThreadLocal.withInitial(() -> new Input(newMac(this.key)));
