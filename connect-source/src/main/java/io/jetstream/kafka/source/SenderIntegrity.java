@@ -12,8 +12,8 @@ import java.util.Optional;
  * The source's end of end-to-end integrity ({@code integrity.key}): signs every batch and topic
  * metadata, and tells which answers may be taken at their word. An answer that ends the sender's
  * hold on a batch ({@link AckFrame#isFinal()}: OK, which commits it, or a NACK that re-sending
- * cannot help, which stops the task) counts only with the destination's valid MAC and only for the
- * batch it names as sent; anything else may come from a relay on the path, so it is taken for a
+ * cannot help, which stops the task) counts only with the destination's valid MAC and only when it
+ * names the batch as sent (stream, topic, partition, last offset); anything else may come from a relay on the path, so it is taken for a
  * retriable NACK. Retriable NACKs and receipts, which relays make themselves, only delay or time
  * a batch and are taken unsigned.
  *
@@ -63,10 +63,14 @@ final class SenderIntegrity {
         if (mac != null) {
             return mac;
         }
-        boolean describesTheBatchSent = answer.topic().equals(sent.topic()) && answer.partition() == sent.partition()
+        // The destination signs what it received: an answer about a batch altered on the way names
+        // what was altered (when it is one of these fields) and so is no answer about the batch sent.
+        boolean describesTheBatchSent = answer.streamId().equals(sent.routing().streamId())
+                && answer.topic().equals(sent.topic()) && answer.partition() == sent.partition()
                 && answer.lastOffset() == sent.lastOffset();
-        return describesTheBatchSent ? null : "it is signed but names " + answer.topic() + "-" + answer.partition()
-                + " up to offset " + answer.lastOffset() + ", not the batch sent (" + sent.topic() + "-"
+        return describesTheBatchSent ? null : "it is signed but names stream " + answer.streamId() + ", "
+                + answer.topic() + "-" + answer.partition() + " up to offset " + answer.lastOffset()
+                + ", not the batch sent (stream " + sent.routing().streamId() + ", " + sent.topic() + "-"
                 + sent.partition() + " up to " + sent.lastOffset() + ")";
     }
 

@@ -13,7 +13,9 @@ import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -435,6 +437,25 @@ class ReplicationSenderTest {
         sender.onFrame(r1, further);
 
         assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+        assertThat(metric("unverified-acks-total")).isEqualTo(1);
+    }
+
+    /**
+     * A relay that moves a batch to another stream makes the destination refuse it, signed: that
+     * answer is about what arrived, not about the batch sent, and must not stop the task.
+     */
+    @Test
+    void aSignedRefusalOfABatchAlteredOnTheWayDoesNotStopTheTask() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        BatchHeader sent = allSent().get(0).header();
+        BatchHeader moved = sent.withRouting(new RoutingHeader("other-stream", sent.batchId(), "node-1", "B",
+                List.of(), 0));
+
+        sender.onFrame(r1, key.sign(AckFrame.nack(moved, AckReason.NOT_AUTHORIZED, "stream other-stream is not B's")));
+
+        assertThat(sender.fatalError()).isNull();
+        assertThat(sender.inFlightBatches()).isEqualTo(1);
         assertThat(metric("unverified-acks-total")).isEqualTo(1);
     }
 
