@@ -499,7 +499,7 @@ final class ReplicationSender implements AutoCloseable {
             BatchHeader sent = pending.frame.header();
             unverified(from, ack, "batch " + ack.batchId() + " of " + sent.topic() + "-" + sent.partition() + " offsets "
                     + sent.firstOffset() + ".." + sent.lastOffset(), distrust, "the batch is sent again");
-            retryLater(entry, AckReason.WRITE_FAILED, now);
+            retryLater(entry, false, now);
             return;
         }
         if (ack.isOk()) {
@@ -517,20 +517,23 @@ final class ReplicationSender implements AutoCloseable {
                     + " of " + ack.topic() + "-" + ack.partition() + ": " + ack.reason() + " " + ack.message()));
             return;
         }
-        retryLater(entry, ack.reason(), now);
+        // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
+        // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
+        boolean routeProblem = ack.reason() == AckReason.NEXT_HOP_UNREACHABLE || ack.reason() == AckReason.TIMEOUT;
+        retryLater(entry, routeProblem, now);
     }
 
-    /** The batch's attempt failed for a reason re-sending can help with: it goes again after a backoff. */
-    private void retryLater(InFlightWindow.Entry<Pending> entry, AckReason reason, long now) {
+    /**
+     * The batch's attempt failed in a way re-sending can help with: it goes again after the retry
+     * backoff ({@code soon}) or a backoff that doubles with its attempts.
+     */
+    private void retryLater(InFlightWindow.Entry<Pending> entry, boolean soon, long now) {
         Pending pending = entry.payload();
         if (pending.onWire) {
             leaveWire(pending);
             policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
         }
-        // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
-        // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
-        boolean routeProblem = reason == AckReason.NEXT_HOP_UNREACHABLE || reason == AckReason.TIMEOUT;
-        long delay = routeProblem ? settings.retryBackoff().toNanos() : backoffNanos(entry.attempts());
+        long delay = soon ? settings.retryBackoff().toNanos() : backoffNanos(entry.attempts());
         window.retryAt(entry, now + delay);
     }
 
