@@ -12,6 +12,7 @@ import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -59,6 +60,12 @@ import org.slf4j.LoggerFactory;
  * past the hold area's bound, batches are refused with a retriable OVERLOADED acknowledgement and the
  * sender re-sends later (never unbounded buffering); a batch that applies at once is never refused
  * for the hold area, so a full hold area always drains.
+ *
+ * <p>Integrity ({@link FrameIntegrity}, {@code integrity.key}): a batch's MAC is checked before
+ * anything in it is used (its topic, offsets, records), topic metadata's before it is applied; a
+ * frame that fails is refused with a NACK {@code NOT_AUTHORIZED}, never written, counted
+ * ({@code integrity-failures-total}) and logged. Every acknowledgement this receiver sends is
+ * signed.
  *
  * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
  * {@link #onWritten} on producer threads, topic metadata on the metadata applier given to the
@@ -222,14 +229,16 @@ final class ReplicationReceiver implements AutoCloseable {
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final Executor metadataApplier;
+    private final FrameIntegrity integrity;
+    private final WarningThrottle integrityWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private long heldBytes;
     private volatile boolean closed;
     /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
     private volatile String superseded;
 
-    /** For tests: topic metadata is applied on the thread that hands the frame over. */
+    /** For tests: topic metadata is applied on the thread that hands the frame over; integrity off. */
     ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics) {
-        this(settings, progress, topics, metrics, Runnable::run);
+        this(settings, progress, topics, metrics, Runnable::run, FrameIntegrity.OFF);
     }
 
     /**
@@ -238,14 +247,16 @@ final class ReplicationReceiver implements AutoCloseable {
      *                        destination topic that is missing, and only applying the origin's
      *                        metadata makes it again. May reject work (a bounded queue): the metadata
      *                        is then refused retriably.
+     * @param integrity       checks the MACs of what arrives and signs what is sent back
      */
     ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics,
-                        Executor metadataApplier) {
+                        Executor metadataApplier, FrameIntegrity integrity) {
         this.settings = settings;
         this.progress = progress;
         this.topics = topics;
         this.metrics = metrics;
         this.metadataApplier = metadataApplier;
+        this.integrity = Objects.requireNonNull(integrity, "integrity");
     }
 
     /** Takes a frame from a relay (Netty thread); owns and eventually releases it. */
@@ -275,10 +286,18 @@ final class ReplicationReceiver implements AutoCloseable {
                 pause(from);
             }
         } else if (frame instanceof TopicMetadataFrame metadata) {
+            String integrityProblem = integrity.problem(metadata);
+            if (integrityProblem != null) {
+                refuseForIntegrity(from, AckFrame.nack(metadata, AckReason.NOT_AUTHORIZED, "integrity: "
+                        + integrityProblem), "topic metadata of " + metadata.topic() + " (" + metadata.partitionCount()
+                        + " partitions, id " + metadata.metadataId() + " from " + metadata.routing().originNodeId()
+                        + ")", integrityProblem);
+                return;
+            }
             try {
                 metadataApplier.execute(() -> applyMetadata(from, metadata));
             } catch (RejectedExecutionException e) {
-                from.sendAck(AckFrame.nack(metadata, AckReason.OVERLOADED, "topic metadata queue full"));
+                send(from, AckFrame.nack(metadata, AckReason.OVERLOADED, "topic metadata queue full"));
             }
         } else if (frame instanceof ErrorFrame error && error.code() == ErrorCode.SUPERSEDED) {
             superseded = "relay " + from.name() + " answered " + error.code() + ": " + error.message();
@@ -290,10 +309,27 @@ final class ReplicationReceiver implements AutoCloseable {
 
     private void refuse(Upstream from, BatchFrame batch, AckReason reason, String message) {
         try {
-            from.sendAck(AckFrame.nack(batch.header(), reason, message));
+            send(from, AckFrame.nack(batch.header(), reason, message));
         } finally {
             batch.release();
         }
+    }
+
+    /** Every acknowledgement leaves through here: signed when integrity is on. */
+    private void send(Upstream to, AckFrame ack) {
+        to.sendAck(integrity.sign(ack));
+    }
+
+    /** Refuses a frame that failed its integrity check: counted, logged (throttled), answered, never used. */
+    private void refuseForIntegrity(Upstream from, AckFrame nack, String what, String problem) {
+        metrics.integrityFailure();
+        long notLogged = integrityWarnings.admit();
+        if (notLogged != WarningThrottle.QUIET) {
+            log.warn("Refused {} received from relay {}: {}. Nothing of it is used; answered NOT_AUTHORIZED "
+                    + "(counted in integrity-failures-total{})", what, from.name(), problem,
+                    notLogged == 0 ? "" : "; " + notLogged + " more refusals since the last such warning");
+        }
+        send(from, nack);
     }
 
     /**
@@ -359,10 +395,21 @@ final class ReplicationReceiver implements AutoCloseable {
         BatchFrame frame = (BatchFrame) in.frame();
         try {
             BatchHeader header = frame.header();
+            // Before anything in the batch is believed: its topic, offsets and records are the source's
+            // only if its MAC says so.
+            String integrityProblem = integrity.problem(frame);
+            if (integrityProblem != null) {
+                refuseForIntegrity(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "integrity: "
+                        + integrityProblem), "batch " + header.batchId() + " of " + header.topic() + "-"
+                        + header.partition() + " offsets " + header.firstOffset() + ".." + header.lastOffset()
+                        + " (prev " + header.prevOffset() + ", from " + header.routing().originNodeId() + ")",
+                        integrityProblem);
+                return;
+            }
             String topic = header.topic();
             if (!isAllowed(topic)) {
                 metrics.refused();
-                in.from().sendAck(AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic
+                send(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic
                         + " is not allowed by topics.allow or came from " + settings.targetAlias()));
                 return;
             }
@@ -371,18 +418,18 @@ final class ReplicationReceiver implements AutoCloseable {
                 batch = decoder.decode(frame.encodedBatch());
             } catch (ProtocolException e) {
                 metrics.malformed();
-                in.from().sendAck(AckFrame.nack(header, AckReason.MALFORMED_BATCH, e.getMessage()));
+                send(in.from(), AckFrame.nack(header, AckReason.MALFORMED_BATCH, e.getMessage()));
                 return;
             }
             try {
                 topics.ensure(topic, header.partition());
             } catch (DestinationTopics.MetadataPendingException e) {
                 log.debug("Batch of {}-{} refused for now: {}", topic, header.partition(), e.getMessage());
-                in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, e.getMessage()));
+                send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, e.getMessage()));
                 return;
             } catch (Exception e) {
                 log.warn("Cannot prepare the destination of {}-{}: {}", topic, header.partition(), e.toString());
-                in.from().sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
+                send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
                 return;
             }
             offer(in.from(), header, batch, Math.max(in.bytes(), decodedBytes(batch)), out);
@@ -422,7 +469,7 @@ final class ReplicationReceiver implements AutoCloseable {
                     // Stored progress unreadable right now (e.g. the broker is down): refuse the
                     // batch, retriably, rather than guess where the partition stands.
                     log.warn("Cannot read the stored progress of {}: {}", tp, e.toString());
-                    from.sendAck(AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
+                    send(from, AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
                     return;
                 }
                 state = new PartitionState(new PartitionSequencer<>(stored.lastWritten(), this::onGap),
@@ -438,7 +485,7 @@ final class ReplicationReceiver implements AutoCloseable {
             PartitionSequencer<AckTarget> sequencer = state.sequencer;
             if (!sequencer.isApplicable(batch) && heldBytes + bytes > settings.bufferMaxBytes()) {
                 metrics.overloaded();
-                from.sendAck(AckFrame.nack(header, AckReason.OVERLOADED, "destination re-order buffer full"));
+                send(from, AckFrame.nack(header, AckReason.OVERLOADED, "destination re-order buffer full"));
                 return;
             }
             long duplicatesBefore = sequencer.duplicateRecords();
@@ -452,7 +499,7 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             due = result.dueAcks();
         }
-        due.forEach(target -> target.upstream().sendAck(target.ack()));
+        due.forEach(target -> send(target.upstream(), target.ack()));
     }
 
     /**
@@ -474,7 +521,7 @@ final class ReplicationReceiver implements AutoCloseable {
             return adopted;
         }
         if (batch.topicId().equals(current.previousTopicId)) {
-            from.sendAck(AckFrame.nack(header, AckReason.OBSOLETE_INCARNATION, "topic " + tp.topic() + " id "
+            send(from, AckFrame.nack(header, AckReason.OBSOLETE_INCARNATION, "topic " + tp.topic() + " id "
                     + batch.topicId() + " was deleted and recreated as " + current.topicId));
             return null;
         }
@@ -530,10 +577,10 @@ final class ReplicationReceiver implements AutoCloseable {
             if (isAllowed(metadata.topic())) {
                 topics.apply(metadata);
             }
-            from.sendAck(AckFrame.ok(metadata));
+            send(from, AckFrame.ok(metadata));
         } catch (Exception e) {
             log.warn("Cannot apply metadata of topic {}: {}", metadata.topic(), e.toString());
-            from.sendAck(AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));
+            send(from, AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));
         }
     }
 
@@ -590,7 +637,7 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             due = state.sequencer.onDurable(offset);
         }
-        due.forEach(target -> target.upstream().sendAck(target.ack()));
+        due.forEach(target -> send(target.upstream(), target.ack()));
     }
 
     private long heldBytes() {

@@ -4,12 +4,14 @@ import io.jetstream.kafka.core.config.ClusterAliasValidator;
 import io.jetstream.kafka.core.config.ClusterClientConfigs;
 import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
+import io.jetstream.kafka.core.config.IntegrityConfigs;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RegexValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -171,9 +173,13 @@ public class SinkSiteConfig extends AbstractConfig {
                         DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
-        return RelayClientConfigs.define(def,
+        RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
+        IntegrityConfigs.defineKey(def, "Here: the MAC of every batch and topic metadata is checked before "
+                + "anything in it is used (see " + IntegrityConfigs.REQUIRED + "), and every acknowledgement this "
+                + "connector sends is signed.");
+        return IntegrityConfigs.defineRequired(def);
     }
 
     private void crossCheck() {
@@ -186,6 +192,7 @@ public class SinkSiteConfig extends AbstractConfig {
         Map<String, String> errors = new LinkedHashMap<>(
                 CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
         ClusterClientConfigs.errors(props, ClusterClientConfigs.TARGET_PREFIX).forEach(errors::putIfAbsent);
+        IntegrityConfigs.errors(props).forEach(errors::putIfAbsent);
         return errors;
     }
 
@@ -254,6 +261,16 @@ public class SinkSiteConfig extends AbstractConfig {
     /** Whether records of a recreated source topic follow the old incarnation's ({@code continue}) or fail the task. */
     public boolean failOnTopicRecreation() {
         return "fail".equals(getString(TOPIC_RECREATION_POLICY));
+    }
+
+    /** The end-to-end integrity key ({@value IntegrityConfigs#KEY}), if set. */
+    public Optional<byte[]> integrityKey() {
+        return IntegrityConfigs.key(this);
+    }
+
+    /** Whether batches and metadata without a valid MAC are refused ({@value IntegrityConfigs#REQUIRED}). */
+    public boolean integrityRequired() {
+        return IntegrityConfigs.required(this);
     }
 
     public RelayClientConfigs.Settings relays(String connectorName) {

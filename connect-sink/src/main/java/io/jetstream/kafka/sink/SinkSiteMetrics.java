@@ -27,6 +27,7 @@ final class SinkSiteMetrics {
     private final Sensor malformed;
     private final Sensor rewritten;
     private final Sensor destinationTopicsRecreated;
+    private final Sensor integrityFailures;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
 
@@ -45,6 +46,13 @@ final class SinkSiteMetrics {
         destinationTopicsRecreated = metrics.counter("destination-topics-recreated", "Destination topics found "
                 + "deleted (or recreated by someone else with fewer partitions) under the running connector, and "
                 + "created again with the origin's partition count and configs.", false);
+        integrityFailures = metrics.counter("integrity-failures", "Batches and topic metadata refused because "
+                + "their end-to-end MAC was missing (with integrity.required) or wrong: altered or made up on the "
+                + "way, or the connectors' integrity.key differ. Never written.", false);
+    }
+
+    void integrityFailure() {
+        integrityFailures.record(1);
     }
 
     void destinationTopicRecreated() {

@@ -136,6 +136,7 @@ public final class SinkSiteTask extends SourceTask {
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
                 config.topicConfigsSync(), config.clusterCallTimeout(), this::destinationTopicRecreated);
+        FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
                 exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
@@ -143,7 +144,7 @@ public final class SinkSiteTask extends SourceTask {
                 config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
                 config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
-                new StoredProgress(), topics, metrics, metadataApplier(nodeId));
+                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         if (exactlyOnce) {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
@@ -176,6 +177,15 @@ public final class SinkSiteTask extends SourceTask {
             UpstreamAdapter upstream = new UpstreamAdapter();
             PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
                 @Override
+                public void onReady(PeerClient c) {
+                    if (integrity.required() && !c.macs()) {
+                        log.warn("Egress relay {} does not carry end-to-end MACs (a relay built before them): every "
+                                + "batch it delivers arrives unsigned and is refused, as integrity.required asks. "
+                                + "Upgrade the relays of the path.", c.remote());
+                    }
+                }
+
+                @Override
                 public void onFrame(PeerClient c, Frame frame) {
                     receiver.onFrame(upstream, frame);
                 }
@@ -184,9 +194,9 @@ public final class SinkSiteTask extends SourceTask {
             clients.add(client);
         }
         clients.forEach(PeerClient::start);
-        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, topics managed "
+        log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
-                exactlyOnce ? "exactly-once" : "at-least-once", targetCluster);
+                exactlyOnce ? "exactly-once" : "at-least-once", integrity, targetCluster);
     }
 
     /**

@@ -10,10 +10,13 @@ import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,6 +97,18 @@ class ReplicationReceiverTest {
     private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
                                          ReplicationReceiver.GapPolicy gapPolicy,
                                          ReplicationReceiver.RecreationPolicy recreationPolicy) {
+        return receiver(durability, bufferBytes, gapPolicy, recreationPolicy, FrameIntegrity.OFF);
+    }
+
+    private ReplicationReceiver receiver(FrameIntegrity integrity) {
+        return receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.FAIL,
+                ReplicationReceiver.RecreationPolicy.CONTINUE, integrity);
+    }
+
+    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+                                         ReplicationReceiver.GapPolicy gapPolicy,
+                                         ReplicationReceiver.RecreationPolicy recreationPolicy,
+                                         FrameIntegrity integrity) {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
                 TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability, gapPolicy,
                 recreationPolicy),
@@ -105,7 +120,7 @@ class ReplicationReceiverTest {
                             storedIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID),
                             storedPreviousIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID));
                 }, topics,
-                new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())));
+                new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())), Runnable::run, integrity);
         return receiver;
     }
 
@@ -393,6 +408,134 @@ class ReplicationReceiverTest {
         successor.gauge("buffered-bytes", "doc", () -> 2);
         successor.duplicates(3);
         assertThat(metrics.metrics().keySet()).anyMatch(n -> n.name().equals("buffered-bytes"));
+    }
+
+    // ---- end-to-end integrity ----------------------------------------------------------------
+
+    private final FrameSigner key = FrameSigner.ofSecret("the-connectors-key-no-relay-holds-0123");
+
+    /** A batch as the source signs it, then as a relay on the way passes it on (path chosen, hop advanced). */
+    private BatchFrame signed(BatchFrame batch) {
+        BatchFrame frame = key.sign(batch);
+        return frame.withRouting(frame.header().routing().withPath(List.of("relay-a1", "relay-b1:7400")).advance());
+    }
+
+    private double metric(String name) {
+        return metrics.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    private void assertEveryAckSignedByTheDestination() {
+        assertThat(upstream.acks).allSatisfy(ack -> assertThat(key.verify(ack)).as(ack.toString())
+                .isEqualTo(FrameSigner.Verdict.VALID));
+    }
+
+    @Test
+    void aSignedBatchIsWrittenAndItsAckAndTheDuplicatesAckCarryTheDestinationsMac() throws Exception {
+        receiver(FrameIntegrity.of(key, true));
+        receiver.onFrame(upstream, signed(batch("orders", -1, 0, 1)));
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+        receiver.onWritten("orders", 0, 1, null);
+        receiver.onFrame(upstream, signed(batch("orders", -1, 0, 1)));
+        assertThat(pollOffsets()).as("a re-sent batch").isEmpty();
+
+        assertThat(upstream.acks).hasSize(2).allMatch(AckFrame::isOk);
+        assertEveryAckSignedByTheDestination();
+        assertThat(metric("integrity-failures-total")).isZero();
+    }
+
+    @Test
+    void withIntegrityRequiredAnUnsignedBatchIsRefusedNeverWrittenAndCounted() throws Exception {
+        receiver(FrameIntegrity.of(key, true));
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(topics.ensured).as("nothing of it is used").isEmpty();
+        assertThat(upstream.acks).singleElement().satisfies(nack -> {
+            assertThat(nack.reason()).isEqualTo(AckReason.NOT_AUTHORIZED);
+            assertThat(nack.reason().retriable()).isFalse();
+            assertThat(nack.message()).contains("integrity").contains("carries no MAC");
+        });
+        assertEveryAckSignedByTheDestination();
+        assertThat(metric("integrity-failures-total")).isEqualTo(1);
+    }
+
+    /** What a relay on the path could do: rewrite the order or the offsets, or the records themselves. */
+    @Test
+    void aBatchARelayAlteredIsRefusedWhateverItChanged() throws Exception {
+        receiver(FrameIntegrity.of(key, true));
+        stored.put("orders-0", 9L);
+        BatchFrame prevOffsetForged = signed(batch("orders", 9, 10, 11));
+        BatchHeader h = prevOffsetForged.header();
+        receiver.onFrame(upstream, new BatchFrame(new BatchHeader(h.routing(), h.topic(), h.partition(), 1_000,
+                h.firstOffset(), h.lastOffset(), h.recordCount(), h.createdAtMillis(), h.codec(), h.uncompressedSize(),
+                h.crc32c(), h.mac()), prevOffsetForged.payload()));
+        BatchFrame lastOffsetForged = signed(batch("orders", 9, 10, 11));
+        h = lastOffsetForged.header();
+        receiver.onFrame(upstream, new BatchFrame(new BatchHeader(h.routing(), h.topic(), h.partition(),
+                h.prevOffset(), h.firstOffset(), 1_000_000, h.recordCount(), h.createdAtMillis(), h.codec(),
+                h.uncompressedSize(), h.crc32c(), h.mac()), lastOffsetForged.payload()));
+        BatchFrame payloadForged = signed(batch("orders", 9, 10, 11));
+        int at = payloadForged.payload().readerIndex() + payloadForged.payload().readableBytes() - 1;
+        payloadForged.payload().setByte(at, payloadForged.payload().getByte(at) ^ 1);
+        receiver.onFrame(upstream, payloadForged);
+        BatchFrame macOfAnother = signed(batch("orders", 9, 10, 11));
+        BatchFrame other = signed(batch("orders", 11, 12));
+        receiver.onFrame(upstream, macOfAnother.withMac(other.header().mac()));
+        other.release();
+
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).hasSize(4).allSatisfy(nack -> {
+            assertThat(nack.reason()).isEqualTo(AckReason.NOT_AUTHORIZED);
+            assertThat(nack.message()).contains("MAC does not verify");
+        });
+        assertEveryAckSignedByTheDestination();
+        assertThat(metric("integrity-failures-total")).isEqualTo(4);
+
+        receiver.onFrame(upstream, signed(batch("orders", 9, 10, 11)));
+        assertThat(pollOffsets()).as("the batch as the source made it").containsExactly(10L, 11L);
+    }
+
+    @Test
+    void anotherKeyAtTheSourceIsRefusedAsAWrongMac() throws Exception {
+        receiver(FrameIntegrity.of(FrameSigner.ofSecret("a-different-key-the-source-does-not-hold"), true));
+        receiver.onFrame(upstream, signed(batch("orders", -1, 0)));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).singleElement().satisfies(nack -> assertThat(nack.message())
+                .contains("integrity.key differs"));
+    }
+
+    @Test
+    void withIntegrityNotRequiredAnUnsignedBatchIsTakenButAWrongMacStillRefused() throws Exception {
+        receiver(FrameIntegrity.of(key, false));
+        receiver.onFrame(upstream, batch("orders", -1, 0, 1));
+        assertThat(pollOffsets()).containsExactly(0L, 1L);
+        BatchFrame altered = signed(batch("orders", 1, 2));
+        receiver.onFrame(upstream, altered.withMac(FrameMac.of(new byte[FrameMac.LENGTH])));
+        assertThat(pollOffsets()).isEmpty();
+        receiver.onWritten("orders", 0, 1, null);
+        assertThat(upstream.acks).extracting(AckFrame::reason)
+                .containsExactlyInAnyOrder(AckReason.NOT_AUTHORIZED, AckReason.NONE);
+        assertEveryAckSignedByTheDestination();
+    }
+
+    @Test
+    void topicMetadataIsAppliedOnlyWithAValidMacWhenIntegrityIsRequired() throws Exception {
+        receiver(FrameIntegrity.of(key, true));
+        TopicMetadataFrame metadata = new TopicMetadataFrame(RoutingHeader.unrouted("demo", 99, "node-1", "B"),
+                "orders", 6, Map.of("retention.ms", "1000"));
+        receiver.onFrame(upstream, metadata);
+        TopicMetadataFrame signedMetadata = key.sign(metadata);
+        receiver.onFrame(upstream, new TopicMetadataFrame(signedMetadata.routing(), "orders", 600,
+                signedMetadata.configs(), signedMetadata.mac()));
+        assertThat(topics.applied).as("unsigned, and a partition count grown on the way").isEmpty();
+
+        receiver.onFrame(upstream, signedMetadata.withRouting(signedMetadata.routing().withPath(List.of("relay-b1"))));
+        assertThat(topics.applied).extracting(TopicMetadataFrame::partitionCount).containsExactly(6);
+        assertThat(upstream.acks).extracting(AckFrame::reason)
+                .containsExactly(AckReason.NOT_AUTHORIZED, AckReason.NOT_AUTHORIZED, AckReason.NONE);
+        assertEveryAckSignedByTheDestination();
+        assertThat(metric("integrity-failures-total")).isEqualTo(2);
     }
 
     @Test

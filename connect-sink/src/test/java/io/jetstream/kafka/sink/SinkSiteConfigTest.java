@@ -195,6 +195,41 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void integrityIsOffWithoutAKeyAndRequiredWithOneUnlessSaidOtherwise() {
+        SinkSiteConfig off = new SinkSiteConfig(valid());
+        assertThat(off.integrityKey()).isEmpty();
+        assertThat(off.integrityRequired()).isFalse();
+
+        Map<String, String> keyed = valid();
+        keyed.put("integrity.key", "k".repeat(32));
+        SinkSiteConfig on = new SinkSiteConfig(keyed);
+        assertThat(on.integrityKey()).hasValueSatisfying(key -> assertThat(key).hasSize(32));
+        assertThat(on.integrityRequired()).isTrue();
+        assertThat(on.toString()).doesNotContain("k".repeat(32));
+
+        keyed.put("integrity.required", "false");
+        assertThat(new SinkSiteConfig(keyed).integrityRequired()).as("migration: unsigned batches still taken")
+                .isFalse();
+    }
+
+    @Test
+    void aShortIntegrityKeyOrRequiredIntegrityWithoutAKeyIsAnErrorOnItsKeyThatHidesTheSecret() {
+        Map<String, String> shortKey = valid();
+        shortKey.put("integrity.key", "thirty-one-bytes-of-secret-text");
+        assertThatThrownBy(() -> new SinkSiteConfig(shortKey)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("integrity.key").hasMessageContaining("at least 32 bytes")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("thirty-one-bytes"));
+
+        Map<String, String> requiredWithoutKey = valid();
+        requiredWithoutKey.put("integrity.required", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(requiredWithoutKey)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("integrity.required").hasMessageContaining("needs integrity.key");
+        var errors = new SinkSiteConnector().validate(requiredWithoutKey).configValues().stream()
+                .filter(v -> v.name().equals("integrity.required")).findFirst().orElseThrow().errorMessages();
+        assertThat(errors).anyMatch(m -> m.contains("needs integrity.key"));
+    }
+
+    @Test
     void declaresExactlyOnceSupport() {
         assertThat(new SinkSiteConnector().exactlyOnceSupport(valid())).isEqualTo(ExactlyOnceSupport.SUPPORTED);
     }

@@ -12,10 +12,12 @@ import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.BatchIdSequence;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -43,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * the ack timeout; memory held (open and unacknowledged batches) is bounded by
  * {@code maxBufferedBytes} through {@link #shouldPause()}, which the task turns into paused
  * partitions.
+ *
+ * <p>Integrity ({@link SenderIntegrity}, {@code integrity.key}): every batch and topic metadata is
+ * signed; an answer that would commit a batch or stop the task counts only with the destination's
+ * valid MAC, and any other such answer is taken for a retriable NACK (the batch is sent again; it is
+ * never committed or dropped on its word), counted ({@code unverified-acks-total}) and logged.
  *
  * <p>Thread-safety: every method locks the sender; relay callbacks arrive on Netty threads, records
  * on the Connect task thread.
@@ -79,12 +86,20 @@ final class ReplicationSender implements AutoCloseable {
 
     /** What the sender needs besides its collaborators. */
     record Settings(String streamId, String nodeId, String destination, CompressionCodec codec,
-                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes) {
+                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(nodeId, "nodeId");
             Objects.requireNonNull(destination, "destination");
             Objects.requireNonNull(codec, "codec");
+            Objects.requireNonNull(integrity, "integrity");
+        }
+
+        /** Without end-to-end integrity. */
+        Settings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
+                 Duration retryBackoff, long maxBufferedBytes) {
+            this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes,
+                    SenderIntegrity.OFF);
         }
     }
 
@@ -118,6 +133,7 @@ final class ReplicationSender implements AutoCloseable {
     private final Map<TopicPartition, Long> oldestArrival = new HashMap<>();
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
+    private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private MetadataListener metadataListener = (topic, partitions, applied) -> { };
     private int nextRelay;
     private int onWireBatches;
@@ -325,7 +341,10 @@ final class ReplicationSender implements AutoCloseable {
         long encodeNanos = nanoTime.getAsLong() - encodeStart;
         long id = ids.next();
         RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(), settings.destination());
-        BatchFrame frame = BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(), alloc);
+        BatchFrame unsigned = BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(), alloc);
+        long signStart = nanoTime.getAsLong();
+        BatchFrame frame = settings.integrity().sign(unsigned);
+        encodeNanos += nanoTime.getAsLong() - signStart; // the MAC is part of a batch's CPU cost
         long wireBytes = encoded.payloadSize() + 128L;
         long uncompressed = batch.records().stream().mapToLong(ReplicatedRecord::dataBytes).sum();
         policy.onBatchSent(batch.size(), uncompressed, wireBytes, encodeNanos, now);
@@ -416,7 +435,7 @@ final class ReplicationSender implements AutoCloseable {
     void onFrame(Relay from, Frame frame) {
         try {
             if (frame instanceof AckFrame ack) {
-                onAck(ack);
+                onAck(from, ack);
             } else {
                 log.debug("Ignoring {} from relay {}", frame.type(), from.name());
             }
@@ -425,8 +444,9 @@ final class ReplicationSender implements AutoCloseable {
         }
     }
 
-    private void onAck(AckFrame ack) {
+    private void onAck(Relay from, AckFrame ack) {
         MetadataInFlight answered;
+        boolean applied;
         synchronized (this) {
             if (!ack.originNodeId().equals(settings.nodeId())) {
                 return;
@@ -435,17 +455,26 @@ final class ReplicationSender implements AutoCloseable {
                 onBatchReceipt(ack);
                 return;
             }
-            answered = metadataInFlight.remove(ack.batchId());
+            answered = metadataInFlight.get(ack.batchId());
             if (answered == null) {
-                onBatchAck(ack);
+                onBatchAck(from, ack);
                 return;
+            }
+            String distrust = settings.integrity().distrust(ack);
+            if (distrust != null) {
+                // Not applied as far as this sender knows (published again); the real answer still counts.
+                unverified(from, ack, "topic metadata of " + answered.topic(), distrust, "it is published again");
+                applied = false;
+            } else {
+                metadataInFlight.remove(ack.batchId());
+                applied = ack.isOk();
             }
         }
         // outside the lock: the listener is the metadata publisher, which may call back in
-        if (!ack.isOk()) {
+        if (!applied) {
             log.debug("Metadata of topic {} not applied yet: {} {}", answered.topic(), ack.reason(), ack.message());
         }
-        metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(), ack.isOk());
+        metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(), applied);
     }
 
     /** The batch reached the egress relay; its answer is still to come. */
@@ -458,13 +487,21 @@ final class ReplicationSender implements AutoCloseable {
         policy.onBatchReceived(entry.records(), pending.wireBytes, entry.sentAtNanos(), nanoTime.getAsLong());
     }
 
-    private void onBatchAck(AckFrame ack) {
+    private void onBatchAck(Relay from, AckFrame ack) {
         long now = nanoTime.getAsLong();
         InFlightWindow.Entry<Pending> entry = window.get(ack.batchId());
         if (entry == null) {
             return; // late duplicate, or a revoked partition's batch
         }
         Pending pending = entry.payload();
+        String distrust = settings.integrity().distrust(ack, pending.frame.header());
+        if (distrust != null) {
+            BatchHeader sent = pending.frame.header();
+            unverified(from, ack, "batch " + ack.batchId() + " of " + sent.topic() + "-" + sent.partition() + " offsets "
+                    + sent.firstOffset() + ".." + sent.lastOffset(), distrust, "the batch is sent again");
+            retryLater(entry, false, now);
+            return;
+        }
         if (ack.isOk()) {
             if (window.ack(ack.batchId()) != null) {
                 leaveWire(pending);
@@ -480,15 +517,35 @@ final class ReplicationSender implements AutoCloseable {
                     + " of " + ack.topic() + "-" + ack.partition() + ": " + ack.reason() + " " + ack.message()));
             return;
         }
+        // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
+        // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
+        boolean routeProblem = ack.reason() == AckReason.NEXT_HOP_UNREACHABLE || ack.reason() == AckReason.TIMEOUT;
+        retryLater(entry, routeProblem, now);
+    }
+
+    /**
+     * The batch's attempt failed in a way re-sending can help with: it goes again after the retry
+     * backoff ({@code soon}) or a backoff that doubles with its attempts.
+     */
+    private void retryLater(InFlightWindow.Entry<Pending> entry, boolean soon, long now) {
+        Pending pending = entry.payload();
         if (pending.onWire) {
             leaveWire(pending);
             policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
         }
-        // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
-        // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
-        boolean routeProblem = ack.reason() == AckReason.NEXT_HOP_UNREACHABLE || ack.reason() == AckReason.TIMEOUT;
-        long delay = routeProblem ? settings.retryBackoff().toNanos() : backoffNanos(entry.attempts());
+        long delay = soon ? settings.retryBackoff().toNanos() : backoffNanos(entry.attempts());
         window.retryAt(entry, now + delay);
+    }
+
+    /** An answer that would commit or stop, without the destination's valid MAC: counted, logged (throttled). */
+    private void unverified(Relay from, AckFrame ack, String what, String why, String consequence) {
+        metrics.unverifiedAck();
+        long notLogged = unverifiedWarnings.admit();
+        if (notLogged != WarningThrottle.QUIET) {
+            log.warn("Ignored the answer {} {} for {} received from relay {}: {}. Taken for a retriable NACK: {} "
+                    + "(counted in unverified-acks-total{})", ack.status(), ack.reason(), what, from.name(), why,
+                    consequence, notLogged == 0 ? "" : "; " + notLogged + " more since the last such warning");
+        }
     }
 
     /** Retry backoff doubling with each attempt of a batch, up to 32 times the configured one. */
@@ -537,7 +594,7 @@ final class ReplicationSender implements AutoCloseable {
             metadataInFlight.clear(); // answers lost with a relay; the publisher re-sends anyway
         }
         metadataInFlight.put(id, new MetadataInFlight(topic, partitionCount));
-        if (!relay.send(new TopicMetadataFrame(routing, topic, partitionCount, configs))) {
+        if (!relay.send(settings.integrity().sign(new TopicMetadataFrame(routing, topic, partitionCount, configs)))) {
             metadataInFlight.remove(id);
             return false;
         }

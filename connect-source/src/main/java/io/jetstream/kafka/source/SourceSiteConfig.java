@@ -4,6 +4,7 @@ import io.jetstream.kafka.core.config.ClusterAliasValidator;
 import io.jetstream.kafka.core.config.ClusterClientConfigs;
 import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
+import io.jetstream.kafka.core.config.IntegrityConfigs;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
@@ -15,6 +16,7 @@ import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -156,10 +158,15 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "(Kafka's default), or isolation.level in its allowlist.",
                         CONSUMER, 1, Width.SHORT, "Consumer isolation level");
         ClusterClientConfigs.define(def, ClusterClientConfigs.SOURCE_PREFIX, SOURCE_SECURITY, "the source cluster");
-        return RelayClientConfigs.define(def,
+        RelayClientConfigs.define(def,
                 "Relays of the source site this connector sends batches to (host:port of their data "
                         + "listeners); with several, batches are spread over them and re-sent on another "
                         + "when one fails.");
+        return IntegrityConfigs.defineKey(def, "Here: every batch and topic metadata is signed, and an answer "
+                + "that would commit a batch or stop the task (OK, or a NACK that re-sending cannot help) counts "
+                + "only with the destination's valid MAC; any other is taken for a retriable NACK (the batch is "
+                + "sent again, never committed or dropped on its word), counted in unverified-acks-total and "
+                + "logged.");
     }
 
     /** Accepts only {@code read_committed}, saying why. */
@@ -260,6 +267,11 @@ public class SourceSiteConfig extends AbstractConfig {
 
     public Duration metadataRefresh() {
         return Duration.ofMillis(getLong(METADATA_REFRESH_MS));
+    }
+
+    /** The end-to-end integrity key ({@value IntegrityConfigs#KEY}), if set. */
+    public Optional<byte[]> integrityKey() {
+        return IntegrityConfigs.key(this);
     }
 
     /** The relay settings; the stream id defaults to {@code connectorName}. */

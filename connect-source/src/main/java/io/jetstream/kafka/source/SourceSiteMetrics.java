@@ -27,6 +27,7 @@ final class SourceSiteMetrics {
     private final Sensor resent;
     private final Sensor timeouts;
     private final Sensor nacks;
+    private final Sensor unverifiedAcks;
 
     SourceSiteMetrics(PluginMetrics pluginMetrics) {
         metrics = new TaskMetrics(pluginMetrics);
@@ -48,6 +49,14 @@ final class SourceSiteMetrics {
         resent = metrics.counter("records-resent", "Records sent again after a NACK, a timeout or a lost relay.", false);
         timeouts = metrics.counter("ack-timeouts", "Batches not acknowledged within ack.timeout.ms.", false);
         nacks = metrics.counter("nacks", "Negative acknowledgements received.", false);
+        unverifiedAcks = metrics.counter("unverified-acks", "With integrity.key: answers that would commit a "
+                + "batch or stop the task (OK, or a NACK that re-sending cannot help) but lack the destination's valid "
+                + "MAC (a relay's own refusal, one made up or altered on the way, or different keys). Taken for a "
+                + "retriable NACK: the batch is sent again.", false);
+    }
+
+    void unverifiedAck() {
+        unverifiedAcks.record(1);
     }
 
     /** Registers a gauge read on demand. */

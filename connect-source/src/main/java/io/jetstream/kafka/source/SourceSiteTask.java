@@ -103,6 +103,7 @@ public final class SourceSiteTask extends SinkTask {
         BatchPolicy policy = config.batchPolicy();
         List<ReplicationSender.Relay> relays = new ArrayList<>();
         ReplicationSender[] senderRef = new ReplicationSender[1];
+        SenderIntegrity integrity = SenderIntegrity.of(config.integrityKey());
         for (var address : relaySettings.relays()) {
             PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SENDER, nodeId,
                             relaySettings.streamId(), relaySettings.token().value())
@@ -114,6 +115,16 @@ public final class SourceSiteTask extends SinkTask {
                     .build();
             RelayAdapter adapter = new RelayAdapter();
             PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
+                @Override
+                public void onReady(PeerClient c) {
+                    if (integrity.enabled() && !c.macs()) {
+                        log.warn("Relay {} does not carry end-to-end MACs (a relay built before them): batches sent "
+                                + "through it reach the destination unsigned, which refuses them while it requires "
+                                + "integrity, and its answers come back unsigned, which this task does not commit on. "
+                                + "Upgrade the relays.", c.remote());
+                    }
+                }
+
                 @Override
                 public void onFrame(PeerClient c, Frame frame) {
                     senderRef[0].onFrame(adapter, frame);
@@ -130,7 +141,7 @@ public final class SourceSiteTask extends SinkTask {
         }
         sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
-                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes()),
+                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity),
                 relays, policy, System::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         senderRef[0] = sender;
         metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
@@ -184,8 +195,8 @@ public final class SourceSiteTask extends SinkTask {
                 + "reports a gap unless it already wrote them.", coverage::unvouched);
         clients.forEach(PeerClient::start);
         ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        log.info("Source-site task {} started: {} -> {} via {}; reads metadata from the {}", nodeId,
-                config.sourceAlias(), config.targetAlias(), relaySettings, sourceCluster);
+        log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
+                config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
     }
 
     private static double modelInput(BatchPolicy policy, ToDoubleFunction<ModelInputs> input) {

@@ -13,8 +13,11 @@ import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -87,10 +90,14 @@ class ReplicationSenderTest {
     private ReplicationSender sender;
 
     private ReplicationSender sender(int maxRecords, long maxBufferedBytes) {
+        return sender(maxRecords, maxBufferedBytes, SenderIntegrity.OFF);
+    }
+
+    private ReplicationSender sender(int maxRecords, long maxBufferedBytes, SenderIntegrity integrity) {
         BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
                 DecisionReason.FIXED);
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes), List.of(r1, r2),
+                Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes, integrity), List.of(r1, r2),
                 new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
                 new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
         sender.assign(List.of(p0));
@@ -362,6 +369,152 @@ class ReplicationSenderTest {
         sender.onFrame(r1, AckFrame.nack(r1.sent.get(0).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
         assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED");
         assertThatThrownBy(() -> sender.append(p0, record(1))).hasMessageContaining("refused");
+    }
+
+    // ---- end-to-end integrity ----------------------------------------------------------------
+
+    private final FrameSigner key = FrameSigner.ofSecret("the-connectors-key-no-relay-holds-0123");
+
+    /** The destination's signed answer. */
+    private AckFrame signedOk(BatchFrame frame) {
+        return key.sign(AckFrame.ok(frame.header()));
+    }
+
+    private double metric(String name) {
+        return kafkaMetrics.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    @Test
+    void withAKeyEveryBatchAndEveryMetadataLeavesSigned() {
+        sender(2, 1 << 30, SenderIntegrity.of(key));
+        for (long offset = 0; offset < 6; offset++) {
+            sender.append(p0, record(offset));
+        }
+        assertThat(sender.sendMetadata("orders", 6, Map.of("cleanup.policy", "compact"))).isTrue();
+        assertThat(allSent()).hasSize(3).allSatisfy(frame -> assertThat(key.verify(frame))
+                .isEqualTo(FrameSigner.Verdict.VALID));
+        List<TopicMetadataFrame> metadata = new ArrayList<>(r1.metadata);
+        metadata.addAll(r2.metadata);
+        assertThat(metadata).singleElement().satisfies(frame -> assertThat(key.verify(frame))
+                .isEqualTo(FrameSigner.Verdict.VALID));
+    }
+
+    @Test
+    void anOkWithoutTheDestinationsValidMacCommitsNothingAndTheBatchIsSentAgain() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        BatchFrame sent = allSent().get(0);
+
+        sender.onFrame(r1, ok(sent)); // made up by a relay: no MAC
+        sender.onFrame(r1, ok(sent).withMac(FrameSigner.ofSecret("a-relay-guessing-some-key-of-its-own!")
+                .mac(ok(sent))));
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+        assertThat(sender.inFlightBatches()).isEqualTo(1);
+        assertThat(metric("unverified-acks-total")).isEqualTo(2);
+
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+        sender.tick();
+        List<BatchFrame> attempts = allSent();
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(1).header().batchId()).as("the same batch again").isEqualTo(sent.header().batchId());
+
+        sender.onFrame(r2, signedOk(attempts.get(1)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 1L);
+        assertThat(sender.inFlightBatches()).isZero();
+    }
+
+    @Test
+    void aSignedOkThatNamesOtherOffsetsCommitsNothing() {
+        sender(2, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        BatchFrame sent = allSent().get(0);
+        AckFrame ok = AckFrame.ok(sent.header());
+        AckFrame further = key.sign(new AckFrame(ok.streamId(), ok.originNodeId(), ok.batchId(), ok.status(),
+                ok.reason(), ok.topic(), ok.partition(), 1_000, ""));
+
+        sender.onFrame(r1, further);
+
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+        assertThat(metric("unverified-acks-total")).isEqualTo(1);
+    }
+
+    /**
+     * A relay that moves a batch to another stream makes the destination refuse it, signed: that
+     * answer is about what arrived, not about the batch sent, and must not stop the task.
+     */
+    @Test
+    void aSignedRefusalOfABatchAlteredOnTheWayDoesNotStopTheTask() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        BatchHeader sent = allSent().get(0).header();
+        BatchHeader moved = sent.withRouting(new RoutingHeader("other-stream", sent.batchId(), "node-1", "B",
+                List.of(), 0));
+
+        sender.onFrame(r1, key.sign(AckFrame.nack(moved, AckReason.NOT_AUTHORIZED, "stream other-stream is not B's")));
+
+        assertThat(sender.fatalError()).isNull();
+        assertThat(sender.inFlightBatches()).isEqualTo(1);
+        assertThat(metric("unverified-acks-total")).isEqualTo(1);
+    }
+
+    @Test
+    void aFinalNackWithoutTheDestinationsMacNeitherStopsTheTaskNorDropsTheBatch() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        BatchFrame sent = allSent().get(0);
+
+        sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.OBSOLETE_INCARNATION, "made up"));
+        sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "made up"));
+        sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.MALFORMED_BATCH, "ingress: BAD_CRC"));
+
+        assertThat(sender.fatalError()).isNull();
+        assertThat(sender.inFlightBatches()).isEqualTo(1);
+        assertThat(metric("unverified-acks-total")).isEqualTo(3);
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        sender.tick();
+        assertThat(allSent()).hasSize(2).extracting(f -> f.header().batchId()).containsOnly(sent.header().batchId());
+        sender.append(p0, record(1)); // the task goes on
+    }
+
+    @Test
+    void theDestinationsSignedFinalNackStillStopsTheTask() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        sender.onFrame(r1, key.sign(AckFrame.nack(allSent().get(0).header(), AckReason.NOT_AUTHORIZED,
+                "integrity: the batch carries no MAC")));
+        assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED").hasMessageContaining("integrity");
+        assertThat(metric("unverified-acks-total")).isZero();
+    }
+
+    @Test
+    void relaysUnsignedRetriableNacksAndReceiptsStillCount() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        BatchFrame first = r1.sent.get(0);
+        sender.onFrame(r1, AckFrame.received(first.header()));
+        sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.NO_SUBSCRIBER, "nobody"));
+        assertThat(metric("unverified-acks-total")).isZero();
+        assertThat(metric("nacks-total")).isEqualTo(1);
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        sender.tick();
+        assertThat(r2.sent).as("re-sent after the backoff, as without a key").hasSize(1);
+    }
+
+    @Test
+    void metadataCountsAsAppliedOnlyOnTheDestinationsSignedOk() {
+        sender(2, 1 << 30, SenderIntegrity.of(key));
+        List<String> answers = new ArrayList<>();
+        sender.metadataListener((topic, partitions, applied) -> answers.add(topic + "/" + applied));
+        assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
+        TopicMetadataFrame sent = r1.metadata.isEmpty() ? r2.metadata.get(0) : r1.metadata.get(0);
+
+        sender.onFrame(r1, AckFrame.ok(sent));
+        sender.onFrame(r1, key.sign(AckFrame.ok(sent)));
+
+        assertThat(answers).containsExactly("orders/false", "orders/true");
+        assertThat(metric("unverified-acks-total")).isEqualTo(1);
     }
 
     @Test

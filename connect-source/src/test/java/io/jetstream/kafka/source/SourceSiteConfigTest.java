@@ -31,6 +31,24 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void theIntegrityKeyIsOptionalAtLeast32BytesAndHidden() {
+        assertThat(new SourceSiteConfig(valid()).integrityKey()).isEmpty();
+        Map<String, String> keyed = valid();
+        keyed.put("integrity.key", "ü".repeat(16)); // 16 chars, 32 UTF-8 bytes
+        assertThat(new SourceSiteConfig(keyed).integrityKey()).hasValueSatisfying(k -> assertThat(k).hasSize(32));
+
+        Map<String, String> shortKey = valid();
+        shortKey.put("integrity.key", "a-secret-of-thirty-one-bytes-!!");
+        assertThatThrownBy(() -> new SourceSiteConfig(shortKey)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("integrity.key").hasMessageContaining("at least 32 bytes")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("a-secret-of"));
+        ConfigValue shown = new SourceSiteConnector().validate(shortKey).configValues().stream()
+                .filter(v -> v.name().equals("integrity.key")).findFirst().orElseThrow();
+        assertThat(shown.errorMessages()).anyMatch(m -> m.contains("at least 32 bytes"));
+        assertThat(shown.errorMessages()).noneMatch(m -> m.contains("a-secret-of"));
+    }
+
+    @Test
     void typedAccessorsOfAValidConfig() {
         SourceSiteConfig config = new SourceSiteConfig(valid());
         assertThat(config.compressionName()).isEqualTo("zstd");

@@ -131,8 +131,22 @@ public final class FrameDecoderHandler extends ByteToMessageDecoder {
      */
     public void maxFrameBytes(int maxFrameBytes) {
         if (maxFrameBytes != codec.maxFrameBytes()) {
-            codec = new FrameCodec(maxFrameBytes);
+            codec = new FrameCodec(maxFrameBytes, codec.macs());
         }
+    }
+
+    /** Whether BATCH, TOPIC_METADATA and ACK are decoded with their {@code mac} field. */
+    public boolean macs() {
+        return codec.macs();
+    }
+
+    /**
+     * Decodes BATCH, TOPIC_METADATA and ACK with (or without) their {@code mac} field from the next
+     * frame on, once the handshake agreed on it ({@code HelloFrame.FLAG_MACS}). Call on the channel's
+     * event loop, as for {@link #maxFrameBytes(int)}.
+     */
+    public void macs(boolean macs) {
+        codec = codec.withMacs(macs);
     }
 
     /** Whether the connection has been failed for bad input (every later byte is discarded). */

@@ -52,8 +52,9 @@ import org.slf4j.LoggerFactory;
  * {@link #start()} connects; the client then keeps a connection open until {@link #close()}:
  * <ol>
  *   <li>TCP connect (bounded by {@code connectTimeout}), TLS handshake when configured;</li>
- *   <li>HELLO (current protocol version, role, node id, stream id, token), then HELLO_OK; for role
- *       SUBSCRIBER also SUBSCRIBE, then SUBSCRIBE_OK. The whole handshake is bounded by
+ *   <li>HELLO (current protocol version, role, node id, stream id, token, and the offer of MAC fields
+ *       unless configured otherwise), then HELLO_OK (which takes the offer or not, {@link #macs()});
+ *       for role SUBSCRIBER also SUBSCRIBE, then SUBSCRIBE_OK. The whole handshake is bounded by
  *       {@code connectTimeout}. Then the client is {@linkplain #isReady() ready};</li>
  *   <li>a PING every {@code heartbeatInterval} measures the round trip ({@link #rtt()}); PINGs from
  *       the relay are answered with PONG. A relay from which no byte arrived for three intervals is
@@ -134,6 +135,7 @@ public final class PeerClient implements AutoCloseable {
     private volatile long smoothedRttNanos;
     private volatile String peerNodeId;
     private volatile int peerMaxFrameBytes;
+    private volatile boolean macs;
     private volatile boolean readPaused;
 
     // Confined to the event loop.
@@ -260,6 +262,16 @@ public final class PeerClient implements AutoCloseable {
         return (peer > 0 ? Math.min(config.maxFrameBytes(), peer) : config.maxFrameBytes()) - BATCH_HEADER_ALLOWANCE;
     }
 
+    /**
+     * Whether the last handshake agreed on the frame layouts with a {@code mac} field: end-to-end MACs
+     * travel this connection both ways. False before the first handshake, when not offered
+     * ({@link PeerClientConfig#macs()}), or when the relay does not know them (a relay built before
+     * them): MACs are then dropped on this hop.
+     */
+    public boolean macs() {
+        return macs;
+    }
+
     /** The largest frame the relay accepts (from HELLO_OK), or 0 before the first handshake. */
     public int peerMaxFrameBytes() {
         return peerMaxFrameBytes;
@@ -376,6 +388,7 @@ public final class PeerClient implements AutoCloseable {
     /** Called once per lost connection or failed attempt, on the event loop. */
     private void connectionLost(Throwable cause, boolean wasReady) {
         ready = false;
+        macs = false;
         channel = null;
         String problem = cause == null ? "closed by the relay" : cause.toString();
         if (closed.get()) {
@@ -423,7 +436,13 @@ public final class PeerClient implements AutoCloseable {
             channel = ctx.channel();
             lastReadNanos = System.nanoTime();
             HelloFrame hello = HelloFrame.of(config.role(), config.nodeId(), config.streamId(), config.token());
-            ctx.writeAndFlush(config.receipts() ? hello.withReceipts() : hello);
+            if (config.receipts()) {
+                hello = hello.withReceipts();
+            }
+            if (config.macs()) {
+                hello = hello.withMacs();
+            }
+            ctx.writeAndFlush(hello);
             handshakeTimeout = ctx.executor().schedule(() -> {
                 if (state != State.READY) {
                     fail(ctx, new TimeoutException("handshake not completed within " + config.connectTimeout().toMillis()
@@ -457,6 +476,7 @@ public final class PeerClient implements AutoCloseable {
             } else if (state == State.AWAIT_HELLO_OK && frame instanceof HelloOkFrame ok) {
                 peerNodeId = ok.nodeId();
                 peerMaxFrameBytes = ok.maxFrameBytes();
+                useLayout(ctx, config.macs() && ok.macs());
                 if (config.role() == PeerRole.SUBSCRIBER) {
                     state = State.AWAIT_SUBSCRIBE_OK;
                     ctx.writeAndFlush(config.subscription());
@@ -476,6 +496,18 @@ public final class PeerClient implements AutoCloseable {
             } else {
                 ReferenceCountUtil.release(frame);
                 fail(ctx, new IOException("unexpected " + frame.type() + " frame in state " + state));
+            }
+        }
+
+        /**
+         * The frame layouts the handshake agreed on, from the frame after HELLO_OK on: the decoder
+         * passes frames on one at a time, so the next one is read with it.
+         */
+        private void useLayout(ChannelHandlerContext ctx, boolean withMacs) {
+            macs = withMacs;
+            if (withMacs) {
+                ((FrameDecoderHandler) ctx.pipeline().get("frame-decoder")).macs(true);
+                FrameEncoderHandler.useMacs(ctx.channel());
             }
         }
 

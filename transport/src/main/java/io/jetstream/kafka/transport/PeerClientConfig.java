@@ -35,12 +35,15 @@ import io.netty.handler.ssl.SslContext;
  * @param receipts            ask for receipts (HELLO flag {@code FLAG_RECEIPTS}): the relay then sends
  *                            a RECEIVED ack when a batch reaches its egress relay, before its answer;
  *                            the listener must tell them apart ({@code AckFrame.isReceipt()})
+ * @param macs                offer the frame layouts with a {@code mac} field (HELLO flag
+ *                            {@code FLAG_MACS}); used when the relay takes the offer in its HELLO_OK
+ *                            ({@link PeerClient#macs()}), so that end-to-end MACs travel this hop
  */
 public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String nodeId, String streamId,
         String token, SslContext sslContext, Duration connectTimeout,
         Duration heartbeatInterval, Duration reconnectBackoff, Duration reconnectBackoffMax,
         int maxFrameBytes, int writeLowWaterMark, int writeHighWaterMark,
-        SubscribeFrame subscription, boolean receipts) {
+        SubscribeFrame subscription, boolean receipts, boolean macs) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
@@ -85,7 +88,10 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
         }
     }
 
-    /** A builder with the defaults: 10 s connect, 1 s heartbeat, 100 ms to 10 s backoff, 16 MiB frames, 4/8 MiB water marks, plaintext. */
+    /**
+     * A builder with the defaults: 10 s connect, 1 s heartbeat, 100 ms to 10 s backoff, 16 MiB frames,
+     * 4/8 MiB water marks, plaintext, MAC fields offered.
+     */
     public static Builder builder(InetSocketAddress remote, PeerRole role, String nodeId, String streamId, String token) {
         return new Builder(remote, role, nodeId, streamId, token);
     }
@@ -119,7 +125,7 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
                 + connectTimeout + ", heartbeatInterval=" + heartbeatInterval + ", reconnectBackoff=" + reconnectBackoff
                 + ".." + reconnectBackoffMax + ", maxFrameBytes=" + maxFrameBytes + ", writeWaterMarks="
                 + writeLowWaterMark + "/" + writeHighWaterMark + ", subscription=" + subscription + ", receipts="
-                + receipts + "]";
+                + receipts + ", macs=" + macs + "]";
     }
 
     private static void requirePositive(Duration value, String name) {
@@ -146,6 +152,7 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
         private int writeHighWaterMark = DEFAULT_WRITE_HIGH_WATER_MARK;
         private SubscribeFrame subscription;
         private boolean receipts;
+        private boolean macs = true;
 
         private Builder(InetSocketAddress remote, PeerRole role, String nodeId, String streamId, String token) {
             this.remote = remote;
@@ -200,10 +207,19 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
             return this;
         }
 
+        /**
+         * Offer the frame layouts with a {@code mac} field (see {@link PeerClientConfig#macs()}); on by
+         * default. Off only to stand in for a peer built before them.
+         */
+        public Builder macs(boolean macs) {
+            this.macs = macs;
+            return this;
+        }
+
         public PeerClientConfig build() {
             return new PeerClientConfig(remote, role, nodeId, streamId, token, sslContext, connectTimeout,
                     heartbeatInterval, reconnectBackoff, reconnectBackoffMax, maxFrameBytes, writeLowWaterMark,
-                    writeHighWaterMark, subscription, receipts);
+                    writeHighWaterMark, subscription, receipts, macs);
         }
     }
 }

@@ -17,6 +17,7 @@ import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
@@ -109,6 +110,47 @@ class PeerClientTest {
         long acks() {
             return frames.stream().filter(AckFrame.class::isInstance).count();
         }
+    }
+
+    @Test
+    void macFieldsAreOfferedAndUsedOnlyWhenTheRelayTakesTheOffer() throws Exception {
+        byte[] macBytes = new byte[FrameMac.LENGTH];
+        java.util.Arrays.fill(macBytes, (byte) 7);
+        FrameMac mac = FrameMac.of(macBytes);
+        FrameMac[] acked = new FrameMac[2];
+        for (boolean takes : new boolean[] {false, true}) {
+            FakeRelay relay = relay(Mode.ACCEPT);
+            relay.takesMacs = takes;
+            PeerClient client = client(config(relay.start(0), PeerRole.SENDER).build());
+            client.start();
+            Poll.until("ready", WAIT, client::isReady);
+            assertThat(relay.hellos).singleElement().satisfies(hello -> assertThat(hello.offersMacs()).isTrue());
+            assertThat(client.macs()).as("relay takes MACs: %s", takes).isEqualTo(takes);
+
+            BatchFrame batch = TestFrames.small(1, ByteBufAllocator.DEFAULT);
+            assertThat(client.send(batch.withMac(mac))).isTrue();
+            Poll.until("the ack", WAIT, () -> recorder.acks() == (takes ? 2 : 1));
+            assertThat(relay.batchMacs).singleElement().isEqualTo(takes ? mac : FrameMac.NONE);
+            acked[takes ? 1 : 0] = ((AckFrame) recorder.frames.stream().filter(AckFrame.class::isInstance)
+                    .reduce((a, b) -> b).orElseThrow()).mac();
+            client.close();
+        }
+        assertThat(acked[0]).as("dropped on a hop without the fields").isEqualTo(FrameMac.NONE);
+        assertThat(acked[1]).as("carried back where both sides use them").isEqualTo(mac);
+    }
+
+    @Test
+    void aClientThatDoesNotOfferMacsNeverGetsThemEvenFromARelayThatTakesThem() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        relay.takesMacs = true;
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).macs(false).build());
+        client.start();
+        Poll.until("ready", WAIT, client::isReady);
+        assertThat(relay.hellos).singleElement().satisfies(hello -> assertThat(hello.offersMacs()).isFalse());
+        assertThat(client.macs()).isFalse();
+        assertThat(client.send(TestFrames.small(1, ByteBufAllocator.DEFAULT))).isTrue();
+        Poll.until("the ack", WAIT, () -> recorder.acks() == 1);
+        assertThat(relay.batchIds).containsExactly(1L);
     }
 
     @Test

@@ -20,11 +20,14 @@ import java.util.Objects;
  * @param partition origin partition, or -1 for metadata
  * @param lastOffset last offset of the batch (written, if OK), or -1 for metadata
  * @param message human-readable detail, possibly empty
+ * @param mac the destination-site connector's MAC over every field but the message, or
+ *     {@link FrameMac#NONE} (relays' own answers and receipts never have one); relays carry it unchanged
  */
 public record AckFrame(String streamId, String originNodeId, long batchId, AckStatus status, AckReason reason,
-        String topic, int partition, long lastOffset, String message) implements Frame {
+        String topic, int partition, long lastOffset, String message, FrameMac mac) implements Frame {
 
     public AckFrame {
+        Objects.requireNonNull(mac, "mac");
         WireStrings.checkNotEmpty(streamId, "streamId");
         WireStrings.checkNotEmpty(originNodeId, "originNodeId");
         Objects.requireNonNull(status, "status");
@@ -37,6 +40,12 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
         if (partition < -1) {
             throw new IllegalArgumentException("partition " + partition + " must be >= -1");
         }
+    }
+
+    /** An acknowledgement without a MAC. */
+    public AckFrame(String streamId, String originNodeId, long batchId, AckStatus status, AckReason reason,
+            String topic, int partition, long lastOffset, String message) {
+        this(streamId, originNodeId, batchId, status, reason, topic, partition, lastOffset, message, FrameMac.NONE);
     }
 
     /** The batch is durably written. */
@@ -76,6 +85,21 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
         RoutingHeader r = batch.routing();
         return new AckFrame(r.streamId(), r.originNodeId(), r.id(), status, reason, batch.topic(), batch.partition(),
                 batch.lastOffset(), WireStrings.truncate(message));
+    }
+
+    /** The same acknowledgement with another MAC. */
+    public AckFrame withMac(FrameMac newMac) {
+        return new AckFrame(streamId, originNodeId, batchId, status, reason, topic, partition, lastOffset, message,
+                newMac);
+    }
+
+    /**
+     * Whether the answer ends the sender's hold on the frame: OK (the batch is written; the sender
+     * commits it) or a NACK that re-sending cannot help (the sender stops). With integrity on, only the
+     * destination's valid MAC makes a sender take such an answer at its word.
+     */
+    public boolean isFinal() {
+        return status == AckStatus.OK || status == AckStatus.NACK && !reason.retriable();
     }
 
     public boolean isOk() {

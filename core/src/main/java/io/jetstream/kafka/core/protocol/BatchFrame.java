@@ -73,6 +73,11 @@ public record BatchFrame(BatchHeader header, ByteBuf payload) implements Frame, 
         return new BatchFrame(header.withRouting(routing), payload);
     }
 
+    /** The same payload under a header with {@code mac}; ownership of the payload reference moves to the result. */
+    public BatchFrame withMac(FrameMac mac) {
+        return new BatchFrame(header.withMac(mac), payload);
+    }
+
     @Override
     public ByteBuf content() {
         return payload;
@@ -144,6 +149,6 @@ public record BatchFrame(BatchHeader header, ByteBuf payload) implements Frame, 
                 + r.hopIndex() + "/" + r.path() + ", " + header.topic() + "-" + header.partition() + " offsets "
                 + header.firstOffset() + ".." + header.lastOffset() + " (prev " + header.prevOffset() + "), records="
                 + header.recordCount() + ", codec=" + header.codec() + ", payload=" + payload.readableBytes()
-                + " bytes]";
+                + " bytes, mac=" + header.mac() + "]";
     }
 }

@@ -21,15 +21,18 @@ import java.util.Objects;
  * @param codec payload compression
  * @param uncompressedSize payload size before compression
  * @param crc32c CRC32C of the payload as sent
+ * @param mac the source-site connector's MAC over this header (routing path and hop excepted) and the
+ *     payload, or {@link FrameMac#NONE}; relays carry it unchanged
  */
 public record BatchHeader(RoutingHeader routing, String topic, int partition, long prevOffset, long firstOffset,
         long lastOffset, int recordCount, long createdAtMillis, CompressionCodec codec, int uncompressedSize,
-        int crc32c) {
+        int crc32c, FrameMac mac) {
 
     public BatchHeader {
         Objects.requireNonNull(routing, "routing");
         WireStrings.checkNotEmpty(topic, "topic");
         Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(mac, "mac");
         if (partition < 0) {
             throw new IllegalArgumentException("partition " + partition + " must be >= 0");
         }
@@ -41,7 +44,15 @@ public record BatchHeader(RoutingHeader routing, String topic, int partition, lo
         }
     }
 
-    /** The header for an encoded batch. */
+    /** A header without a MAC. */
+    public BatchHeader(RoutingHeader routing, String topic, int partition, long prevOffset, long firstOffset,
+            long lastOffset, int recordCount, long createdAtMillis, CompressionCodec codec, int uncompressedSize,
+            int crc32c) {
+        this(routing, topic, partition, prevOffset, firstOffset, lastOffset, recordCount, createdAtMillis, codec,
+                uncompressedSize, crc32c, FrameMac.NONE);
+    }
+
+    /** The header for an encoded batch (no MAC yet). */
     public static BatchHeader of(RoutingHeader routing, EncodedBatch batch, long createdAtMillis) {
         return new BatchHeader(routing, batch.topic(), batch.partition(), batch.prevOffset(), batch.firstOffset(),
                 batch.lastOffset(), batch.recordCount(), createdAtMillis, batch.codec(), batch.uncompressedSize(),
@@ -52,10 +63,16 @@ public record BatchHeader(RoutingHeader routing, String topic, int partition, lo
         return routing.id();
     }
 
-    /** The same header with other routing (the payload description is unchanged). */
+    /** The same header with other routing (the payload description and the MAC are unchanged). */
     public BatchHeader withRouting(RoutingHeader newRouting) {
         return new BatchHeader(newRouting, topic, partition, prevOffset, firstOffset, lastOffset, recordCount,
-                createdAtMillis, codec, uncompressedSize, crc32c);
+                createdAtMillis, codec, uncompressedSize, crc32c, mac);
+    }
+
+    /** The same header with another MAC. */
+    public BatchHeader withMac(FrameMac newMac) {
+        return new BatchHeader(routing, topic, partition, prevOffset, firstOffset, lastOffset, recordCount,
+                createdAtMillis, codec, uncompressedSize, crc32c, newMac);
     }
 
     /** Pairs the header with payload bytes for {@link io.jetstream.kafka.core.batch.BatchDecoder}. */

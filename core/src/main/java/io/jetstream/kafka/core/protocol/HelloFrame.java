@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param version protocol version the client speaks ({@link ProtocolVersion#CURRENT})
  * @param role what the client is
- * @param flags {@code uint16} bit set: {@link #FLAG_RECEIPTS}; other bits are reserved (zero) and ignored
+ * @param flags {@code uint16} bit set: {@link #FLAG_RECEIPTS}, {@link #FLAG_MACS}; other bits are reserved
+ *     (zero) and ignored
  * @param nodeId stable id of the client node (for example {@code connect-a/jetstream-source-3})
  * @param streamId the replication stream the connection serves; empty for relay-to-relay
  *     connections, which carry frames of many streams
@@ -23,6 +24,15 @@ public record HelloFrame(int version, PeerRole role, int flags, String nodeId, S
      * their answers. Peers that do not set it never get one.
      */
     public static final int FLAG_RECEIPTS = 1;
+
+    /**
+     * The client's BATCH, TOPIC_METADATA and ACK frames have a {@code mac} field, and it takes them
+     * so, if the accepting side sets the same bit in its HELLO_OK's flags: from then on both directions
+     * of the connection use these layouts ({@link FrameMac}, {@code docs/protocol.md}). A peer
+     * that does not know the flag ignores it and answers without it; the connection then keeps the
+     * layouts without the field. A client that sets it sends none of those frames before HELLO_OK.
+     */
+    public static final int FLAG_MACS = 2;
 
     public HelloFrame {
         WireStrings.checkUint16(version, "version");
@@ -41,6 +51,16 @@ public record HelloFrame(int version, PeerRole role, int flags, String nodeId, S
     /** This HELLO with {@link #FLAG_RECEIPTS} set. */
     public HelloFrame withReceipts() {
         return new HelloFrame(version, role, flags | FLAG_RECEIPTS, nodeId, streamId, authToken);
+    }
+
+    /** This HELLO with {@link #FLAG_MACS} set. */
+    public HelloFrame withMacs() {
+        return new HelloFrame(version, role, flags | FLAG_MACS, nodeId, streamId, authToken);
+    }
+
+    /** Whether the client offers the layouts with a {@code mac} field ({@link #FLAG_MACS}). */
+    public boolean offersMacs() {
+        return (flags & FLAG_MACS) != 0;
     }
 
     /** Whether the client asked for receipts ({@link #FLAG_RECEIPTS}). */

@@ -8,8 +8,10 @@ package io.jetstream.kafka.core.protocol;
  * {@code ERROR(UNSUPPORTED_VERSION)} naming the versions it supports and closes, and the client
  * may reconnect with another version. The agreed version governs every later frame on the
  * connection. Any change to a frame layout, a new frame type or a new value in an enumerated field
- * (codec, reason, error code, role) requires a new version: within a version, decoders are strict
- * and reject what they do not know.
+ * (codec, reason, error code, role) requires a new version, unless a HELLO flag asks for it (the
+ * receipts of {@link HelloFrame#FLAG_RECEIPTS}; the MAC fields of {@link HelloFrame#FLAG_MACS},
+ * taken in HELLO_OK): within a version, decoders are strict and reject what they do not know.
+ * {@code docs/protocol.md} section 3.
  */
 public final class ProtocolVersion {
 

@@ -16,15 +16,18 @@ import java.util.TreeMap;
  * @param partitionCount partitions of the origin topic, {@code >= 1}
  * @param configs topic configs to replicate (for example {@code cleanup.policy}), at most 65535,
  *     copied into a sorted immutable map
+ * @param mac the source-site connector's MAC over everything here but the routing path and hop, or
+ *     {@link FrameMac#NONE}; relays carry it unchanged
  */
-public record TopicMetadataFrame(RoutingHeader routing, String topic, int partitionCount, Map<String, String> configs)
-        implements Frame {
+public record TopicMetadataFrame(RoutingHeader routing, String topic, int partitionCount, Map<String, String> configs,
+        FrameMac mac) implements Frame {
 
     /** Most config entries one frame carries. */
     public static final int MAX_CONFIGS = 0xFFFF;
 
     public TopicMetadataFrame {
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(mac, "mac");
         WireStrings.checkNotEmpty(topic, "topic");
         if (partitionCount < 1) {
             throw new IllegalArgumentException("partitionCount " + partitionCount + " must be >= 1");
@@ -37,13 +40,23 @@ public record TopicMetadataFrame(RoutingHeader routing, String topic, int partit
         configs = Collections.unmodifiableMap(sorted);
     }
 
+    /** Metadata without a MAC. */
+    public TopicMetadataFrame(RoutingHeader routing, String topic, int partitionCount, Map<String, String> configs) {
+        this(routing, topic, partitionCount, configs, FrameMac.NONE);
+    }
+
     public long metadataId() {
         return routing.id();
     }
 
-    /** The same metadata under new routing. */
+    /** The same metadata (and MAC) under new routing. */
     public TopicMetadataFrame withRouting(RoutingHeader newRouting) {
-        return new TopicMetadataFrame(newRouting, topic, partitionCount, configs);
+        return new TopicMetadataFrame(newRouting, topic, partitionCount, configs, mac);
+    }
+
+    /** The same metadata with another MAC. */
+    public TopicMetadataFrame withMac(FrameMac newMac) {
+        return new TopicMetadataFrame(routing, topic, partitionCount, configs, newMac);
     }
 
     @Override

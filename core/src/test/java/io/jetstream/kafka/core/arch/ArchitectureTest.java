@@ -1,5 +1,6 @@
 package io.jetstream.kafka.core.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -7,6 +8,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.security.MessageDigest;
+import java.util.Arrays;
 
 /**
  * Keeps core lean: Netty only in the protocol layer (zero-copy framing), no Kafka Connect anywhere
@@ -33,6 +36,19 @@ class ArchitectureTest {
             .that().resideInAnyPackage("io.jetstream.kafka.core.batch..", "io.jetstream.kafka.core.wire..")
             .should().dependOnClassesThat().resideInAPackage("io.jetstream.kafka.core.protocol..")
             .because("frames carry batches, not the other way round");
+
+    @ArchTest
+    static final ArchRule macsAreComparedInConstantTime = classes()
+            .that().haveFullyQualifiedName("io.jetstream.kafka.core.protocol.FrameMac")
+            .should().callMethod(MessageDigest.class, "isEqual", byte[].class, byte[].class)
+            .because("a comparison that stops at the first differing byte tells a forger how much of a MAC is right");
+
+    @ArchTest
+    static final ArchRule macsAreNeverComparedByteByByte = noClasses()
+            .that().resideInAPackage("io.jetstream.kafka.core.protocol..")
+            .should().callMethod(Arrays.class, "equals", byte[].class, byte[].class)
+            .orShould().callMethod(Arrays.class, "mismatch", byte[].class, byte[].class)
+            .because("MACs are compared with MessageDigest.isEqual (FrameMac.matches), in constant time");
 
     @ArchTest
     static final ArchRule corePackagesAreFreeOfCycles = slices()

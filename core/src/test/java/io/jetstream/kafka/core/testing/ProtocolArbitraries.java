@@ -11,6 +11,7 @@ import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
@@ -235,6 +236,27 @@ public final class ProtocolArbitraries {
         CompressionCodec codec = oneOf(random, CompressionCodec.class);
         int crc = anyInt(random);
         return new BatchHeader(routing, topic, partition, prev, first, last, count, createdAt, codec, count, crc);
+    }
+
+    /** No MAC one time in four, else 32 random bytes. */
+    public static FrameMac mac(Random random) {
+        if (random.nextInt(4) == 0) {
+            return FrameMac.NONE;
+        }
+        byte[] mac = new byte[FrameMac.LENGTH];
+        random.nextBytes(mac);
+        return FrameMac.of(mac);
+    }
+
+    /** The frame with a {@link #mac} if its type can carry one (ACK, TOPIC_METADATA), else unchanged. */
+    public static Frame withMac(Frame frame, Random random) {
+        if (frame instanceof AckFrame ack) {
+            return ack.withMac(mac(random));
+        }
+        if (frame instanceof TopicMetadataFrame metadata) {
+            return metadata.withMac(mac(random));
+        }
+        return frame;
     }
 
     /** Every frame type but BATCH, each equally likely. */

@@ -5,16 +5,21 @@ import java.nio.charset.StandardCharsets;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 
 /** What the data path needs to know about the two routed frame types (BATCH and TOPIC_METADATA). */
 final class Frames {
 
-    /** Fixed bytes of a BATCH frame around its strings: prefix, type, hop, id, counts, offsets, codec, sizes, CRC. */
-    private static final int BATCH_FIXED_BYTES = 4 + 1 + 1 + 8 + 1 + 4 + 8 + 8 + 8 + 4 + 8 + 1 + 4 + 4;
-    /** Budget charged for a TOPIC_METADATA frame beyond its strings (it carries no payload). */
-    private static final int METADATA_FIXED_BYTES = 64;
+    /**
+     * Fixed bytes of a BATCH frame around its strings: prefix, type, hop, id, counts, offsets, codec,
+     * sizes, CRC, and a MAC field with its length (charged whether or not the connection has it).
+     */
+    private static final int BATCH_FIXED_BYTES = 4 + 1 + 1 + 8 + 1 + 4 + 8 + 8 + 8 + 4 + 8 + 1 + 4 + 4 + 1
+            + FrameMac.LENGTH;
+    /** Budget charged for a TOPIC_METADATA frame beyond its strings (it carries no payload), MAC included. */
+    private static final int METADATA_FIXED_BYTES = 64 + 1 + FrameMac.LENGTH;
     private static final int MAX_MESSAGE_CHARS = 1024;
     /** Heap a held frame costs beyond its bytes (pending entry, key, timer slot), charged to the budgets. */
     static final int BOOKKEEPING_BYTES = 512;

@@ -14,6 +14,7 @@ import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.server.ConnectionRoles;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
 import io.jetstream.kafka.transport.FrameDecoderHandler;
+import io.jetstream.kafka.transport.FrameEncoderHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *       counted {@code authentication_failed});</li>
  *   <li>relay not draining ({@code ERROR(SHUTTING_DOWN)}: the peer goes to another relay).</li>
  * </ol>
- * Then it answers HELLO_OK (this relay's id and {@code frame.max.bytes}), records the peer's role,
+ * Then it answers HELLO_OK (this relay's id and {@code frame.max.bytes}, and the MAC fields when the peer
+ * offers them: from then on BATCH, TOPIC_METADATA and ACK carry end-to-end MACs both ways on this
+ * connection, which the relay passes on unchanged), records the peer's role,
  * and replaces itself with the heartbeat handler and the role's handler ({@link UpstreamHandler}
  * for SENDER and RELAY, {@link SubscriberHandler} for SUBSCRIBER). Anything before HELLO is
  * {@code ERROR(UNEXPECTED_FRAME)}, counted {@code unexpected_frame}, and the connection closes: an
@@ -106,11 +109,16 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         traffic.bind(session.metrics());
         // Authenticated: full-size frames from the next one on, and no more handshake limits.
         FrameDecoderHandler decoder = (FrameDecoderHandler) ctx.pipeline().get(ProtocolDataPipelineFactory.FRAME_DECODER);
+        HelloOkFrame ok = HelloOkFrame.answering(hello, path.config().relayId(), path.config().frameMaxBytes());
         if (decoder != null) {
             decoder.maxFrameBytes(path.config().frameMaxBytes());
+            decoder.macs(ok.macs());
+        }
+        if (ok.macs()) {
+            FrameEncoderHandler.useMacs(ctx.channel());
         }
         ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), path.metrics());
-        ctx.writeAndFlush(HelloOkFrame.of(path.config().relayId(), path.config().frameMaxBytes()));
+        ctx.writeAndFlush(ok);
         log.debug("Accepted {} on {}", session, ctx.channel());
 
         ChannelPipeline pipeline = ctx.pipeline();

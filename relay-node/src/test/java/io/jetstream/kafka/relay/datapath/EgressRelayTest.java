@@ -14,6 +14,7 @@ import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.Shares;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
@@ -108,6 +109,36 @@ class EgressRelayTest {
         assertThat(relay.metrics().peer("source-0").bytesIn().value()).isGreaterThan(400 * 500);
         assertThat(relay.metrics().route(TestRelay.DESTINATION, "direct").batchesOut().value()).isEqualTo(400);
         assertThat(sender.extraAnswers).isEmpty();
+    }
+
+    /**
+     * End-to-end integrity over a real two-relay route: the ingress forwards to its next hop over its
+     * own client connection, the egress delivers; neither holds the key, and the sender's batch MACs
+     * and the destination's ACK MACs arrive as they were made.
+     */
+    @Test
+    void theConnectorsMacsCrossTwoRelaysUnchangedBothWays() throws Exception {
+        relay = TestRelay.start(TestRelay.egress("relay-b1"));
+        TestRelay ingress = keep(TestRelay.start(TestRelay.route(TestRelay.config("relay-a1"), "via-b1",
+                List.of(relay.hop()))));
+        FrameSigner key = FrameSigner.ofSecret("the-connectors-key-no-relay-holds-0123");
+        TestSubscriber destination = subscriber("sink-0", 0, 1);
+        destination.signer = key;
+        TestSender source = keep(new TestSender("source-0", ingress.data(), clients));
+        Poll.until("source-0 ready", WAIT, source::isReady);
+        source.signer = key;
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(source.send("orders", i % 4, 3, 50)).isNotNegative();
+        }
+        Poll.until("20 answers", WAIT, () -> source.outcomes.size() == 20);
+
+        assertThat(source.oks()).isEqualTo(20);
+        assertThat(destination.verdicts).hasSize(20).containsOnly(FrameSigner.Verdict.VALID);
+        assertThat(destination.received.values().iterator().next().get(0).routing().path())
+                .containsExactly("relay-a1", relay.hop());
+        assertThat(source.outcomes.values()).allSatisfy(ack -> assertThat(key.verify(ack))
+                .isEqualTo(FrameSigner.Verdict.VALID));
     }
 
     private static int ownerOf(String topicPartition, int shares) {

@@ -14,6 +14,7 @@ import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
@@ -21,9 +22,11 @@ import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
@@ -53,8 +56,12 @@ class RelayHandlersTest {
     private static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
 
     private final FrameCodec codec = new FrameCodec();
+    /** The layouts of a connection whose handshake agreed on the MAC fields. */
+    private final FrameCodec macCodec = codec.withMacs(true);
     private final TestBatches batches = new TestBatches();
     private final List<EmbeddedChannel> channels = new ArrayList<>();
+    private final Map<EmbeddedChannel, FrameCodec> layouts = new java.util.HashMap<>();
+    private final FrameSigner signer = FrameSigner.ofSecret("the-connectors-key-no-relay-holds-0123");
     private EmbeddedRelay relay;
 
     @AfterEach
@@ -85,8 +92,12 @@ class RelayHandlersTest {
         return channel;
     }
 
+    private FrameCodec layout(EmbeddedChannel channel) {
+        return layouts.getOrDefault(channel, codec);
+    }
+
     private void write(EmbeddedChannel channel, Frame frame) {
-        ByteBuf bytes = codec.encode(frame, ALLOC);
+        ByteBuf bytes = layout(channel).encode(frame, ALLOC);
         io.netty.util.ReferenceCountUtil.release(frame);
         channel.writeInbound(bytes);
         channel.runPendingTasks();
@@ -99,7 +110,7 @@ class RelayHandlersTest {
         for (Object out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
             ByteBuf buf = (ByteBuf) out;
             while (buf.isReadable()) {
-                Frame frame = codec.decode(buf);
+                Frame frame = layout(channel).decode(buf);
                 if (frame instanceof PingFrame) {
                     continue;
                 }
@@ -118,8 +129,22 @@ class RelayHandlersTest {
         return channel;
     }
 
+    /** A peer that offers the MAC fields: the relay takes the offer, and both sides switch layouts. */
+    private EmbeddedChannel helloWithMacs(PeerRole role, String nodeId) {
+        EmbeddedChannel channel = connect();
+        write(channel, HelloFrame.of(role, nodeId, TestRelay.STREAM, TestRelay.TOKEN).withMacs());
+        List<Frame> answer = written(channel);
+        assertThat(answer).singleElement().isInstanceOfSatisfying(HelloOkFrame.class,
+                ok -> assertThat(ok.macs()).isTrue());
+        layouts.put(channel, macCodec);
+        return channel;
+    }
+
     private EmbeddedChannel subscriber(String nodeId, int share, int shares) {
-        EmbeddedChannel channel = hello(PeerRole.SUBSCRIBER, nodeId);
+        return subscribe(hello(PeerRole.SUBSCRIBER, nodeId), nodeId, share, shares);
+    }
+
+    private EmbeddedChannel subscribe(EmbeddedChannel channel, String nodeId, int share, int shares) {
         SubscribeFrame subscribe = new SubscribeFrame(TestRelay.STREAM, nodeId, share, shares);
         write(channel, subscribe);
         assertThat(written(channel)).containsExactly(SubscribeOkFrame.of(subscribe));
@@ -505,6 +530,86 @@ class RelayHandlersTest {
         assertThat(sender.isOpen()).as("waiting for room is not idleness").isTrue();
         assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).value()).isZero();
         assertThat(socket.held()).isLessThan(6);
+    }
+
+    /**
+     * End-to-end integrity: the relay holds no key, routes on what it reads and passes the
+     * connectors' MACs on unchanged both ways (a batch's header is re-encoded with its new path,
+     * around the same payload).
+     */
+    @Test
+    void theConnectorsMacsCrossTheRelayUnchangedBothWays() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscribe(helloWithMacs(PeerRole.SUBSCRIBER, "sink-0"), "sink-0", 0, 1);
+        EmbeddedChannel sender = helloWithMacs(PeerRole.SENDER, "source-0");
+        BatchFrame signed = signer.sign(batch(1, 3));
+        FrameMac batchMac = signed.header().mac();
+        TopicMetadataFrame metadata = signer.sign(new TopicMetadataFrame(RoutingHeader.unrouted(TestRelay.STREAM, 2,
+                "source-0", TestRelay.DESTINATION), "orders", 8, Map.of("cleanup.policy", "compact")));
+
+        write(sender, signed);
+        write(sender, metadata);
+
+        List<Frame> delivered = written(subscriber);
+        BatchFrame batch = (BatchFrame) delivered.get(0);
+        TopicMetadataFrame metadataAtSink = (TopicMetadataFrame) delivered.get(1);
+        assertThat(batch.header().routing().path()).containsExactly("relay-b1");
+        assertThat(batch.header().mac()).isEqualTo(batchMac);
+        assertThat(signer.verify(batch)).isEqualTo(FrameSigner.Verdict.VALID);
+        assertThat(metadataAtSink.mac()).isEqualTo(metadata.mac());
+        assertThat(signer.verify(metadataAtSink)).isEqualTo(FrameSigner.Verdict.VALID);
+        AckFrame ack = signer.sign(AckFrame.ok(batch.header()));
+        AckFrame metadataAck = signer.sign(AckFrame.ok(metadataAtSink));
+        batch.release();
+
+        write(subscriber, ack);
+        write(subscriber, metadataAck);
+
+        assertThat(written(sender)).containsExactly(ack, metadataAck);
+        assertThat(relay.budget().reservedBytes()).isZero();
+    }
+
+    @Test
+    void aRoutedBatchFromAnUpstreamRelayKeepsItsMacAtTheEgress() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscribe(helloWithMacs(PeerRole.SUBSCRIBER, "sink-0"), "sink-0", 0, 1);
+        EmbeddedChannel upstreamRelay = helloWithMacs(PeerRole.RELAY, "relay-a1");
+        BatchFrame signed = signer.sign(batch(1, 3));
+        FrameMac mac = signed.header().mac();
+        RoutingHeader chosen = signed.header().routing().withPath(List.of("relay-a1", "127.0.0.1:7400")).advance();
+
+        write(upstreamRelay, signed.withRouting(chosen));
+
+        BatchFrame delivered = (BatchFrame) written(subscriber).get(0);
+        try {
+            assertThat(delivered.header().routing().isAtEgress()).isTrue();
+            assertThat(delivered.header().mac()).isEqualTo(mac);
+            assertThat(signer.verify(delivered)).isEqualTo(FrameSigner.Verdict.VALID);
+        } finally {
+            delivered.release();
+        }
+    }
+
+    /**
+     * A peer built before the MAC fields does not offer them: its connection keeps the old layouts
+     * and MACs are dropped on that hop (a destination that requires integrity then refuses the batch).
+     */
+    @Test
+    void toAPeerThatDoesNotOfferTheMacFieldsTheRelayWritesTheOldLayoutWithoutTheMac() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel oldSubscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = helloWithMacs(PeerRole.SENDER, "source-0");
+
+        write(sender, signer.sign(batch(1, 3)));
+
+        BatchFrame delivered = (BatchFrame) written(oldSubscriber).get(0);
+        assertThat(delivered.header().mac()).isEqualTo(FrameMac.NONE);
+        assertThat(signer.verify(delivered)).isEqualTo(FrameSigner.Verdict.MISSING);
+        AckFrame unsigned = AckFrame.ok(delivered.header());
+        delivered.release();
+        write(oldSubscriber, unsigned);
+        assertThat(written(sender)).singleElement().isInstanceOfSatisfying(AckFrame.class,
+                ack -> assertThat(ack.mac()).isEqualTo(FrameMac.NONE));
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchIdSequence;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -44,6 +45,8 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
     public final Map<Long, Integer> receipts = new ConcurrentHashMap<>();
     /** Batch ids whose receipt came after their answer (must stay empty). */
     public final Set<Long> receiptsAfterAnswer = ConcurrentHashMap.newKeySet();
+    /** When set, every batch is signed with it (the source-site connector's {@code integrity.key}). */
+    public volatile FrameSigner signer;
     /** Connections lost: a real sender would treat every unanswered batch as failed and re-send it. */
     public final List<String> disconnects = new CopyOnWriteArrayList<>();
 
@@ -86,6 +89,10 @@ public final class TestSender implements PeerClient.Listener, AutoCloseable {
         long id = ids.next();
         BatchFrame frame = batches.batch(TestRelay.STREAM, id, nodeId, TestRelay.DESTINATION, topic, partition, prev,
                 records, valueBytes, PooledByteBufAllocator.DEFAULT);
+        FrameSigner signing = signer;
+        if (signing != null) {
+            frame = signing.sign(frame);
+        }
         if (!client.send(frame)) {
             return -1;
         }

@@ -16,6 +16,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.channel.EventLoopGroup;
@@ -34,6 +35,13 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
     public final List<TopicMetadataFrame> metadata = new CopyOnWriteArrayList<>();
     public final AtomicLong batches = new AtomicLong();
     public final AtomicLong payloadBytes = new AtomicLong();
+    /**
+     * When set, each batch's MAC is checked ({@link #verdicts}) and every ACK signed with it (the
+     * destination-site connector's {@code integrity.key}).
+     */
+    public volatile FrameSigner signer;
+    /** The MAC check of each batch received while {@link #signer} was set. */
+    public final List<FrameSigner.Verdict> verdicts = new CopyOnWriteArrayList<>();
     /** When false, batches are recorded but their ACKs held until {@link #ackHeld()}. */
     public volatile boolean autoAck = true;
     private final List<BatchHeader> held = new CopyOnWriteArrayList<>();
@@ -82,16 +90,20 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
             received.computeIfAbsent(header.topic() + "-" + header.partition(), k -> new CopyOnWriteArrayList<>())
                     .add(header);
             payloadBytes.addAndGet(batch.payload().readableBytes());
+            FrameSigner signing = signer;
+            if (signing != null) {
+                verdicts.add(signing.verify(batch));
+            }
             batch.release();
             if (autoAck) {
-                c.send(AckFrame.ok(header));
+                c.send(signed(AckFrame.ok(header)));
             } else {
                 held.add(header);
             }
             batches.incrementAndGet(); // last: a test that saw the count can ack what it counted
         } else if (frame instanceof TopicMetadataFrame topic) {
             metadata.add(topic);
-            c.send(AckFrame.ok(topic));
+            c.send(signed(AckFrame.ok(topic)));
         } else {
             ReferenceCountUtil.release(frame);
         }
@@ -101,8 +113,13 @@ public final class TestSubscriber implements PeerClient.Listener, AutoCloseable 
     public int ackHeld() {
         List<BatchHeader> toAck = new ArrayList<>(held);
         held.removeAll(toAck);
-        toAck.forEach(header -> client.send(AckFrame.ok(header)));
+        toAck.forEach(header -> client.send(signed(AckFrame.ok(header))));
         return toAck.size();
+    }
+
+    private AckFrame signed(AckFrame ack) {
+        FrameSigner signing = signer;
+        return signing == null ? ack : signing.sign(ack);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PingFrame;
@@ -60,6 +61,14 @@ public final class FakeRelay implements AutoCloseable {
     public final List<SubscribeFrame> subscriptions = new CopyOnWriteArrayList<>();
     public final List<Long> acceptedAtNanos = new CopyOnWriteArrayList<>();
     public final List<Long> batchIds = new CopyOnWriteArrayList<>();
+    /** The MAC of each batch received, in order. */
+    public final List<FrameMac> batchMacs = new CopyOnWriteArrayList<>();
+    /**
+     * Whether the fake takes a client's offer of MAC fields (as relays built with them do); off, it
+     * answers as a relay built before them. When on, its ACKs carry the batch's MAC back (a stand-in for
+     * a destination's own).
+     */
+    public volatile boolean takesMacs;
     public final AtomicInteger pings = new AtomicInteger();
     public final TransportErrorCounter errors = new TransportErrorCounter();
 
@@ -117,7 +126,7 @@ public final class FakeRelay implements AutoCloseable {
                         if (ssl != null) {
                             ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                         }
-                        ch.pipeline().addLast(new FrameDecoderHandler(1 << 20, errors, true));
+                        ch.pipeline().addLast("decoder", new FrameDecoderHandler(1 << 20, errors, true));
                         ch.pipeline().addLast(new FrameEncoderHandler(1 << 20));
                         ch.pipeline().addLast(new Handler());
                     }
@@ -167,7 +176,13 @@ public final class FakeRelay implements AutoCloseable {
                             .addListener(ChannelFutureListener.CLOSE);
                     return;
                 }
-                ctx.writeAndFlush(HelloOkFrame.of("fake-relay", 1 << 20));
+                HelloOkFrame ok = takesMacs ? HelloOkFrame.answering(hello, "fake-relay", 1 << 20)
+                        : HelloOkFrame.of("fake-relay", 1 << 20);
+                if (ok.macs()) {
+                    ((FrameDecoderHandler) ctx.pipeline().get("decoder")).macs(true);
+                    FrameEncoderHandler.useMacs(ctx.channel());
+                }
+                ctx.writeAndFlush(ok);
                 silent = mode == Mode.SILENT_AFTER_HELLO;
             } else if (frame instanceof SubscribeFrame subscribe) {
                 subscriptions.add(subscribe);
@@ -177,7 +192,8 @@ public final class FakeRelay implements AutoCloseable {
                 ctx.writeAndFlush(ping.pong());
             } else if (frame instanceof BatchFrame batch) {
                 batchIds.add(batch.header().batchId());
-                ctx.writeAndFlush(AckFrame.ok(batch.header()));
+                batchMacs.add(batch.header().mac());
+                ctx.writeAndFlush(AckFrame.ok(batch.header()).withMac(batch.header().mac()));
             }
         }
     }

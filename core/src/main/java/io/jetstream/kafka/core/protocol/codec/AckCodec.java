@@ -17,6 +17,12 @@ import io.netty.buffer.ByteBuf;
  * | streamId | originNodeId | topic  | message |
  * | string   | string       | string | string  |
  * +----------+--------------+--------+---------+
+ *
+ * with FLAG_MACS agreed in the handshake, a mac field after the message:
+ * +----------+--------------+--------+---------+-----------+-----------+
+ * | streamId | originNodeId | topic  | message | macLength | mac       |
+ * | string   | string       | string | string  | uint8     | 0 or 32 B |
+ * +----------+--------------+--------+---------+-----------+-----------+
  * </pre>
  */
 final class AckCodec implements BodyCodec<AckFrame> {
@@ -25,6 +31,11 @@ final class AckCodec implements BodyCodec<AckFrame> {
 
     @Override
     public void encode(AckFrame frame, ByteBuf out) {
+        encode(frame, out, false);
+    }
+
+    @Override
+    public void encode(AckFrame frame, ByteBuf out, boolean macs) {
         out.writeLong(frame.batchId());
         out.writeByte(frame.status().code());
         out.writeByte(frame.reason().code());
@@ -34,6 +45,9 @@ final class AckCodec implements BodyCodec<AckFrame> {
         BodyWriter.writeString(out, frame.originNodeId());
         BodyWriter.writeString(out, frame.topic());
         BodyWriter.writeString(out, frame.message());
+        if (macs) {
+            BodyWriter.writeMac(out, frame.mac());
+        }
     }
 
     @Override
@@ -47,6 +61,7 @@ final class AckCodec implements BodyCodec<AckFrame> {
         String originNodeId = in.readString("originNodeId");
         String topic = in.readString("topic");
         String message = in.readString("message");
-        return new AckFrame(streamId, originNodeId, batchId, status, reason, topic, partition, lastOffset, message);
+        return new AckFrame(streamId, originNodeId, batchId, status, reason, topic, partition, lastOffset, message,
+                in.readMac());
     }
 }

@@ -22,6 +22,12 @@ import io.netty.buffer.ByteBuf;
  * | codec | uncompressedSize | crc32c | topic  | payload                          |
  * | uint8 | int32            | int32  | string | (rest of the frame)              |
  * +-------+------------------+--------+--------+----------------------------------+
+ *
+ * with FLAG_MACS agreed in the handshake, a mac field before the payload:
+ * +-------+------------------+--------+--------+-----------+-----------+-----------------------+
+ * | codec | uncompressedSize | crc32c | topic  | macLength | mac       | payload               |
+ * | uint8 | int32            | int32  | string | uint8     | 0 or 32 B | (rest of the frame)   |
+ * +-------+------------------+--------+--------+-----------+-----------+-----------------------+
  * </pre>
  * The payload is everything after the topic up to the end of the frame; it is handed out as a
  * retained slice of the input, never copied. It is not inspected here: CRC, size and record format
@@ -32,14 +38,19 @@ final class BatchFrameCodec implements BodyCodec<BatchFrame> {
 
     static final BatchFrameCodec INSTANCE = new BatchFrameCodec();
 
-    /** Writes everything but the payload. */
     @Override
     public void encode(BatchFrame frame, ByteBuf out) {
-        encodeHeader(frame.header(), out);
+        encode(frame, out, false);
+    }
+
+    @Override
+    public void encode(BatchFrame frame, ByteBuf out, boolean macs) {
+        encodeHeader(frame.header(), out, macs);
         out.writeBytes(frame.payload(), frame.payload().readerIndex(), frame.payload().readableBytes());
     }
 
-    void encodeHeader(BatchHeader header, ByteBuf out) {
+    /** Writes everything but the payload; the MAC only with {@code macs} (else it is dropped). */
+    void encodeHeader(BatchHeader header, ByteBuf out, boolean macs) {
         RoutingCodec.encode(header.routing(), out);
         out.writeInt(header.partition());
         out.writeLong(header.prevOffset());
@@ -51,6 +62,9 @@ final class BatchFrameCodec implements BodyCodec<BatchFrame> {
         out.writeInt(header.uncompressedSize());
         out.writeInt(header.crc32c());
         BodyWriter.writeString(out, header.topic());
+        if (macs) {
+            BodyWriter.writeMac(out, header.mac());
+        }
     }
 
     @Override
@@ -67,7 +81,7 @@ final class BatchFrameCodec implements BodyCodec<BatchFrame> {
         int crc32c = in.readInt("crc32c");
         String topic = in.readString("topic");
         BatchHeader header = new BatchHeader(routing, topic, partition, prevOffset, firstOffset, lastOffset,
-                recordCount, createdAtMillis, codec, uncompressedSize, crc32c);
+                recordCount, createdAtMillis, codec, uncompressedSize, crc32c, in.readMac());
         // Last step: nothing after this can fail, so the retained payload cannot leak.
         return new BatchFrame(header, in.readRetainedRest());
     }

@@ -3,6 +3,7 @@ package io.jetstream.kafka.core.protocol.codec;
 import static io.jetstream.kafka.core.wire.ProtocolException.Kind.MALFORMED;
 import static io.jetstream.kafka.core.wire.ProtocolException.Kind.TRUNCATED;
 
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.FrameType;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.buffer.ByteBuf;
@@ -20,14 +21,40 @@ final class BodyReader {
 
     private final ByteBuf body;
     private final FrameType type;
+    private final boolean macs;
 
-    BodyReader(ByteBuf body, FrameType type) {
+    BodyReader(ByteBuf body, FrameType type, boolean macs) {
         this.body = body;
         this.type = type;
+        this.macs = macs;
     }
 
     FrameType type() {
         return type;
+    }
+
+    /** Whether the layouts with a {@code mac} field are in use on this connection. */
+    boolean macs() {
+        return macs;
+    }
+
+    /**
+     * The {@code mac} field: {@code uint8} length, 0 or {@value FrameMac#LENGTH}, then that many bytes;
+     * {@link FrameMac#NONE} without reading anything when the layouts without it are in use.
+     */
+    FrameMac readMac() {
+        if (!macs) {
+            return FrameMac.NONE;
+        }
+        int length = readUnsignedByte("macLength");
+        if (length != 0 && length != FrameMac.LENGTH) {
+            throw new ProtocolException(MALFORMED, type + ".macLength " + length + " is neither 0 nor "
+                    + FrameMac.LENGTH);
+        }
+        need("mac", length);
+        byte[] mac = new byte[length];
+        body.readBytes(mac);
+        return FrameMac.of(mac);
     }
 
     int readUnsignedByte(String field) {

@@ -1,5 +1,6 @@
 package io.jetstream.kafka.core.protocol.codec;
 
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.List;
@@ -18,6 +19,12 @@ final class BodyWriter {
         }
         out.writeShort(length);
         ByteBufUtil.reserveAndWriteUtf8(out, value, length);
+    }
+
+    /** The {@code mac} field: {@code uint8} length (0 or 32), then the bytes. */
+    static void writeMac(ByteBuf out, FrameMac mac) {
+        out.writeByte(mac.length());
+        mac.writeTo(out);
     }
 
     /** {@code uint8} count, then the strings. */

@@ -52,6 +52,15 @@ import io.netty.util.ReferenceCountUtil;
  *   <li>{@link #encode(Frame, ByteBuf)} copies the whole frame into {@code out}.
  * </ul>
  *
+ * <h2>Layouts</h2>
+ * BATCH, TOPIC_METADATA and ACK have two layouts: without and with a {@code mac} field (see
+ * {@link io.jetstream.kafka.core.protocol.FrameMac}). Which one a connection uses is agreed in its
+ * handshake ({@code HelloFrame.FLAG_MACS}, confirmed in HELLO_OK); a codec speaks one of them
+ * ({@link #macs()}, {@link #withMacs(boolean)}). Encoding a frame that carries a MAC with a codec
+ * without the field drops the MAC; encoding one without a MAC with a codec that has the field writes
+ * an empty one. A raw frame ({@link #readFrame}) keeps the layout it arrived in: forward it as bytes
+ * only to a connection that uses the same layout.
+ *
  * <p>Instances are immutable and thread-safe.
  */
 public final class FrameCodec {
@@ -62,19 +71,40 @@ public final class FrameCodec {
     private static final int SMALL_FRAME_ESTIMATE = 128;
 
     private final int maxFrameBytes;
+    private final boolean macs;
 
-    /** A codec with the default 16 MiB frame limit. */
+    /** A codec with the default 16 MiB frame limit, without {@code mac} fields. */
     public FrameCodec() {
         this(FrameLength.DEFAULT_MAX_FRAME_BYTES);
     }
 
     /** @param maxFrameBytes largest accepted and produced {@code length} field, at least 1024 */
     public FrameCodec(int maxFrameBytes) {
+        this(maxFrameBytes, false);
+    }
+
+    /**
+     * @param maxFrameBytes largest accepted and produced {@code length} field, at least 1024
+     * @param macs          whether BATCH, TOPIC_METADATA and ACK have their {@code mac} field (the
+     *                      connection's handshake agreed on {@code HelloFrame.FLAG_MACS})
+     */
+    public FrameCodec(int maxFrameBytes, boolean macs) {
         this.maxFrameBytes = FrameLength.checkMaxFrameBytes(maxFrameBytes);
+        this.macs = macs;
     }
 
     public int maxFrameBytes() {
         return maxFrameBytes;
+    }
+
+    /** Whether BATCH, TOPIC_METADATA and ACK are read and written with their {@code mac} field. */
+    public boolean macs() {
+        return macs;
+    }
+
+    /** This codec with or without the {@code mac} fields. */
+    public FrameCodec withMacs(boolean withMacs) {
+        return withMacs == macs ? this : new FrameCodec(maxFrameBytes, withMacs);
     }
 
     /**
@@ -157,12 +187,12 @@ public final class FrameCodec {
             out.writeInt(0);
             out.writeByte(frame.type().code());
             if (frame instanceof BatchFrame batch) {
-                BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), out);
+                BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), out, macs);
                 int payloadBytes = batch.payload().readableBytes();
                 out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) payloadBytes));
                 out.writeBytes(batch.payload(), batch.payload().readerIndex(), payloadBytes);
             } else {
-                codecFor(frame).encode(frame, out);
+                codecFor(frame).encode(frame, out, macs);
                 out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4));
             }
         } catch (RuntimeException e) {
@@ -203,7 +233,7 @@ public final class FrameCodec {
 
     private Frame decodeBody(ByteBuf body) {
         FrameType type = FrameType.forCode(body.readUnsignedByte());
-        BodyReader reader = new BodyReader(body, type);
+        BodyReader reader = new BodyReader(body, type, macs);
         Frame frame;
         try {
             frame = codecFor(type).decode(reader);
@@ -223,7 +253,7 @@ public final class FrameCodec {
         try {
             header.writeInt(0);
             header.writeByte(FrameType.BATCH.code());
-            BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), header);
+            BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), header, macs);
             long length = header.readableBytes() - 4 + (long) batch.payload().readableBytes();
             header.setInt(0, checkEncodedLength(batch, length));
         } catch (RuntimeException e) {

@@ -21,6 +21,12 @@ import java.util.Map;
  * | partitionCount | topic  | configCount | configCount x (key, value)       |
  * | int32          | string | uint16      | string, string                   |
  * +----------------+--------+-------------+----------------------------------+
+ *
+ * with FLAG_MACS agreed in the handshake, a mac field after the configs:
+ * +----------------------------+-----------+-----------+
+ * | configCount x (key, value) | macLength | mac       |
+ * | string, string             | uint8     | 0 or 32 B |
+ * +----------------------------+-----------+-----------+
  * </pre>
  * Config keys are unique (a repeated key is {@code MALFORMED}); encoders write them sorted.
  */
@@ -30,6 +36,11 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
 
     @Override
     public void encode(TopicMetadataFrame frame, ByteBuf out) {
+        encode(frame, out, false);
+    }
+
+    @Override
+    public void encode(TopicMetadataFrame frame, ByteBuf out, boolean macs) {
         RoutingCodec.encode(frame.routing(), out);
         out.writeInt(frame.partitionCount());
         BodyWriter.writeString(out, frame.topic());
@@ -37,6 +48,9 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
         for (Map.Entry<String, String> config : frame.configs().entrySet()) {
             BodyWriter.writeString(out, config.getKey());
             BodyWriter.writeString(out, config.getValue());
+        }
+        if (macs) {
+            BodyWriter.writeMac(out, frame.mac());
         }
     }
 
@@ -54,6 +68,6 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
                 throw new ProtocolException(MALFORMED, "TOPIC_METADATA repeats config key '" + key + "'");
             }
         }
-        return new TopicMetadataFrame(routing, topic, partitionCount, configs);
+        return new TopicMetadataFrame(routing, topic, partitionCount, configs, in.readMac());
     }
 }

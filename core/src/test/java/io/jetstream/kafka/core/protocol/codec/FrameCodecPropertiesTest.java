@@ -31,6 +31,8 @@ class FrameCodecPropertiesTest {
     private static final int MAX_PAYLOAD = 2048;
 
     private final FrameCodec codec = new FrameCodec();
+    /** The layouts with a {@code mac} field (HELLO flag FLAG_MACS agreed). */
+    private final FrameCodec macCodec = codec.withMacs(true);
 
     static LongStream frameSeeds() {
         return ProtocolArbitraries.seeds(0xF4A3E5L, 2_000);
@@ -53,6 +55,23 @@ class FrameCodecPropertiesTest {
     @MethodSource("frameSeeds")
     void everyNonBatchFrameRoundTrips(long seed) {
         assertRoundTrips(ProtocolArbitraries.nonBatchFrame(new Random(seed)), "seed " + seed);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("frameSeeds")
+    void everyNonBatchFrameRoundTripsWithTheMacFields(long seed) {
+        Random random = new Random(seed);
+        Frame frame = ProtocolArbitraries.withMac(ProtocolArbitraries.nonBatchFrame(random), random);
+        assertRoundTrips(macCodec, frame, "seed " + seed);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("batchFrameSeeds")
+    void batchFramesRoundTripWithTheMacFields(long seed) {
+        Random random = new Random(seed);
+        BatchHeader header = ProtocolArbitraries.batchHeader(random).withMac(ProtocolArbitraries.mac(random));
+        byte[] payloadBytes = ProtocolArbitraries.bytes(random, MAX_PAYLOAD);
+        assertBatchRoundTrips(macCodec, header, payloadBytes, "seed " + seed);
     }
 
     @Test
@@ -103,6 +122,10 @@ class FrameCodecPropertiesTest {
     }
 
     private void assertRoundTrips(Frame frame, String where) {
+        assertRoundTrips(codec, frame, where);
+    }
+
+    private static void assertRoundTrips(FrameCodec codec, Frame frame, String where) {
         ByteBuf copied = Unpooled.buffer();
         codec.encode(frame, copied);
         ByteBuf allocated = codec.encode(frame, HEAP);
@@ -119,6 +142,11 @@ class FrameCodecPropertiesTest {
     }
 
     private void assertBatchRoundTrips(BatchHeader header, byte[] payloadBytes, String where) {
+        assertBatchRoundTrips(codec, header, payloadBytes, where);
+    }
+
+    private static void assertBatchRoundTrips(FrameCodec codec, BatchHeader header, byte[] payloadBytes,
+                                              String where) {
         ByteBuf payload = PooledByteBufAllocator.DEFAULT.heapBuffer(payloadBytes.length).writeBytes(payloadBytes);
         BatchFrame frame = new BatchFrame(header, payload);
         ByteBuf encoded = codec.encode(frame, PooledByteBufAllocator.DEFAULT);

@@ -44,9 +44,10 @@ class FrameFuzzTest {
      */
     private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
 
-    private final FrameCodec codec = new FrameCodec(MAX_FRAME);
+    // Per test (JUnit makes an instance per test method): the layouts with MAC fields swap both.
+    private FrameCodec codec = new FrameCodec(MAX_FRAME);
     private final BatchDecoder batchDecoder = new BatchDecoder();
-    private final List<byte[]> corpus = FrameSamples.encodedCorpus();
+    private List<byte[]> corpus = FrameSamples.encodedCorpus();
 
     @AfterAll
     static void noBufferLeaked() {
@@ -105,6 +106,31 @@ class FrameFuzzTest {
         }
         System.out.println(fuzz.summary());
         assertThat(fuzz.cases()).isGreaterThan(20_000);
+    }
+
+    /** The same checks on the layouts with a {@code mac} field (HELLO flag FLAG_MACS taken). */
+    @Test
+    void withTheMacFieldsRandomMutantsAndEverySingleBitFlipAreHandled() {
+        codec = new FrameCodec(MAX_FRAME).withMacs(true);
+        corpus = FrameSamples.encodedCorpusWithMacs();
+        Fuzz fuzz = new Fuzz("frame fuzz with MAC fields");
+        int tries = Fuzz.tries() / 4;
+        for (int i = 0; i < tries; i++) {
+            SplittableRandom random = fuzz.random(i);
+            decodeAndCheck(generate(random, fuzz), random, fuzz, i);
+        }
+        int index = tries;
+        for (byte[] frame : corpus) {
+            for (int bit = 0; bit < frame.length * 8; bit++) {
+                byte[] mutant = frame.clone();
+                mutant[bit / 8] ^= (byte) (1 << (bit % 8));
+                fuzz.strategy("single bit flip");
+                decodeAndCheck(mutant, fuzz.random(index), fuzz, index++);
+            }
+        }
+        System.out.println(fuzz.summary());
+        assertThat(fuzz.acceptedCount()).as("some mutants stay valid").isPositive();
+        assertThat(fuzz.rejectedByKind()).containsKeys(Kind.TRUNCATED, Kind.MALFORMED);
     }
 
     private void decodeAndCheck(byte[] input, SplittableRandom random, Fuzz fuzz, long index) {

@@ -12,6 +12,7 @@ import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
@@ -40,9 +41,37 @@ final class FrameSamples {
 
     /** Encoded frames (length prefix included), at least two of each type. */
     static List<byte[]> encodedCorpus() {
-        FrameCodec codec = new FrameCodec();
-        List<byte[]> corpus = new ArrayList<>();
+        return encode(new FrameCodec(), frames());
+    }
+
+    /**
+     * The same frames in the layouts with a {@code mac} field (HELLO flag FLAG_MACS taken): every
+     * other BATCH, TOPIC_METADATA and ACK with a 32-byte MAC, the rest with an empty one.
+     */
+    static List<byte[]> encodedCorpusWithMacs() {
+        Random random = new Random(12);
+        List<Frame> frames = new ArrayList<>();
+        int i = 0;
         for (Frame frame : frames()) {
+            byte[] bytes = new byte[FrameMac.LENGTH];
+            random.nextBytes(bytes);
+            FrameMac mac = i++ % 2 == 0 ? FrameMac.of(bytes) : FrameMac.NONE;
+            if (frame instanceof BatchFrame batch) {
+                frames.add(batch.withMac(mac));
+            } else if (frame instanceof AckFrame ack) {
+                frames.add(ack.withMac(mac));
+            } else if (frame instanceof TopicMetadataFrame metadata) {
+                frames.add(metadata.withMac(mac));
+            } else {
+                frames.add(frame);
+            }
+        }
+        return encode(new FrameCodec().withMacs(true), frames);
+    }
+
+    private static List<byte[]> encode(FrameCodec codec, List<Frame> frames) {
+        List<byte[]> corpus = new ArrayList<>();
+        for (Frame frame : frames) {
             ByteBuf out = Unpooled.buffer();
             codec.encode(frame, out);
             byte[] bytes = new byte[out.readableBytes()];
