@@ -2,6 +2,8 @@ package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
@@ -29,7 +31,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -50,6 +54,8 @@ import org.slf4j.LoggerFactory;
 class ReplicationIT {
 
     private static final Duration VERIFY_DEADLINE = Duration.ofSeconds(180);
+    /** End-to-end integrity on: every test here runs with signed batches and acknowledgements. */
+    private static final String INTEGRITY_KEY = "replication-it-" + UUID.randomUUID();
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
@@ -62,6 +68,8 @@ class ReplicationIT {
                 .routes(1)
                 .oneWayDelay(Duration.ofMillis(10))
                 .exactlyOnce(true)
+                .sourceConnector("integrity.key", INTEGRITY_KEY)
+                .sinkConnector("integrity.key", INTEGRITY_KEY)
                 .start();
         env.awaitConnectorsRunning(Duration.ofSeconds(90));
     }
@@ -298,5 +306,58 @@ class ReplicationIT {
         env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(90));
         env.siteA().createTopic("demo.after-takeover", 2);
         verify(produce("demo.after-takeover", 2, 4_000, "lz4", 0));
+    }
+
+    /**
+     * A holder of the subscriber token without the integrity key takes a destination task's share
+     * and answers every batch with OK, never writing anything. Without end-to-end integrity the
+     * source would commit those records as replicated and they would be lost; with it, the forged
+     * answers are counted and refused, the batches stay with the source, and once the real task is
+     * back every record arrives.
+     */
+    @Test
+    @Order(8)
+    void anIntruderWithTheSubscriberTokenButNotTheKeyCannotAcknowledgeWhatItNeverWrote() throws Exception {
+        long sourcePid = env.siteA().requireWorker().process().pid();
+        double refusedBefore = metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR, "unverified-acks-total");
+        env.siteA().createTopic("demo.intruded", 2);
+        AtomicLong forged = new AtomicLong();
+        ProducedLog intruded;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            PeerClient intruder = new PeerClient(PeerClientConfig.builder(env.relay("b1").dataAddress(),
+                            PeerRole.SUBSCRIBER, "intruder", ReplicationEnvironment.STREAM, ReplicationEnvironment.TOKEN)
+                    .subscription(new SubscribeFrame(ReplicationEnvironment.STREAM, "intruder", 0, 2,
+                            System.currentTimeMillis()))
+                    .build(), group, new PeerClient.Listener() {
+                        @Override
+                        public void onFrame(PeerClient client, Frame frame) {
+                            try {
+                                if (frame instanceof BatchFrame batch && client.send(AckFrame.ok(batch.header()))) {
+                                    forged.incrementAndGet();
+                                }
+                            } finally {
+                                ReferenceCountUtil.release(frame);
+                            }
+                        }
+                    });
+            intruder.start();
+            try {
+                Poll.until("destination task 0 superseded by the intruder", Duration.ofSeconds(60), () ->
+                        "FAILED".equals(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()
+                                .stream().filter(t -> t.id() == 0).findFirst().orElseThrow().state()));
+                intruded = produce("demo.intruded", 2, 4_000, "lz4", 0);
+                Poll.until("forged acknowledgements sent and refused by the source", Duration.ofSeconds(60), () ->
+                        forged.get() > 0 && metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR,
+                                "unverified-acks-total") > refusedBefore);
+            } finally {
+                intruder.close();
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, 0);
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(90));
+        assertThat(verify(intruded).delivered()).isEqualTo(4_000);
     }
 }
