@@ -3,11 +3,13 @@ package io.jetstream.kafka.sink;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -57,6 +59,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private final boolean create;
     private final Optional<Short> replicationFactor;
     private final boolean syncConfigs;
+    private final Predicate<String> excludedConfig;
     private final Map<String, Integer> destinationPartitions = new ConcurrentHashMap<>();
     private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
     private final Consumer<String> onRecreated;
@@ -67,15 +70,18 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Duration callTimeout) {
-        this(admin, naming, create, replicationFactor, syncConfigs, callTimeout, topic -> { });
+        this(admin, naming, create, replicationFactor, syncConfigs, name -> false, callTimeout, topic -> { });
     }
 
     /**
-     * @param onRecreated told the name of each destination topic this task had created or used that
-     *                    was found deleted (or smaller), before it is made again
+     * @param excludedConfig names of origin topic configs never applied here ({@code sync.topic.configs.exclude})
+     * @param onRecreated    told the name of each destination topic this task had created or used that
+     *                       was found deleted (or smaller), before it is made again
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
-                      boolean syncConfigs, Duration callTimeout, Consumer<String> onRecreated) {
+                      boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
+                      Consumer<String> onRecreated) {
+        this.excludedConfig = excludedConfig;
         this.onRecreated = onRecreated;
         this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
@@ -110,7 +116,8 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
      */
     @Override
     public void apply(TopicMetadataFrame metadata) throws Exception {
-        origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), metadata.configs()));
+        Map<String, String> configs = synced(metadata.configs(), excludedConfig);
+        origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), configs));
         String topic = naming.destinationTopic(metadata.topic());
         Integer known = destinationPartitions.get(topic);
         if (known != null) {
@@ -128,12 +135,23 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         }
         boolean created = ensurePartitions(metadata.topic(), topic, Math.max(metadata.partitionCount(),
                 known == null ? 0 : known));
-        if (!created && syncConfigs && !metadata.configs().isEmpty()) {
+        if (!created && syncConfigs && !configs.isEmpty()) {
             List<AlterConfigOp> ops = new ArrayList<>();
-            metadata.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+            configs.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all()
                     .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** The origin's configs without the excluded ones, in the origin's order. */
+    static Map<String, String> synced(Map<String, String> configs, Predicate<String> excluded) {
+        Map<String, String> kept = new LinkedHashMap<>();
+        configs.forEach((name, value) -> {
+            if (!excluded.test(name)) {
+                kept.put(name, value);
+            }
+        });
+        return kept;
     }
 
     private int originCount(String originTopic) {

@@ -37,6 +37,11 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_CREATE = "create.topics.enabled";
     public static final String TOPIC_REPLICATION_FACTOR = "create.topics.replication.factor";
     public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
+    public static final String TOPIC_CONFIGS_EXCLUDE = "sync.topic.configs.exclude";
+    /** The configs MirrorMaker 2's DefaultConfigPropertyFilter never syncs: they describe a cluster, not the data. */
+    static final String DEFAULT_TOPIC_CONFIGS_EXCLUDE = "follower\\.replication\\.throttled\\.replicas"
+            + "|leader\\.replication\\.throttled\\.replicas|message\\.timestamp\\.difference\\.max\\.ms"
+            + "|message\\.timestamp\\.type|unclean\\.leader\\.election\\.enable|min\\.insync\\.replicas";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String POLL_MAX_RECORDS = "poll.max.records";
     public static final String POLL_TIMEOUT_MS = "poll.timeout.ms";
@@ -109,6 +114,15 @@ public class SinkSiteConfig extends AbstractConfig {
                 .define(TOPIC_CONFIGS_SYNC, Type.BOOLEAN, true, Importance.LOW,
                         "Apply the origin topic's configs (retention, cleanup policy, ...) when creating topics.",
                         TOPICS, 6, Width.SHORT, "Sync topic configs")
+                .define(TOPIC_CONFIGS_EXCLUDE, Type.STRING, DEFAULT_TOPIC_CONFIGS_EXCLUDE, new RegexValidator(),
+                        Importance.LOW, "Regular expression over topic config names: origin configs that match "
+                                + "are never applied to destination topics, whatever the source sends. The "
+                                + "default excludes what MirrorMaker 2 excludes (replication throttles, "
+                                + "timestamp type and difference, unclean leader election, min.insync.replicas: "
+                                + "they describe a cluster, not the data); add for example 'retention\\.ms' to "
+                                + "keep the destination's own retention. Without integrity.key the metadata "
+                                + "crosses the relays unsigned, so this also bounds what a relay could set.",
+                        TOPICS, 7, Width.LONG, "Topic configs never synced")
                 .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task, bounds two areas separately: bytes of received batches waiting to be "
@@ -231,6 +245,11 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public boolean topicConfigsSync() {
         return getBoolean(TOPIC_CONFIGS_SYNC);
+    }
+
+    /** Topic configs of the origin never applied at the destination ({@value #TOPIC_CONFIGS_EXCLUDE}). */
+    public Pattern topicConfigsExclude() {
+        return Pattern.compile(getString(TOPIC_CONFIGS_EXCLUDE));
     }
 
     public long bufferMaxBytes() {

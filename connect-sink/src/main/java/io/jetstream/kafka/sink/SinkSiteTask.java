@@ -135,7 +135,8 @@ public final class SinkSiteTask extends SourceTask {
         targetCluster = config.targetCluster();
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
-                config.topicConfigsSync(), config.clusterCallTimeout(), this::destinationTopicRecreated);
+                config.topicConfigsSync(), config.topicConfigsExclude().asMatchPredicate(), config.clusterCallTimeout(),
+                this::destinationTopicRecreated);
         FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),

@@ -66,6 +66,31 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void topicConfigsThatDescribeAClusterAreNeverSyncedAndTheListCanGrow() {
+        Map<String, String> origin = new java.util.LinkedHashMap<>();
+        origin.put("retention.ms", "3600000");
+        origin.put("cleanup.policy", "compact");
+        origin.put("min.insync.replicas", "2");
+        origin.put("message.timestamp.type", "LogAppendTime");
+        origin.put("leader.replication.throttled.replicas", "*");
+        origin.put("unclean.leader.election.enable", "true");
+        java.util.regex.Pattern byDefault = new SinkSiteConfig(valid()).topicConfigsExclude();
+        assertThat(DestinationTopics.synced(origin, byDefault.asMatchPredicate()))
+                .containsExactly(Map.entry("retention.ms", "3600000"), Map.entry("cleanup.policy", "compact"));
+
+        Map<String, String> props = valid();
+        props.put("sync.topic.configs.exclude", SinkSiteConfig.DEFAULT_TOPIC_CONFIGS_EXCLUDE + "|retention\\.ms");
+        java.util.regex.Pattern more = new SinkSiteConfig(props).topicConfigsExclude();
+        assertThat(DestinationTopics.synced(origin, more.asMatchPredicate()))
+                .containsExactly(Map.entry("cleanup.policy", "compact"));
+
+        Map<String, String> bad = valid();
+        bad.put("sync.topic.configs.exclude", "retention[");
+        assertThatThrownBy(() -> new SinkSiteConfig(bad)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sync.topic.configs.exclude");
+    }
+
+    @Test
     void topicRecreationContinuesByDefaultAndFailsOnlyWhenAsked() {
         assertThat(new SinkSiteConfig(valid()).failOnTopicRecreation()).isFalse();
         Map<String, String> fail = valid();
