@@ -280,6 +280,7 @@ final class ReplicationReceiver implements AutoCloseable {
                 refuse(from, batch, AckReason.OVERLOADED, "destination task queue full");
                 return;
             }
+            metrics.batchTransit(System.currentTimeMillis() - batch.header().createdAtMillis());
             long queued = queuedBytes.addAndGet(bytes);
             inbound.add(new Inbound(from, batch, bytes));
             if (queued > pauseAboveBytes()) {

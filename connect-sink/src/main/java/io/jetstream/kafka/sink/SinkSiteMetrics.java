@@ -8,6 +8,8 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
+import org.apache.kafka.common.metrics.stats.Max;
 
 /**
  * Metrics of one destination-site task, registered through Connect's {@link PluginMetrics}
@@ -28,6 +30,8 @@ final class SinkSiteMetrics {
     private final Sensor rewritten;
     private final Sensor destinationTopicsRecreated;
     private final Sensor integrityFailures;
+    private final Sensor replicationLatency;
+    private final Sensor batchTransit;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
 
@@ -49,6 +53,28 @@ final class SinkSiteMetrics {
         integrityFailures = metrics.counter("integrity-failures", "Batches and topic metadata refused because "
                 + "their end-to-end MAC was missing (with integrity.required) or wrong: altered or made up on the "
                 + "way, or the connectors' integrity.key differ. Never written.", false);
+        replicationLatency = metrics.sensor("replication-latency");
+        replicationLatency.add(metrics.name("replication-latency-ms-avg", "Mean time from a record's timestamp "
+                + "(at the origin) to its write being acknowledged here, over the last 30 s (as MirrorMaker 2's "
+                + "metric of the same name; the two sites' clocks differ by their skew)."), new Avg());
+        replicationLatency.add(metrics.name("replication-latency-ms-max", "Longest of the same, over the last "
+                + "30 s."), new Max());
+        batchTransit = metrics.sensor("batch-transit");
+        batchTransit.add(metrics.name("batch-transit-ms-avg", "Mean time from the source task making a batch to "
+                + "its arrival here (relays, WAN and queues on the way; clock skew included), over the last 30 s."),
+                new Avg());
+        batchTransit.add(metrics.name("batch-transit-ms-max", "Longest of the same, over the last 30 s: stalls "
+                + "on the path show here before the records' latency."), new Max());
+    }
+
+    /** A record's write acknowledged {@code millis} after its timestamp. */
+    void replicationLatency(long millis) {
+        replicationLatency.record(millis);
+    }
+
+    /** A batch arrived {@code millis} after the source task made it. */
+    void batchTransit(long millis) {
+        batchTransit.record(millis);
     }
 
     void integrityFailure() {

@@ -458,6 +458,9 @@ public final class SinkSiteTask extends SourceTask {
 
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        if (metadata != null && record.timestamp() != null) {
+            metrics.replicationLatency(System.currentTimeMillis() - record.timestamp());
+        }
         Map<String, ?> partition = record.sourcePartition();
         String originTopic = (String) partition.get(TOPIC);
         int originPartition = ((Number) partition.get(PARTITION)).intValue();

@@ -138,6 +138,13 @@ class ReplicationIT {
                         "commits-awaiting-stability") == 0);
         assertThat(metric(env.siteA().requireWorker().process().pid(), ReplicationEnvironment.SOURCE_CONNECTOR,
                 "records-acked-total")).isGreaterThanOrEqualTo(100_000);
+        // Record age at the destination and batch transit, for operators (and the latency tail):
+        // windowed (30 s), so read while a few more records flow.
+        long sinkPid = env.siteB().requireWorker().process().pid();
+        produce("demo.t1", 1, 200, "none", 100);
+        Poll.until("replication latency and batch transit measured at the destination", Duration.ofSeconds(30), () ->
+                metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "replication-latency-ms-max") > 0
+                        && metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "batch-transit-ms-max") > 0);
         // The destination topic has the origin's partition count and its explicitly set configs.
         try (var admin = env.siteB().admin()) {
             assertThat(admin.describeTopics(List.of("A.demo.t6")).allTopicNames().get().get("A.demo.t6")
