@@ -32,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -273,6 +274,34 @@ class ReplicationIT {
     }
 
     /**
+     * A subscriber with the subscriber token (but no integrity key) that takes share 0 of 2, destination
+     * task 0's, at the egress relay; started. {@code onFrame} sees each frame, released afterwards.
+     */
+    private static PeerClient intruder(EventLoopGroup group, BiConsumer<PeerClient, Frame> onFrame) {
+        PeerClient intruder = new PeerClient(PeerClientConfig.builder(env.relay("b1").dataAddress(),
+                        PeerRole.SUBSCRIBER, "intruder", ReplicationEnvironment.STREAM, ReplicationEnvironment.TOKEN)
+                .subscription(new SubscribeFrame(ReplicationEnvironment.STREAM, "intruder", 0, 2,
+                        System.currentTimeMillis()))
+                .build(), group, new PeerClient.Listener() {
+                    @Override
+                    public void onFrame(PeerClient client, Frame frame) {
+                        try {
+                            onFrame.accept(client, frame);
+                        } finally {
+                            ReferenceCountUtil.release(frame);
+                        }
+                    }
+                });
+        intruder.start();
+        return intruder;
+    }
+
+    private static ConnectorStatus.Task sinkTask0() throws Exception {
+        return env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks().stream()
+                .filter(t -> t.id() == 0).findFirst().orElseThrow();
+    }
+
+    /**
      * Another subscriber with the subscriber token and a later start takes destination task 0's share
      * at the egress relay (as a newer instance of that task would). The task does not sit idle as
      * RUNNING: it fails, its trace saying who took the share and what to do. Restarted, it takes the
@@ -283,25 +312,11 @@ class ReplicationIT {
     void aSubscriberTakingOverATasksShareFailsThatTaskVisiblyAndARestartTakesItBack() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            PeerClient intruder = new PeerClient(PeerClientConfig.builder(env.relay("b1").dataAddress(),
-                            PeerRole.SUBSCRIBER, "intruder", ReplicationEnvironment.STREAM, ReplicationEnvironment.TOKEN)
-                    .subscription(new SubscribeFrame(ReplicationEnvironment.STREAM, "intruder", 0, 2,
-                            System.currentTimeMillis()))
-                    .build(), group, new PeerClient.Listener() {
-                        @Override
-                        public void onFrame(PeerClient client, Frame frame) {
-                            ReferenceCountUtil.release(frame);
-                        }
-                    });
-            intruder.start();
+            PeerClient intruder = intruder(group, (client, frame) -> { });
             try {
-                Poll.until("destination task 0 failed, superseded", Duration.ofSeconds(60), () -> {
-                    ConnectorStatus.Task task = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()
-                            .stream().filter(t -> t.id() == 0).findFirst().orElseThrow();
-                    return "FAILED".equals(task.state());
-                });
-                String trace = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks().stream()
-                        .filter(t -> t.id() == 0).findFirst().orElseThrow().trace();
+                Poll.until("destination task 0 failed, superseded", Duration.ofSeconds(60),
+                        () -> "FAILED".equals(sinkTask0().state()));
+                String trace = sinkTask0().trace();
                 assertThat(trace).contains("TaskSupersededException", "intruder", "subscriber token");
             } finally {
                 intruder.close();
@@ -332,27 +347,14 @@ class ReplicationIT {
         ProducedLog intruded;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            PeerClient intruder = new PeerClient(PeerClientConfig.builder(env.relay("b1").dataAddress(),
-                            PeerRole.SUBSCRIBER, "intruder", ReplicationEnvironment.STREAM, ReplicationEnvironment.TOKEN)
-                    .subscription(new SubscribeFrame(ReplicationEnvironment.STREAM, "intruder", 0, 2,
-                            System.currentTimeMillis()))
-                    .build(), group, new PeerClient.Listener() {
-                        @Override
-                        public void onFrame(PeerClient client, Frame frame) {
-                            try {
-                                if (frame instanceof BatchFrame batch && client.send(AckFrame.ok(batch.header()))) {
-                                    forged.incrementAndGet();
-                                }
-                            } finally {
-                                ReferenceCountUtil.release(frame);
-                            }
-                        }
-                    });
-            intruder.start();
+            PeerClient intruder = intruder(group, (client, frame) -> {
+                if (frame instanceof BatchFrame batch && client.send(AckFrame.ok(batch.header()))) {
+                    forged.incrementAndGet();
+                }
+            });
             try {
-                Poll.until("destination task 0 superseded by the intruder", Duration.ofSeconds(60), () ->
-                        "FAILED".equals(env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()
-                                .stream().filter(t -> t.id() == 0).findFirst().orElseThrow().state()));
+                Poll.until("destination task 0 superseded by the intruder", Duration.ofSeconds(60),
+                        () -> "FAILED".equals(sinkTask0().state()));
                 intruded = produce("demo.intruded", 2, 4_000, "lz4", 0);
                 Poll.until("forged acknowledgements sent and refused by the source", Duration.ofSeconds(60), () ->
                         forged.get() > 0 && metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR,
