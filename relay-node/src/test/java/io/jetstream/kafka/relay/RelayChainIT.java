@@ -224,6 +224,53 @@ class RelayChainIT {
                 .isEqualTo(1);
     }
 
+    @Test
+    void rolesBoundToCertificatesServeOnlyPeersWhoseCertificateCarriesThem(@TempDir Path dir) throws Exception {
+        TestPki pki = new TestPki(dir);
+        // b1: only sink-b's certificate may subscribe, only relay-a1's may forward
+        Map<String, Object> b1Config = withAll(TestRelay.egress("relay-b1"), tls(pki, "relay-b1"));
+        b1Config.put("streams." + TestRelay.STREAM + ".subscriber.identities", List.of("cn:sink-b"));
+        b1Config.put("streams." + TestRelay.STREAM + ".relay.identities", List.of("cn:relay-a1"));
+        b1 = keep(TestRelay.start(b1Config));
+        // a1: only the source workload's SPIFFE id may send
+        Map<String, Object> a1Config = withAll(TestRelay.route(TestRelay.config("relay-a1"), "direct",
+                List.of("localhost:" + b1.data().getPort())), tls(pki, "relay-a1"));
+        a1Config.put("streams." + TestRelay.STREAM + ".sender.identities",
+                List.of("uri:spiffe://test/jetstream/source"));
+        a1 = keep(TestRelay.start(a1Config));
+        InetSocketAddress a1Address = InetSocketAddress.createUnresolved("localhost", a1.data().getPort());
+        InetSocketAddress b1Address = InetSocketAddress.createUnresolved("localhost", b1.data().getPort());
+        SslContext intruder = clientTls(pki, pki.peer("intruder", "uri:spiffe://test/jetstream/sink"));
+
+        // The right token over a certificate the CA signed, but not one the role is bound to: refused.
+        TestSubscriber strangerSubscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients,
+                intruder));
+        TestSender strangerSender = keep(new TestSender("source-task-0", a1Address, clients, intruder));
+        Poll.until("both intruders refused", WAIT,
+                () -> b1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value() >= 1
+                        && a1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value() >= 1);
+        assertThat(strangerSubscriber.isReady()).isFalse();
+        assertThat(strangerSender.isReady()).isFalse();
+        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).value()).isZero();
+        assertThat(a1.metrics().connections(ConnectionRole.SOURCE_TASK).value()).isZero();
+
+        // The bound certificates are served, and a1 (cn:relay-a1) may forward to b1.
+        TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients,
+                clientTls(pki, pki.peer("sink-b"))));
+        TestSender sender = keep(new TestSender("source-task-0", a1Address, clients,
+                clientTls(pki, pki.peer("source-a", "uri:spiffe://test/jetstream/source"))));
+        Poll.until("bound peers ready", WAIT, () -> subscriber.isReady() && sender.isReady());
+        for (int i = 0; i < 20; i++) {
+            sender.send(TOPIC, i % 3, 5, 100);
+        }
+        Poll.until("20 acks", WAIT, () -> sender.oks() == 20);
+        assertThat(subscriber.orderViolations()).isEmpty();
+    }
+
+    private static SslContext clientTls(TestPki pki, TestPki.PemPair pair) throws Exception {
+        return ClientTls.sslContext(Optional.of(pki.caFile()), Optional.of(pair.cert()), Optional.of(pair.key()));
+    }
+
     private static Map<String, Object> tls(TestPki pki, String relayId) throws Exception {
         TestPki.PemPair pair = pki.relay(relayId, "localhost");
         return Map.of("tls.enabled", true, "tls.cert.file", pair.cert().toString(), "tls.key.file",

@@ -137,14 +137,18 @@ public final class RelayConfig extends AbstractConfig {
             Map<String, Object> parsed = RelayConfigDef.stream(id).parse(props);
             Password token = (Password) parsed.get(RelayConfigDef.streamTokenKey(id));
             Map<PeerRole, Password> roleTokens = new EnumMap<>(PeerRole.class);
+            Map<PeerRole, List<PeerIdentity>> roleIdentities = new EnumMap<>(PeerRole.class);
             for (PeerRole role : PeerRole.values()) {
-                Password own = (Password) parsed.get(
-                        RelayConfigDef.streamRoleTokenKey(id, role.name().toLowerCase(Locale.ROOT)));
+                String name = role.name().toLowerCase(Locale.ROOT);
+                Password own = (Password) parsed.get(RelayConfigDef.streamRoleTokenKey(id, name));
                 if (own != null) {
                     roleTokens.put(role, own);
                 }
+                @SuppressWarnings("unchecked")
+                List<String> identities = (List<String>) parsed.get(RelayConfigDef.streamRoleIdentitiesKey(id, name));
+                roleIdentities.put(role, identities.stream().map(PeerIdentity::parse).toList());
             }
-            byId.put(id, new StreamSpec(id, token, roleTokens));
+            byId.put(id, new StreamSpec(id, token, roleTokens, roleIdentities));
         }
         return Map.copyOf(byId);
     }

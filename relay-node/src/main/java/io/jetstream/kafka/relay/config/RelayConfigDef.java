@@ -273,7 +273,30 @@ final class RelayConfigDef {
                 + " connector): they subscribe to shares and acknowledge batches");
         roleToken(def, id, "relay", "relays forwarding the stream to this one; this relay also presents it to its"
                 + " own next hops");
+        roleIdentities(def, id, "sender", "a source-site connector task");
+        roleIdentities(def, id, "subscriber", "a destination-site connector task (and so take over a share)");
+        roleIdentities(def, id, "relay", "a relay forwarding the stream to this one");
         return def;
+    }
+
+    private static void roleIdentities(ConfigDef def, String id, String role, String who) {
+        new ConfigGroup(def, GROUP_STREAMS)
+                .add(key(streamRoleIdentitiesKey(id, role), Type.LIST).defaultValue("")
+                        .validator(PeerIdentityListValidator.INSTANCE)
+                        .importance(Importance.MEDIUM).displayName("Stream " + role + " certificate identities")
+                        .doc("Certificate identities allowed to act as " + who + " on this stream, besides"
+                                + " presenting the role's token: cn:<subject common name>, dns:<name>, uri:<uri>"
+                                + " (e.g. a SPIFFE id) or ip:<address>, matched against the leaf certificate the"
+                                + " peer proved in the TLS handshake. A peer whose certificate names none of them"
+                                + " is refused (authentication_failed), so a stolen token is useless without the"
+                                + " matching key, and one workload's certificate cannot take another's role."
+                                + " Needs tls.client.auth: required. Empty (the default): any certificate the CA"
+                                + " verified may take the role."));
+    }
+
+    /** {@code streams.<id>.<role>.identities}. */
+    static String streamRoleIdentitiesKey(String id, String role) {
+        return STREAMS + "." + id + "." + role + ".identities";
     }
 
     private static void roleToken(ConfigDef def, String id, String role, String who) {

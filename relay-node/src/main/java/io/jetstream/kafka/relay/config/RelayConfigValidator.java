@@ -46,6 +46,8 @@ final class RelayConfigValidator {
     private final List<ConfigProblem> problems = new ArrayList<>();
     private final Set<String> knownKeys = new HashSet<>();
     private final Set<String> failedKeys = new HashSet<>();
+    /** Keys that bind a role to certificate identities: they need mutual TLS. */
+    private final List<String> identityKeys = new ArrayList<>();
 
     private RelayConfigValidator(Map<String, String> flat) {
         this.props = MemberLists.complete(flat);
@@ -60,7 +62,14 @@ final class RelayConfigValidator {
     private void run() {
         Map<String, ConfigValue> fixed = check(RelayConfigDef.relay());
         for (String id : listValue(fixed, STREAMS)) {
-            checkRoleTokensDiffer(id, check(RelayConfigDef.stream(id)));
+            Map<String, ConfigValue> streamValues = check(RelayConfigDef.stream(id));
+            checkRoleTokensDiffer(id, streamValues);
+            for (PeerRole role : PeerRole.values()) {
+                String key = RelayConfigDef.streamRoleIdentitiesKey(id, role.name().toLowerCase(Locale.ROOT));
+                if (!failedKeys.contains(key) && streamValues.get(key).value() instanceof List<?> list && !list.isEmpty()) {
+                    identityKeys.add(key);
+                }
+            }
         }
         for (String destination : listValue(fixed, DESTINATIONS)) {
             Map<String, ConfigValue> destinationValues = check(RelayConfigDef.destination(destination));
@@ -186,6 +195,7 @@ final class RelayConfigValidator {
         }
 
         private void checkTls() {
+            checkIdentitiesNeedMutualTls();
             if (!ok(TLS_ENABLED) || !Boolean.TRUE.equals(value(TLS_ENABLED))) {
                 return;
             }
@@ -200,6 +210,23 @@ final class RelayConfigValidator {
                 if (EnumValidator.parse(TlsClientAuth.class, clientAuth) != TlsClientAuth.NONE) {
                     missing(TLS_CA_FILE, "required to verify client certificates when " + TLS_CLIENT_AUTH
                             + " is " + clientAuth + "; set " + TLS_CLIENT_AUTH + ": none to accept peers without one");
+                }
+            }
+        }
+
+        /** Certificate identities mean nothing unless every peer must prove a certificate. */
+        private void checkIdentitiesNeedMutualTls() {
+            if (identityKeys.isEmpty() || !ok(TLS_ENABLED) || !ok(TLS_CLIENT_AUTH)) {
+                return;
+            }
+            boolean tls = Boolean.TRUE.equals(value(TLS_ENABLED));
+            boolean required = EnumValidator.parse(TlsClientAuth.class, String.valueOf(value(TLS_CLIENT_AUTH)))
+                    == TlsClientAuth.REQUIRED;
+            if (!tls || !required) {
+                for (String key : identityKeys) {
+                    invalid(key, props.get(key), "needs " + TLS_ENABLED + ": true and " + TLS_CLIENT_AUTH
+                            + ": required, so that every peer proves a certificate (now "
+                            + (tls ? TLS_CLIENT_AUTH + " is " + value(TLS_CLIENT_AUTH) : TLS_ENABLED + " is false") + ")");
                 }
             }
         }

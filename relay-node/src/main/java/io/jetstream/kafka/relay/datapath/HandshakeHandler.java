@@ -1,6 +1,10 @@
 package io.jetstream.kafka.relay.datapath;
 
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.Optional;
+
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
@@ -8,6 +12,7 @@ import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
+import io.jetstream.kafka.relay.config.PeerIdentity;
 import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
@@ -19,6 +24,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +37,8 @@ import org.slf4j.LoggerFactory;
  *   <li>stream listed in {@code streams} ({@code ERROR(UNKNOWN_STREAM)}, counted {@code unknown_stream});</li>
  *   <li>token equal to the stream's, compared in constant time ({@code ERROR(AUTHENTICATION_FAILED)},
  *       counted {@code authentication_failed});</li>
+ *   <li>for a role bound to certificate identities ({@code streams.<id>.<role>.identities}), a verified
+ *       TLS client certificate that carries one of them (the same refusal and count);</li>
  *   <li>relay not draining ({@code ERROR(SHUTTING_DOWN)}: the peer goes to another relay).</li>
  * </ol>
  * Then it answers HELLO_OK (this relay's id and {@code frame.max.bytes}, and the MAC fields when the peer
@@ -93,6 +101,15 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     + hello.streamId() + "'");
             return;
         }
+        if (stream.get().bindsCertificates(hello.role())) {
+            X509Certificate certificate = peerCertificate(ctx);
+            if (!stream.get().certificateAllowed(hello.role(), certificate)) {
+                reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED, "certificate "
+                        + (certificate == null ? "(none)" : "'" + PeerIdentity.describe(certificate) + "'")
+                        + " may not act as role " + hello.role() + " of stream '" + hello.streamId() + "'");
+                return;
+            }
+        }
         if (path.draining()) {
             // Not an error of the peer's: no count, just the reason, so it goes to another relay.
             rejected = true;
@@ -127,6 +144,20 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         pipeline.addAfter("heartbeat", "role", hello.role() == PeerRole.SUBSCRIBER
                 ? new SubscriberHandler(path, session) : new UpstreamHandler(path, session, stream));
         pipeline.remove(this);
+    }
+
+    /** The leaf certificate the peer proved in the TLS handshake, or null (plaintext, or none sent). */
+    private static X509Certificate peerCertificate(ChannelHandlerContext ctx) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate leaf ? leaf : null;
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
     }
 
     private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {

@@ -171,6 +171,36 @@ class RelayConfigTest {
     }
 
     @Test
+    void rolesBoundToCertificatesNeedMutualTlsAndWellFormedIdentities(@TempDir Path dir) throws Exception {
+        Map<String, Object> props = minimal();
+        props.put("streams.demo.token", TOKEN);
+        props.put("streams.demo.subscriber.identities", List.of("cn:sink-b", "uri:spiffe://example.com/sink"));
+        assertThat(problems(props)).containsExactly("Invalid value cn:sink-b,uri:spiffe://example.com/sink for"
+                + " configuration streams.demo.subscriber.identities: needs tls.enabled: true and tls.client.auth:"
+                + " required, so that every peer proves a certificate (now tls.enabled is false)");
+
+        Path file = Files.writeString(dir.resolve("pem"), "not read by the validation");
+        props.put("tls.enabled", true);
+        props.put("tls.cert.file", file.toString());
+        props.put("tls.key.file", file.toString());
+        props.put("tls.ca.file", file.toString());
+        props.put("tls.client.auth", "optional");
+        assertThat(problems(props)).singleElement().asString()
+                .contains("streams.demo.subscriber.identities", "(now tls.client.auth is optional)");
+
+        props.put("tls.client.auth", "required");
+        StreamSpec stream = new RelayConfig(props).stream("demo").orElseThrow();
+        assertThat(stream.roleIdentities()).containsOnlyKeys(io.jetstream.kafka.core.protocol.PeerRole.SUBSCRIBER);
+        assertThat(stream.roleIdentities().values().iterator().next()).extracting(Object::toString)
+                .containsExactly("cn:sink-b", "uri:spiffe://example.com/sink");
+
+        props.put("streams.demo.sender.identities", List.of("CN=source-a"));
+        assertThat(problems(props)).singleElement().asString().startsWith(
+                "Invalid value [CN=source-a] for configuration streams.demo.sender.identities: 'CN=source-a' must"
+                        + " be one of cn:<common name>");
+    }
+
+    @Test
     void streamListIsImpliedByItsKeysButAnExplicitListWins() {
         Map<String, Object> props = minimal();
         props.put("streams.demo.token", TOKEN);

@@ -50,6 +50,37 @@ public final class TestPki {
                 write(name + "-key.pem", leaf.getPrivateKeyPEM()));
     }
 
+    /**
+     * A client certificate with subject {@code CN=commonName} and the given alternative names
+     * ({@code dns:...}, {@code uri:...}, {@code ip:...}), for tests of certificate identities.
+     */
+    public PemPair peer(String commonName, String... alternativeNames) throws Exception {
+        X509Bundle leaf = peerBundle(commonName, alternativeNames);
+        String file = commonName.replaceAll("[^A-Za-z0-9-]", "_");
+        return new PemPair(write(file + "-cert.pem", leaf.getCertificatePathPEM()),
+                write(file + "-key.pem", leaf.getPrivateKeyPEM()));
+    }
+
+    /** The same certificate as {@link #peer}, as an object. */
+    public X509Bundle peerBundle(String commonName, String... alternativeNames) throws Exception {
+        CertificateBuilder builder = base().subject("CN=" + commonName)
+                .setKeyUsage(true, CertificateBuilder.KeyUsage.digitalSignature)
+                .addExtendedKeyUsageServerAuth().addExtendedKeyUsageClientAuth();
+        for (String name : alternativeNames) {
+            String value = name.substring(name.indexOf(':') + 1);
+            if (name.startsWith("dns:")) {
+                builder.addSanDnsName(value);
+            } else if (name.startsWith("uri:")) {
+                builder.addSanUriName(value);
+            } else if (name.startsWith("ip:")) {
+                builder.addSanIpAddress(value);
+            } else {
+                throw new IllegalArgumentException("alternative name " + name + ": use dns:, uri: or ip:");
+            }
+        }
+        return builder.buildIssuedBy(ca);
+    }
+
     private Path write(String file, String pem) throws Exception {
         return Files.writeString(dir.resolve(file), pem);
     }
