@@ -47,6 +47,13 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private record OriginMetadata(int partitionCount, Map<String, String> configs) {
     }
 
+    /** The origin asks for more partitions than {@code create.topics.partitions.max} allows (final). */
+    static final class PartitionLimitException extends Exception {
+        PartitionLimitException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     /** The destination topic does not exist and the origin's metadata has not arrived yet (retriable). */
     static final class MetadataPendingException extends Exception {
         MetadataPendingException(String message) {
@@ -63,6 +70,7 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private final Map<String, Integer> destinationPartitions = new ConcurrentHashMap<>();
     private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
     private final Consumer<String> onRecreated;
+    private final int partitionsMax;
 
     /**
      * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
@@ -70,17 +78,20 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Duration callTimeout) {
-        this(admin, naming, create, replicationFactor, syncConfigs, name -> false, callTimeout, topic -> { });
+        this(admin, naming, create, replicationFactor, syncConfigs, name -> false, callTimeout, topic -> { },
+                Integer.MAX_VALUE);
     }
 
     /**
      * @param excludedConfig names of origin topic configs never applied here ({@code sync.topic.configs.exclude})
      * @param onRecreated    told the name of each destination topic this task had created or used that
      *                       was found deleted (or smaller), before it is made again
+     * @param partitionsMax  most partitions given to a topic ({@code create.topics.partitions.max})
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
-                      Consumer<String> onRecreated) {
+                      Consumer<String> onRecreated, int partitionsMax) {
+        this.partitionsMax = partitionsMax;
         this.excludedConfig = excludedConfig;
         this.onRecreated = onRecreated;
         this.callTimeoutMillis = callTimeout.toMillis();
@@ -116,6 +127,12 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
      */
     @Override
     public void apply(TopicMetadataFrame metadata) throws Exception {
+        if (metadata.partitionCount() > partitionsMax) {
+            throw new PartitionLimitException("origin topic " + metadata.topic() + " has " + metadata.partitionCount()
+                    + " partitions, more than " + SinkSiteConfig.TOPIC_PARTITIONS_MAX + "=" + partitionsMax
+                    + "; nothing was created. Raise " + SinkSiteConfig.TOPIC_PARTITIONS_MAX
+                    + " if the origin really has that many");
+        }
         Map<String, String> configs = synced(metadata.configs(), excludedConfig);
         origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), configs));
         String topic = naming.destinationTopic(metadata.topic());
@@ -161,6 +178,12 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
 
     /** Makes {@code topic} have at least {@code wanted} partitions; true when it had to create it. */
     private boolean ensurePartitions(String originTopic, String topic, int wanted) throws Exception {
+        if (wanted > partitionsMax) {
+            throw new PartitionLimitException("origin topic " + originTopic + " would need " + wanted
+                    + " partitions at the destination (topic " + topic + "), more than "
+                    + SinkSiteConfig.TOPIC_PARTITIONS_MAX + "=" + partitionsMax + "; nothing was created. Raise "
+                    + SinkSiteConfig.TOPIC_PARTITIONS_MAX + " if the origin really has that many");
+        }
         Integer current = destinationPartitions.get(topic);
         if (current == null) {
             current = describe(topic);

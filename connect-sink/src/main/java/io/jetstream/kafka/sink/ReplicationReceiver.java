@@ -424,6 +424,12 @@ final class ReplicationReceiver implements AutoCloseable {
             }
             try {
                 topics.ensure(topic, header.partition());
+            } catch (DestinationTopics.PartitionLimitException e) {
+                metrics.refused();
+                log.error("Batch of {}-{} offsets {}..{} refused: {}", topic, header.partition(), header.firstOffset(),
+                        header.lastOffset(), e.getMessage());
+                send(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, e.getMessage()));
+                return;
             } catch (DestinationTopics.MetadataPendingException e) {
                 log.debug("Batch of {}-{} refused for now: {}", topic, header.partition(), e.getMessage());
                 send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, e.getMessage()));
@@ -579,6 +585,10 @@ final class ReplicationReceiver implements AutoCloseable {
                 topics.apply(metadata);
             }
             send(from, AckFrame.ok(metadata));
+        } catch (DestinationTopics.PartitionLimitException e) {
+            metrics.refused();
+            log.error("Metadata of topic {} refused: {}", metadata.topic(), e.getMessage());
+            send(from, AckFrame.nack(metadata, AckReason.NOT_AUTHORIZED, e.getMessage()));
         } catch (Exception e) {
             log.warn("Cannot apply metadata of topic {}: {}", metadata.topic(), e.toString());
             send(from, AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));

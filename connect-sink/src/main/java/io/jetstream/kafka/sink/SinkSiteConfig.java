@@ -38,6 +38,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_REPLICATION_FACTOR = "create.topics.replication.factor";
     public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
     public static final String TOPIC_CONFIGS_EXCLUDE = "sync.topic.configs.exclude";
+    public static final String TOPIC_PARTITIONS_MAX = "create.topics.partitions.max";
     /** The configs MirrorMaker 2's DefaultConfigPropertyFilter never syncs: they describe a cluster, not the data. */
     static final String DEFAULT_TOPIC_CONFIGS_EXCLUDE = "follower\\.replication\\.throttled\\.replicas"
             + "|leader\\.replication\\.throttled\\.replicas|message\\.timestamp\\.difference\\.max\\.ms"
@@ -123,6 +124,15 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "keep the destination's own retention. Without integrity.key the metadata "
                                 + "crosses the relays unsigned, so this also bounds what a relay could set.",
                         TOPICS, 7, Width.LONG, "Topic configs never synced")
+                .define(TOPIC_PARTITIONS_MAX, Type.INT, 4096, ConfigDef.Range.between(1, 1_000_000),
+                        Importance.LOW, "Most partitions this connector gives a destination topic, when it "
+                                + "creates or grows one from the origin's partition count or from a batch's "
+                                + "partition. A batch or topic metadata beyond it is refused for good (the "
+                                + "source task fails, naming topic, partition and this key) and nothing is "
+                                + "created: a path that could alter unsigned metadata (without integrity.key) "
+                                + "cannot make the destination cluster create thousands of partitions. Raise it "
+                                + "for origin topics with more partitions.",
+                        TOPICS, 8, Width.SHORT, "Most partitions per topic")
                 .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task, bounds two areas separately: bytes of received batches waiting to be "
@@ -241,6 +251,11 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public short topicReplicationFactor() {
         return getShort(TOPIC_REPLICATION_FACTOR);
+    }
+
+    /** Most partitions given to a destination topic ({@value #TOPIC_PARTITIONS_MAX}). */
+    public int topicPartitionsMax() {
+        return getInt(TOPIC_PARTITIONS_MAX);
     }
 
     public boolean topicConfigsSync() {

@@ -136,7 +136,7 @@ public final class SinkSiteTask extends SourceTask {
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
                 config.topicConfigsSync(), config.topicConfigsExclude().asMatchPredicate(), config.clusterCallTimeout(),
-                this::destinationTopicRecreated);
+                this::destinationTopicRecreated, config.topicPartitionsMax());
         FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
                 config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
