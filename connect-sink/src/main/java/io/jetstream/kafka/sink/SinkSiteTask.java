@@ -79,7 +79,8 @@ public final class SinkSiteTask extends SourceTask {
     static final String DESTINATION_OFFSET = "destination.offset";
     /**
      * Longest wait for one read of the stored progress (Connect's reader has no limit of its own):
-     * well below the worker's graceful stop timeout, so a stop is never held up by a broker outage.
+     * well below the worker's graceful stop timeout, so a stop is never held up by a broker outage;
+     * {@code cluster.call.timeout.ms} lowers it further when set below it.
      */
     static final Duration PROGRESS_READ_TIMEOUT = Duration.ofSeconds(3);
     /**
@@ -130,7 +131,8 @@ public final class SinkSiteTask extends SourceTask {
         // Of two instances of this task subscribed at once (one left over from a stop that timed
         // out), the relay keeps the one that started later.
         long epoch = System.currentTimeMillis();
-        progressReads = new BoundedReads("jetstream-progress-" + nodeId, PROGRESS_READ_TIMEOUT);
+        progressReads = new BoundedReads("jetstream-progress-" + nodeId,
+                progressReadTimeout(config.clusterCallTimeout()));
         metrics = new SinkSiteMetrics(context.pluginMetrics());
         targetCluster = config.targetCluster();
         Admin admin = targetCluster.admin(nodeId + "-topics");
@@ -245,7 +247,12 @@ public final class SinkSiteTask extends SourceTask {
         }
     }
 
-    /** The stored source offset of an origin partition, read within {@link #PROGRESS_READ_TIMEOUT}. */
+    /** How long one read of the stored progress may take: the fixed cap, or the configured call bound if lower. */
+    static Duration progressReadTimeout(Duration clusterCallTimeout) {
+        return clusterCallTimeout.compareTo(PROGRESS_READ_TIMEOUT) < 0 ? clusterCallTimeout : PROGRESS_READ_TIMEOUT;
+    }
+
+    /** The stored source offset of an origin partition, read within {@link #progressReadTimeout}. */
     private Map<String, Object> storedOffset(TopicPartition origin) {
         return progressReads.read("stored progress of " + origin,
                 () -> context.offsetStorageReader().offset(sourcePartition(origin.topic(), origin.partition())));

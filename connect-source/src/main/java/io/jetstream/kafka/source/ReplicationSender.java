@@ -513,8 +513,13 @@ final class ReplicationSender implements AutoCloseable {
         }
         metrics.nack(ack.reason().name());
         if (!ack.reason().retriable()) {
-            fatal.compareAndSet(null, new IllegalStateException("The destination refused batch " + ack.batchId()
-                    + " of " + ack.topic() + "-" + ack.partition() + ": " + ack.reason() + " " + ack.message()));
+            BatchHeader refused = entry.payload().frame.header();
+            fatal.compareAndSet(null, new IllegalStateException("The destination refused for good batch "
+                    + ack.batchId() + " of " + ack.topic() + "-" + ack.partition() + " (source offsets "
+                    + refused.firstOffset() + ".." + refused.lastOffset() + ", " + entry.records() + " records): "
+                    + ack.reason() + " " + ack.message() + ". Nothing of it or after it in that partition was "
+                    + "committed at the source; the task stops here and stops again after a restart until the "
+                    + "cause (see the destination-site task's log) is removed"));
             return;
         }
         // A route or hop that failed: the ingress avoids it now, so try again soon on another one.

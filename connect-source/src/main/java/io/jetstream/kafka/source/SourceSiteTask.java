@@ -179,7 +179,7 @@ public final class SourceSiteTask extends SinkTask {
                 config.clusterCallTimeout());
         incarnations = new TopicIncarnations(originOffsets);
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
-                config.metadataRefresh(), "jetstream-metadata-" + nodeId);
+                config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId);
         sender.metadataListener(metadata::onMetadataAcknowledged);
         coverage = new OriginCoverage(originOffsets);
         metrics.gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "

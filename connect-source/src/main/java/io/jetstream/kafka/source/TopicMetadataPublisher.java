@@ -54,12 +54,16 @@ final class TopicMetadataPublisher implements AutoCloseable {
     /** How often metadata the destination has not confirmed is published again. */
     static final Duration UNCONFIRMED_RETRY = Duration.ofSeconds(2);
 
+    /** Longest wait for one Admin call ({@code cluster.call.timeout.ms}). */
+    private final long callTimeoutMillis;
+
     /**
      * @param topicIds hears the id of every topic described (a recreated topic shows here first when
      *     the consumer read on into it without noticing)
      */
     TopicMetadataPublisher(Admin admin, Sink sink, BiConsumer<String, Uuid> topicIds, Duration refresh,
-                           String threadName) {
+                           Duration callTimeout, String threadName) {
+        this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
         this.sink = sink;
         this.topicIds = topicIds;
@@ -109,10 +113,11 @@ final class TopicMetadataPublisher implements AutoCloseable {
         }
         try {
             Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames()
-                    .get(30, TimeUnit.SECONDS);
+                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
             List<ConfigResource> resources = names.stream()
                     .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all()
+                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
             for (String topic : names) {
                 TopicDescription description = descriptions.get(topic);
                 if (description == null) {

@@ -367,7 +367,9 @@ class ReplicationSenderTest {
         sender(1, 1 << 30);
         sender.append(p0, record(0));
         sender.onFrame(r1, AckFrame.nack(r1.sent.get(0).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
-        assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED");
+        assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED")
+                .as("names the partition and the source offsets").hasMessageContaining(
+                        "of " + p0.topic() + "-" + p0.partition() + " (source offsets 0..0, 1 records)");
         assertThatThrownBy(() -> sender.append(p0, record(1))).hasMessageContaining("refused");
     }
 
