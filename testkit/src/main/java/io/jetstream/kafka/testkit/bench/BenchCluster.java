@@ -126,14 +126,25 @@ final class BenchCluster implements AutoCloseable {
 
     // ---- Connect workers
 
-    /** JetStream's Connect workers: connect-A on a1 (bootstrap A) and connect-B on b2 (bootstrap B). */
-    Map<String, ConnectWorker> jetStreamWorkers() throws IOException, TimeoutException, InterruptedException {
+    /**
+     * JetStream's Connect workers: connect-A on a1 (bootstrap A) and, on b2 (bootstrap B), connect-B
+     * (the shipped worker file: exactly-once source support) or, for {@code atLeastOnce},
+     * connect-B-alo (the same without it). The map's keys are "connect-A" and "connect-B" either way.
+     */
+    Map<String, ConnectWorker> jetStreamWorkers(boolean atLeastOnce) throws IOException, TimeoutException,
+            InterruptedException {
         Map<String, ConnectWorker> wanted = new LinkedHashMap<>();
         wanted.put("connect-A", worker("connect-A", "a1", bootstrapA(), jetStreamPlugins, Map.of()));
-        wanted.put("connect-B", worker("connect-B", "b2", bootstrapB(), jetStreamPlugins, Map.of()));
+        wanted.put("connect-B", atLeastOnce
+                ? worker(JETSTREAM_WORKER_B_ALO, "b2", bootstrapB(), jetStreamPlugins,
+                        Map.of("exactly.once.source.support", "disabled"))
+                : worker("connect-B", "b2", bootstrapB(), jetStreamPlugins, Map.of()));
         runOnly(wanted);
         return wanted;
     }
+
+    /** The name of JetStream's destination worker without exactly-once support. */
+    static final String JETSTREAM_WORKER_B_ALO = "connect-B-alo";
 
     /** The MirrorMaker 2 workers of {@code setup}, one per host, one Connect group. */
     Map<String, ConnectWorker> mm2Workers(Variant.Mm2Setup setup) throws IOException, TimeoutException,

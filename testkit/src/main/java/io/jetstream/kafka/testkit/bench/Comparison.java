@@ -35,6 +35,11 @@ final class Comparison {
         // the same guarantee on both sides: exactly-once
         throughputRatio(ratios, results, Variants.JS_1_ROUTE, Variants.MM2_TUNED_SRC_EOS);
         throughputRatio(ratios, results, Variants.JS_3_ROUTES, Variants.MM2_TUNED_SRC_EOS);
+        latencyRatio(ratios, results, Variants.JS_1_ROUTE, Variants.MM2_TUNED_SRC_EOS);
+        // ... and at-least-once
+        throughputRatio(ratios, results, Variants.JS_1_ROUTE_ALO, Variants.MM2_TUNED_SRC);
+        latencyRatio(ratios, results, Variants.JS_1_ROUTE_ALO, Variants.MM2_TUNED_SRC);
+        latencyRatio(ratios, results, Variants.JS_1_ROUTE, Variants.MM2_TUNED_SRC);
         for (VariantResult js : completed(results)) {
             if (!"jetstream".equals(js.replicator())) {
                 continue;
@@ -111,6 +116,17 @@ final class Comparison {
         if (first.isPresent() && second.isPresent() && second.get().backlog().throughputMbS() > 0) {
             ratios.put(key(a) + "_vs_" + key(b),
                     round(first.get().backlog().throughputMbS() / second.get().backlog().throughputMbS()));
+        }
+    }
+
+    /** {@code latency_p99_<a>_vs_<b>}: p99 of the latency phase, a over b (below 1: a's tail is shorter). */
+    private static void latencyRatio(Map<String, Double> ratios, List<VariantResult> results, String a, String b) {
+        Optional<VariantResult> first = find(results, a);
+        Optional<VariantResult> second = find(results, b);
+        if (first.isPresent() && second.isPresent() && first.get().latency() != null && second.get().latency() != null
+                && second.get().latency().latencyP99Ms() > 0) {
+            ratios.put("latency_p99_" + key(a) + "_vs_" + key(b),
+                    round((double) first.get().latency().latencyP99Ms() / second.get().latency().latencyP99Ms()));
         }
     }
 

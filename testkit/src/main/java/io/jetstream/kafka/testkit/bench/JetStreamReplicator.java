@@ -57,7 +57,7 @@ final class JetStreamReplicator implements Replicator {
 
     @Override
     public void deploy(String topic) throws IOException, TimeoutException, InterruptedException {
-        Map<String, ConnectWorker> workers = cluster.jetStreamWorkers();
+        Map<String, ConnectWorker> workers = cluster.jetStreamWorkers(variant.atLeastOnce());
         restA = workers.get("connect-A").rest();
         restB = workers.get("connect-B").rest();
         startRelays();
@@ -71,6 +71,9 @@ final class JetStreamReplicator implements Replicator {
         source.put("relays", cluster.relay("a1").dataEndpoint());
         source.put("topics.regex", topicRegex);
         variant.compression().ifPresent(codec -> source.put("compression.type", codec));
+        if (variant.atLeastOnce()) {
+            sink.put("exactly.once.support", "requested");
+        }
         source.putAll(sourceProps);
         sink.putAll(sinkProps);
         Map<String, String> sinkConfig = restB.deploy(sinkName, SiteFiles.configFile("sink-connector.json"), sink);
@@ -166,7 +169,8 @@ final class JetStreamReplicator implements Replicator {
 
     @Override
     public List<String> processes() {
-        List<String> processes = new ArrayList<>(List.of("connect-A", "connect-B"));
+        List<String> processes = new ArrayList<>(List.of("connect-A",
+                variant.atLeastOnce() ? BenchCluster.JETSTREAM_WORKER_B_ALO : "connect-B"));
         relayHosts.forEach(host -> processes.add("relay-" + host));
         return processes;
     }

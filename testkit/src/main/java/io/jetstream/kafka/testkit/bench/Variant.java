@@ -18,9 +18,13 @@ import java.util.Optional;
  * @param mm2         MirrorMaker 2: placement and tuning; empty for JetStream
  * @param backlogShare share of the plan's backlog this variant drains (slow variants drain less so that
  *                    a full run stays within its time budget; rates are per second either way)
+ * @param atLeastOnce JetStream: the destination at-least-once (its Connect worker without exactly-once
+ *                    support, the connector at {@code exactly.once.support=requested}), MirrorMaker 2's
+ *                    default guarantee, for comparisons at equal guarantees; false: the shipped
+ *                    exactly-once. Always false for MirrorMaker 2 (see {@link Mm2Setup#exactlyOnce})
  */
 public record Variant(String id, String title, Kind kind, int routes, Optional<String> compression,
-                      Optional<Mm2Setup> mm2, double backlogShare) {
+                      Optional<Mm2Setup> mm2, double backlogShare, boolean atLeastOnce) {
 
     /** Which replicator a variant runs. */
     public enum Kind { JETSTREAM, MIRRORMAKER2 }
@@ -69,6 +73,9 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
         if (kind == Kind.MIRRORMAKER2 && mm2.isEmpty()) {
             throw new IllegalArgumentException("variant " + id + ": MirrorMaker 2 needs its setup");
         }
+        if (atLeastOnce && kind != Kind.JETSTREAM) {
+            throw new IllegalArgumentException("variant " + id + ": MirrorMaker 2's guarantee is set by its setup");
+        }
         if (backlogShare <= 0 || backlogShare > 1) {
             throw new IllegalArgumentException("variant " + id + ": backlogShare must be in (0, 1], was "
                     + backlogShare);
@@ -80,10 +87,17 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
     }
 
     static Variant jetStream(String id, String title, int routes, String compression) {
-        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.ofNullable(compression), Optional.empty(), 1.0);
+        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.ofNullable(compression), Optional.empty(), 1.0,
+                false);
+    }
+
+    /** JetStream with the destination at-least-once, as MirrorMaker 2 runs by default. */
+    static Variant jetStreamAtLeastOnce(String id, String title, int routes) {
+        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.empty(), Optional.empty(), 1.0, true);
     }
 
     static Variant mirrorMaker(String id, String title, Mm2Setup setup, double backlogShare) {
-        return new Variant(id, title, Kind.MIRRORMAKER2, 0, Optional.empty(), Optional.of(setup), backlogShare);
+        return new Variant(id, title, Kind.MIRRORMAKER2, 0, Optional.empty(), Optional.of(setup), backlogShare,
+                false);
     }
 }

@@ -16,6 +16,7 @@ public final class Variants {
     public static final String JS_3_ROUTES = "js-3routes";
     public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
     public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
+    public static final String JS_1_ROUTE_ALO = "js-1route-alo";
     public static final String MM2_DEFAULT_DST = "mm2-default-dst";
     public static final String MM2_TUNED_DST = "mm2-tuned-dst";
     public static final String MM2_TUNED_SRC = "mm2-tuned-src";
@@ -29,6 +30,9 @@ public final class Variants {
         add(Variant.jetStream(JS_3_ROUTES, "JetStream, 3 routes (shipped defaults)", 3, null));
         add(Variant.jetStream(JS_1_ROUTE_ZSTD, "JetStream, 1 route, zstd", 1, "zstd"));
         add(Variant.jetStream(JS_3_ROUTES_ZSTD, "JetStream, 3 routes, zstd", 3, "zstd"));
+        // MirrorMaker 2's guarantee (at-least-once) on JetStream's side too: latency and CPU compared
+        // like with like with mm2-tuned-src; js-1route against mm2-tuned-src-eos is the exactly-once pair.
+        add(Variant.jetStreamAtLeastOnce(JS_1_ROUTE_ALO, "JetStream, 1 route, at-least-once (MM2's guarantee)", 1));
         // Default MM2 drains about 1.4 MB/s: a third of the backlog keeps its drain near a minute.
         add(Variant.mirrorMaker(MM2_DEFAULT_DST, "MM2 defaults, at the destination",
                 new Variant.Mm2Setup(List.of("b2"), false, false, 1), 1.0 / 3));

@@ -29,6 +29,23 @@ class ComparisonTest {
     }
 
     @Test
+    void latencyIsComparedAtEqualGuarantees() {
+        List<VariantResult> results = List.of(
+                Fixtures.variant(Variants.JS_1_ROUTE, "jetstream", "lz4", 8.0, 600, 0.08, 130),
+                Fixtures.variant(Variants.JS_1_ROUTE_ALO, "jetstream", "lz4", 8.4, 600, 0.07, 90),
+                Fixtures.variant(Variants.MM2_TUNED_SRC, "mirrormaker2", "zstd", 7.0, 640, 0.07, 100),
+                Fixtures.variant(Variants.MM2_TUNED_SRC_EOS, "mirrormaker2", "zstd", 7.0, 640, 0.06, 325));
+
+        Map<String, Double> ratios = Comparison.ratios(results);
+
+        assertThat(ratios).containsEntry("js_1route_alo_vs_mm2_tuned_src", 1.2)
+                .containsEntry("latency_p99_js_1route_alo_vs_mm2_tuned_src", 0.9)
+                .containsEntry("latency_p99_js_1route_vs_mm2_tuned_src_eos", 0.4)
+                .containsEntry("latency_p99_js_1route_vs_mm2_tuned_src", 1.3)
+                .doesNotContainKey("latency_p99_js_1route_alo_vs_mm2_tuned_src_eos");
+    }
+
+    @Test
     void targetsSayWhatIsMetAndWhatIsNot() {
         List<VariantResult> results = List.of(
                 Fixtures.variant(Variants.JS_1_ROUTE, "jetstream", "zstd", 4.0, 600, 0.04, 60),
