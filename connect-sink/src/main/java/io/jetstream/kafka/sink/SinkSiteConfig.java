@@ -50,6 +50,7 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_RECREATION_POLICY = "topic.recreation.policy";
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
     public static final String STABLE_TIMEOUT_MS = "exactly.once.stable.timeout.ms";
+    public static final String TRANSACTION_GAP_MS = "exactly.once.transaction.gap.ms";
 
     private static final String CLUSTERS = "Clusters";
     private static final String TARGET_SECURITY = "Target cluster security";
@@ -194,7 +195,15 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "a message naming the partition and what to do, and the source keeps the records "
                                 + "for the next task instance. Keep it below the age at which hanging transactions "
                                 + "are aborted (the producer's transaction.timeout.ms, 60 s by default, and more).",
-                        DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)");
+                        DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)")
+                .define(TRANSACTION_GAP_MS, Type.LONG, 0L, ConfigDef.Range.between(0, 1_000),
+                        Importance.LOW, "Exactly-once only. Least time from a transaction's commit to the task "
+                                + "handing Connect the records of the next one (records that arrive meanwhile join "
+                                + "it). The broker writes the commit markers after answering the commit; a write of "
+                                + "the next transaction to the same partitions before they are written is answered "
+                                + "CONCURRENT_TRANSACTIONS and retried by the broker after its "
+                                + "add.partitions.to.txn.retry.backoff.ms (20 ms by default). 0: no wait.",
+                        DELIVERY, 8, Width.SHORT, "Gap between transactions (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
         RelayClientConfigs.define(def,
@@ -281,6 +290,11 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public Duration stableTimeout() {
         return Duration.ofMillis(getLong(STABLE_TIMEOUT_MS));
+    }
+
+    /** Exactly-once: least time from a commit to the next transaction's records ({@value #TRANSACTION_GAP_MS}). */
+    public Duration transactionGap() {
+        return Duration.ofMillis(getLong(TRANSACTION_GAP_MS));
     }
 
     public Duration pollTimeout() {

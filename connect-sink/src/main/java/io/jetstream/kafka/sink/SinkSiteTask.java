@@ -92,6 +92,8 @@ public final class SinkSiteTask extends SourceTask {
     static final Duration STABLE_RECHECK = Duration.ofMillis(100);
 
     private SinkSiteTaskConfig config;
+    /** Exactly-once: when Connect last reported a transaction committed ({@link #commit()}). */
+    private volatile long lastCommitNanos = System.nanoTime();
     private ClusterClients targetCluster;
     private String sourceAlias;
     private TopicNamingPolicy naming;
@@ -323,6 +325,9 @@ public final class SinkSiteTask extends SourceTask {
         if (unstable != null) {
             throw new ConnectException(unstable.getMessage());
         }
+        if (exactlyOnce) {
+            awaitTransactionGap();
+        }
         List<ReplicationReceiver.Delivery> deliveries = receiver.poll(config.pollTimeout());
         if (deliveries.isEmpty()) {
             return null;
@@ -335,6 +340,18 @@ public final class SinkSiteTask extends SourceTask {
             records.add(toSourceRecord(delivery));
         }
         return records;
+    }
+
+    /**
+     * Exactly-once: lets {@code exactly.once.transaction.gap.ms} pass since the last commit before the
+     * next transaction's records go to Connect, so that their writes find the commit markers written.
+     */
+    private void awaitTransactionGap() throws InterruptedException {
+        long gapNanos = config.transactionGap().toNanos();
+        long since = System.nanoTime() - lastCommitNanos;
+        if (gapNanos > 0 && since < gapNanos) {
+            TimeUnit.NANOSECONDS.sleep(gapNanos - since);
+        }
     }
 
     private SourceRecord toSourceRecord(ReplicationReceiver.Delivery delivery) {
@@ -500,6 +517,7 @@ public final class SinkSiteTask extends SourceTask {
     @Override
     public void commit() {
         if (exactlyOnce) {
+            lastCommitNanos = System.nanoTime();
             stableCommits.committed();
         } else {
             receiver.onOffsetsFlushed();
