@@ -95,13 +95,13 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "and sasl.* keys below; the consumer that reads the topics is the worker's.",
                         CLUSTERS, 3, Width.LONG, "Source bootstrap servers")
                 .define(BATCH_POLICY, Type.STRING, "fixed", ConfigDef.ValidString.in("adaptive", "fixed"),
-                        Importance.MEDIUM, "'fixed': batches close at the three batch caps below. 'adaptive' "
-                                + "(experimental): the batch size, linger and in-flight window are chosen continuously "
-                                + "from the measured event rate, event size, encode cost, throughput and round-trip "
-                                + "time to minimise event latency while keeping up (docs/model.md), with the caps as "
-                                + "upper bounds. Not the default yet: on par with the fixed caps under a saturating "
-                                + "load, but it starts small and grows slowly after a cold start or a route failure "
-                                + "(docs/model.md, 'Status').",
+                        Importance.MEDIUM, "'fixed': batches close at the three batch caps below. 'adaptive': "
+                                + "the batch size, linger and in-flight window are chosen continuously from the "
+                                + "measured event rate, event size, encode cost, throughput and round-trip time to "
+                                + "minimise event latency while keeping up (docs/model.md), with the caps as upper "
+                                + "bounds. Under a saturating load it carries about what the fixed caps do; after a "
+                                + "task start or a route failure it starts with small batches and grows them over "
+                                + "seconds (measurements: docs/experiments.md).",
                         BATCHING, 1, Width.SHORT, "Batch policy")
                 .define(BATCH_MAX_BYTES, Type.INT, 1024 * 1024,
                         ConfigDef.Range.between(1024, BATCH_MAX_BYTES_LIMIT), Importance.MEDIUM,

@@ -15,7 +15,7 @@ package io.jetstream.kafka.core.model;
  *
  * <p>Why not {@code bytes / (ack - sent - R)} per batch: with a fixed delay {@code c} that ratio
  * grows with the batch size, so small batches look slow and large ones fast, and a model that takes
- * it for the path's throughput drives itself to small batches (docs/model.md section 9).
+ * it for the path's throughput drives itself to small batches (docs/experiments.md).
  *
  * <p>When the sizes sampled hardly vary (relative spread below {@link #MIN_RELATIVE_SPREAD}), or the
  * slope's standard error exceeds {@link #MAX_SLOPE_ERROR} of it (a commit wait uniform over 100 ms

@@ -201,7 +201,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
      * else the slope of the ack-time fit when the sizes sampled make it identifiable, else the
      * optimistic prior; never below what the path recently delivered. Never
      * {@code bytes / (ack - sent - R)} of single batches: a fixed delay {@code c} at the destination
-     * would make small batches look slow (docs/model.md section 9).
+     * would make small batches look slow (docs/experiments.md).
      */
     private ModelInputs inputs(StreamEstimates measured, LinkEstimates path, LinkEstimates toEgress, long nowNanos) {
         long openBatch = current == null ? 0 : current.maxRecords();

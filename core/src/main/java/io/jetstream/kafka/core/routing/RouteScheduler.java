@@ -141,7 +141,7 @@ public final class RouteScheduler {
      * otherwise be committed to the routes at once and queue for seconds on the links: recovering
      * routes would sit idle while the others drain it, and, since the destination puts each
      * partition in order, a batch that crossed a shorter queue would wait for its predecessor on a
-     * longer one, silencing its route until the stall rule takes it down (docs/model.md, §4 and §9).
+     * longer one, silencing its route until the stall rule takes it down (docs/model.md §4, docs/experiments.md).
      */
     private static boolean overcommits(RouteEntry entry, LinkEstimates estimates, int wireBytes) {
         double delivered = estimates.deliveredBytesPerSecond();

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * second, whatever the batch size. On the emulated WAN of the demo (1.5 MB/s, 25 ms one way) the
  * adaptive policy, configured as the connector configures it (caps 10,000 records, 1 MiB, 20 ms,
  * window 1,024 batches, 64 MiB), must carry as much as the best fixed batch size of a sweep and be
- * about as fast. This is the collapse of docs/model.md section 9, reproduced in simulation.
+ * about as fast. This is the collapse of docs/experiments.md, reproduced in simulation.
  */
 class PeriodicCommitSimulationTest {
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The route scheduler on the demo's emulated links, where it once sent 82% of the bytes to one of
- * three equal routes (docs/model.md §9): 1.5 MB/s per route, 25 ms one way, batches of 30 KB, a
+ * three equal routes (docs/experiments.md): 1.5 MB/s per route, 25 ms one way, batches of 30 KB, a
  * sender window of 8 batches, an offered load of 1.2x one route (so one route cannot carry it),
  * with noise: delay wandering by up to 5 ms, transmission times x0.8-1.2, and 0-40 ms of processing
  * at the far end before each ack (a destination committing batches).
