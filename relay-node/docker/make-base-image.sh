@@ -13,9 +13,10 @@
 set -euo pipefail
 
 tag="${1:-jetstream-jre:17}"
-# What the relay's fat jar needs (jdeps --print-module-deps) plus what jdeps cannot see:
+# What the relay's fat jar needs (jdeps --ignore-missing-deps --print-module-deps --multi-release 17
+# on it) plus what jdeps cannot see:
 # jdk.crypto.ec, the provider of TLS with EC keys and certificates.
-modules="${JETSTREAM_JRE_MODULES:-java.base,java.logging,java.management,java.naming,java.xml,java.desktop,java.sql,java.scripting,jdk.management,jdk.unsupported,jdk.crypto.ec}"
+modules="${JETSTREAM_JRE_MODULES:-java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.unsupported}"
 
 if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ]; then
   jlink="$JAVA_HOME/bin/jlink"
