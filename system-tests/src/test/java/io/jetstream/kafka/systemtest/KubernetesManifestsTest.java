@@ -164,31 +164,36 @@ class KubernetesManifestsTest {
         assertThat(yaml).as(what + ": relay.yaml in ConfigMap " + configMapName).isNotBlank();
 
         Path root = Files.createDirectories(scratch.resolve(configMapName));
+        // ${secrets:/etc/jetstream/secrets:stream-token}: a file of a mounted directory.
+        Set<String> secretDirs = new HashSet<>();
+        Matcher variable = VARIABLE.matcher(yaml);
+        while (variable.find()) {
+            String[] parts = variable.group(2).split(":");
+            if (parts.length == 2 && parts[0].startsWith("/etc/jetstream/")) {
+                secretDirs.add(parts[0]);
+                provide(what, volumes, container, root, parts[0] + "/" + parts[1],
+                        "secret-" + parts[1] + "-0123456789abcdef");
+            }
+        }
+        // tls.cert.file and the like: files named as they are.
         Matcher files = Pattern.compile("/etc/jetstream/[A-Za-z0-9_./-]+").matcher(yaml);
         while (files.find()) {
-            String path = files.group();
-            Matcher variable = VARIABLE.matcher(yaml);
-            String file = path;
-            // ${secrets:/etc/jetstream/secrets:stream-token} names a file of a directory.
-            while (variable.find()) {
-                String[] parts = variable.group(2).split(":");
-                if (parts.length == 2 && parts[0].equals(path)) {
-                    file = path + "/" + parts[1];
-                }
-            }
-            if (!path.equals(file)) {
-                assertMounted(what, volumes, container, file);
-                Files.createDirectories(root.resolve(file.substring(1)).getParent());
-                Files.writeString(root.resolve(file.substring(1)), "secret-of-" + file.hashCode() + "-0123456789abcdef");
-            } else if (!yaml.contains("${secrets:" + path + ":")) {
-                assertMounted(what, volumes, container, file);
-                Files.createDirectories(root.resolve(file.substring(1)).getParent());
-                Files.writeString(root.resolve(file.substring(1)), "-----BEGIN CERTIFICATE-----\n");
+            if (!secretDirs.contains(files.group())) {
+                provide(what, volumes, container, root, files.group(), "-----BEGIN CERTIFICATE-----\n");
             }
         }
         Path copy = root.resolve("relay.yaml");
         Files.writeString(copy, yaml.replace("/etc/jetstream/", root + "/etc/jetstream/"));
         return RelayConfig.load(copy);
+    }
+
+    /** Checks that a mount provides {@code file}, and writes a stand-in for it under {@code root}. */
+    private static void provide(String what, Map<String, JsonNode> volumes, JsonNode container, Path root, String file,
+                                String content) throws IOException {
+        assertMounted(what, volumes, container, file);
+        Path copy = root.resolve(file.substring(1));
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, content);
     }
 
     /** {@code file} is provided by a mount: a directory mount holding it (a Secret's items, if listed, name it). */

@@ -164,8 +164,8 @@ class RelayContainerIT {
     @Test
     @Order(1)
     void recordsReplicatedThroughTheRelayContainerArriveOnceAndInOrder() throws Exception {
-        env.siteA().createTopic("container.t3", 3);
-        ProducedLog produced = new Workload(WorkloadSpec.builder("container.t3", 3)
+        env.siteA().createTopic("demo.container", 3);
+        ProducedLog produced = new Workload(WorkloadSpec.builder("demo.container", 3)
                 .records(20_000)
                 .valueBytes(256)
                 .nullKeyEvery(7)
