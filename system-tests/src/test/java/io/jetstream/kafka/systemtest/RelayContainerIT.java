@@ -68,18 +68,20 @@ class RelayContainerIT {
 
     @BeforeAll
     static void start() throws Exception {
+        long startNanos = System.nanoTime();
         try {
             docker = DockerEngine.start();
+            image = RelayImage.build(docker, BASE_IMAGE,
+                    "jetstream-relay-it:" + UUID.randomUUID().toString().substring(0, 8));
+            docker.requireContainers(BASE_IMAGE);
         } catch (DockerUnavailableException e) {
-            String line = "*** RelayContainerIT SKIPPED: no Docker engine can run here (" + e.getMessage()
-                    + "). The relay image was NOT built and NOT run. ***";
+            String line = "*** RelayContainerIT SKIPPED: no Docker engine can run containers here (" + e.getMessage()
+                    + "). The relay image was NOT run. ***";
             System.err.println(line);
             log.warn(line);
             Assumptions.abort(line);
         }
-        long startNanos = System.nanoTime();
-        image = RelayImage.build(docker, BASE_IMAGE, "jetstream-relay-it:" + UUID.randomUUID().toString().substring(0, 8));
-        log.info("Image ready after {} ms", (System.nanoTime() - startNanos) / 1_000_000);
+        log.info("Engine {} and image ready after {} ms", docker.version(), (System.nanoTime() - startNanos) / 1_000_000);
 
         RelayTls tls = new TestPki(workDir.resolve("pki")).relayTls();
         env = ReplicationEnvironment.builder(workDir.resolve("sites"))

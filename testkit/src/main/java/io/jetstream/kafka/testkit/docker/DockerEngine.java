@@ -98,17 +98,21 @@ public final class DockerEngine implements AutoCloseable {
         }
         long startNanos = System.nanoTime();
         try {
-            Poll.until("dockerd answering at " + host, DAEMON_START_TIMEOUT, Duration.ofMillis(250), () -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("dockerd exited with " + process.exitValue());
-                }
-                return serverVersion(cli, host).isPresent();
-            });
+            // Ends early when the daemon exits (no permission, no cgroups, a kernel without overlay...).
+            Poll.until("dockerd answering at " + host, DAEMON_START_TIMEOUT, Duration.ofMillis(250),
+                    () -> !process.isAlive() || serverVersion(cli, host).isPresent());
         } catch (TimeoutException e) {
             String tail = tail(logFile, 15);
             stop(process, dir);
             throw new DockerUnavailableException("dockerd did not start: " + e.getMessage() + "; its log ends:\n"
                     + tail, e);
+        }
+        if (!process.isAlive()) {
+            String tail = tail(logFile, 15);
+            int exit = process.exitValue();
+            stop(process, dir);
+            throw new DockerUnavailableException("dockerd exited with " + exit + " while starting; its log ends:\n"
+                    + tail);
         }
         String version = serverVersion(cli, host).orElse("?");
         log.info("Started a private dockerd {} at {} in {} ms (pid {})", version, host,
@@ -185,6 +189,26 @@ public final class DockerEngine implements AutoCloseable {
             return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(output);
+        }
+    }
+
+    /**
+     * Runs {@code java -version} in a container of {@code image}, to tell an engine that cannot run
+     * containers here (exit 125: no runtime, no cgroups, no permission) from an image that is broken
+     * (any other failure).
+     *
+     * @throws DockerUnavailableException when the engine could not run the container
+     * @throws IOException                when the container ran and {@code java -version} failed
+     */
+    public void requireContainers(String image) throws DockerUnavailableException, IOException, InterruptedException {
+        Result result = docker(Duration.ofMinutes(2), "run", "--rm", "--network", "host", image, "java", "-version");
+        if (result.exit() == 125) {
+            throw new DockerUnavailableException("the engine cannot run containers here (docker run exited 125): "
+                    + result.output().strip());
+        }
+        if (!result.ok()) {
+            throw new IOException("java -version in a container of " + image + " exited with " + result.exit() + ":\n"
+                    + result.output());
         }
     }
 
