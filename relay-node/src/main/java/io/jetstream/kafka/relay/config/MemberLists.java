@@ -1,5 +1,6 @@
 package io.jetstream.kafka.relay.config;
 
+import static io.jetstream.kafka.relay.config.RelayConfig.CONFIG_PROVIDERS;
 import static io.jetstream.kafka.relay.config.RelayConfig.DESTINATIONS;
 import static io.jetstream.kafka.relay.config.RelayConfig.STREAMS;
 
@@ -31,9 +32,13 @@ final class MemberLists {
     private MemberLists() {
     }
 
-    /** A copy of {@code flat} with {@code streams}, {@code destinations} and each destination's routes filled in. */
+    /**
+     * A copy of {@code flat} with {@code streams}, {@code destinations}, each destination's routes
+     * and {@code config.providers} filled in.
+     */
     static Map<String, String> complete(Map<String, String> flat) {
         Map<String, String> props = new LinkedHashMap<>(flat);
+        imply(props, CONFIG_PROVIDERS);
         imply(props, STREAMS);
         Set<String> destinations = imply(props, DESTINATIONS);
         for (String destination : destinations) {

@@ -75,6 +75,10 @@ public final class RelayConfig extends AbstractConfig {
     public static final String HANDSHAKE_PENDING_PER_ADDRESS_MAX = "handshake.pending.per.address.max";
     public static final String NEXT_HOPS_ALLOWED = "next.hops.allowed";
     public static final String HEALTH_DIRECT_MEMORY_DEGRADED_RATIO = "health.direct.memory.degraded.ratio";
+    /** Kafka's config providers: {@code config.providers}, then {@code config.providers.<name>.class} and {@code .param.*}. */
+    public static final String CONFIG_PROVIDERS = org.apache.kafka.common.config.AbstractConfig.CONFIG_PROVIDERS_CONFIG;
+    public static final String CONFIG_PROVIDER_CLASS = "class";
+    public static final String CONFIG_PROVIDER_PARAM = "param";
 
     private final String source;
     private final Map<String, StreamSpec> streams;

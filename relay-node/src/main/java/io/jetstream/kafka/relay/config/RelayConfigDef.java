@@ -29,11 +29,13 @@ final class RelayConfigDef {
     static final String GROUP_BUFFERS = "Buffers";
     static final String GROUP_TIMEOUTS = "Timeouts";
     static final String GROUP_HANDSHAKE = "Before authentication";
+    static final String GROUP_CONFIG_PROVIDERS = "Config providers";
 
     static final long KIB = 1024L;
     static final long MIB = 1024L * KIB;
 
     private static final ConfigDef RELAY = buildRelay();
+    private static final ConfigDef CONFIG_PROVIDERS_DEF = buildConfigProviders();
 
     private RelayConfigDef() {
     }
@@ -308,6 +310,54 @@ final class RelayConfigDef {
                                 + " streams.<id>.token no longer does, so a leaked token of one role cannot act as"
                                 + " another (a source task's token cannot take over a destination task's share)."
                                 + " Must differ from the shared token and from the other roles' tokens."));
+    }
+
+    /**
+     * The provider list, {@code config.providers}: checked on its own, before the other keys, whose
+     * values may hold the providers' variables.
+     */
+    static ConfigDef configProviders() {
+        return CONFIG_PROVIDERS_DEF;
+    }
+
+    private static ConfigDef buildConfigProviders() {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_CONFIG_PROVIDERS)
+                .add(key(CONFIG_PROVIDERS, Type.LIST).defaultValue("").validator(IdentifierValidator.list())
+                        .importance(Importance.LOW).displayName("Config provider names")
+                        .doc("Names of Kafka config providers whose variables other values may use, as in Kafka"
+                                + " clients and Connect workers: ${<name>:[path:]key} is replaced by what the"
+                                + " provider returns before the configuration is validated, e.g. a token from the"
+                                + " environment with ${env:JETSTREAM_STREAM_TOKEN} or from a mounted Kubernetes"
+                                + " Secret with ${directory:/etc/jetstream/secrets:stream-token}. Each needs"
+                                + " config.providers.<name>.class; config.providers.<name>.param.<param> is"
+                                + " passed to the provider's configure(). A variable that does not resolve is an"
+                                + " error. Written dotted (config.providers is a prefix of its members' keys)."));
+        return def;
+    }
+
+    /** Keys of one config provider: {@code config.providers.<name>.class} (its params are free-form). */
+    static ConfigDef configProvider(String name) {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP_CONFIG_PROVIDERS)
+                .add(key(configProviderClassKey(name), Type.STRING)
+                        .validator(ConfigProviderClassValidator.INSTANCE)
+                        .importance(Importance.LOW).displayName("Config provider class")
+                        .doc("Class of the provider: org.apache.kafka.common.config.provider.EnvVarConfigProvider"
+                                + " (${env:VAR}), FileConfigProvider (${file:/path/file.properties:key}),"
+                                + " DirectoryConfigProvider (${directory:/path:file}: the file's content, as a"
+                                + " mounted Kubernetes Secret holds one value per file), or any ConfigProvider on"
+                                + " the class path. The org.apache.kafka.automatic.config.providers system property"
+                                + " restricts the allowed classes as it does for Kafka."));
+        return def;
+    }
+
+    static String configProviderClassKey(String name) {
+        return CONFIG_PROVIDERS + "." + name + "." + CONFIG_PROVIDER_CLASS;
+    }
+
+    static String configProviderParamPrefix(String name) {
+        return CONFIG_PROVIDERS + "." + name + "." + CONFIG_PROVIDER_PARAM + ".";
     }
 
     /** {@code streams.<id>.<role>.token}. */

@@ -25,9 +25,13 @@ public final class RelayConfigDoc {
         memberKeys.addAll(inOrder(RelayConfigDef.stream("<id>")));
         memberKeys.addAll(inOrder(RelayConfigDef.destination("<destination>")));
         memberKeys.addAll(inOrder(RelayConfigDef.route("<destination>", "<route>")));
+        memberKeys.addAll(inOrder(RelayConfigDef.configProviders()));
+        memberKeys.addAll(inOrder(RelayConfigDef.configProvider("<name>")));
 
+        List<String> groups = new ArrayList<>(relay.groups());
+        memberKeys.stream().map(k -> k.group).filter(g -> !groups.contains(g)).distinct().forEach(groups::add);
         StringBuilder out = new StringBuilder();
-        for (String group : relay.groups()) {
+        for (String group : groups) {
             out.append("\n#### ").append(group).append("\n\n")
                     .append("| Key | Type | Default | Valid values | Importance | Description |\n")
                     .append("|---|---|---|---|---|---|\n");

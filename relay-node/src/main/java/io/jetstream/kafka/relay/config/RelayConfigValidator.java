@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class RelayConfigValidator {
     private final List<String> identityKeys = new ArrayList<>();
 
     private RelayConfigValidator(Map<String, String> flat) {
-        this.props = MemberLists.complete(flat);
+        this.props = new LinkedHashMap<>(MemberLists.complete(flat));
     }
 
     static Result validate(Map<String, String> flat) {
@@ -60,6 +61,7 @@ final class RelayConfigValidator {
     }
 
     private void run() {
+        resolveVariables();
         Map<String, ConfigValue> fixed = check(RelayConfigDef.relay());
         for (String id : listValue(fixed, STREAMS)) {
             Map<String, ConfigValue> streamValues = check(RelayConfigDef.stream(id));
@@ -84,6 +86,32 @@ final class RelayConfigValidator {
         }
         reportUnknownKeys();
         new CrossFieldRules(fixed).check();
+        // Resolved: the relay never runs its providers again (a resolved secret is taken as it is).
+        props.keySet().removeIf(key -> key.equals(CONFIG_PROVIDERS) || key.startsWith(CONFIG_PROVIDERS + "."));
+    }
+
+    /**
+     * Checks the config-provider keys, then replaces the providers' variables in every value
+     * ({@link ConfigVariables}), so that the checks below see the values the relay will use. A
+     * variable that does not resolve is one problem, on its key, not followed by that key's checks.
+     */
+    private void resolveVariables() {
+        List<String> providers = listValue(check(RelayConfigDef.configProviders()), CONFIG_PROVIDERS);
+        for (String provider : providers) {
+            check(RelayConfigDef.configProvider(provider));
+            String params = RelayConfigDef.configProviderParamPrefix(provider);
+            props.keySet().stream().filter(key -> key.startsWith(params) && key.length() > params.length())
+                    .forEach(knownKeys::add);
+        }
+        if (!problems.isEmpty()) {
+            return;
+        }
+        ConfigVariables.Result resolved = ConfigVariables.resolve(props, providers);
+        resolved.problems().forEach(problem -> {
+            failedKeys.add(problem.key());
+            problems.add(problem);
+        });
+        props.putAll(resolved.props());
     }
 
     /** A role's own token must differ from the shared token and from the other roles': it grants that role alone. */
@@ -118,8 +146,8 @@ final class RelayConfigValidator {
             List<String> errors = values.get(name).errorMessages();
             // ConfigDef runs the validator even when the value did not parse, on null: keep the
             // first message, the rest only repeats it less clearly.
-            if (!errors.isEmpty()) {
-                failedKeys.add(name);
+            // A key already reported (a variable that did not resolve) is not reported twice.
+            if (!errors.isEmpty() && failedKeys.add(name)) {
                 problems.add(new ConfigProblem(name, errors.get(0)));
             }
         }

@@ -37,7 +37,8 @@ class RelayConfigTest {
     @Test
     void everyKeyIsFullyDeclared() {
         List<ConfigDef> defs = List.of(RelayConfig.configDef(), RelayConfigDef.stream("s"),
-                RelayConfigDef.destination("d"), RelayConfigDef.route("d", "r"));
+                RelayConfigDef.destination("d"), RelayConfigDef.route("d", "r"), RelayConfigDef.configProviders(),
+                RelayConfigDef.configProvider("p"));
         for (ConfigDef def : defs) {
             for (ConfigDef.ConfigKey key : def.configKeys().values()) {
                 assertThat(key.documentation).as("doc of %s", key.name).isNotBlank();
