@@ -182,6 +182,7 @@ class ReplicationReceiverTest {
         receiver.onFrame(upstream, batch("orders", 1_501, 1_502));
         assertThat(pollOffsets()).containsExactly(1_500L, 1_501L, 1_502L);
         assertThat(gapMetric("offset-gaps-total")).isEqualTo(1.0);
+        assertThat(metric("records-out-total")).as("every record handed to Connect").isEqualTo(3.0);
     }
 
     @Test

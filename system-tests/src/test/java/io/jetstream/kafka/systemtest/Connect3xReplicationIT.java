@@ -105,11 +105,21 @@ class Connect3xReplicationIT {
     void withoutPluginMetricsTheTaskMetricsStayReadableOverJmxAfterOneLogLine() throws Exception {
         ConnectWorker source = env.siteA().requireWorker();
         ConnectWorker destination = env.siteB().requireWorker();
-        Poll.until("task metrics over JMX on both 3.x workers", Duration.ofSeconds(30), () ->
-                JmxReader.sum(source.process().pid(), "kafka.connect:type=plugins,connector="
-                        + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "records-acked-total") > 0
-                        && JmxReader.sum(destination.process().pid(), "kafka.connect:type=plugins,connector="
-                        + ReplicationEnvironment.SINK_CONNECTOR + ",*", "records-out-total") > 0);
+        String sourceMBeans = "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SOURCE_CONNECTOR + ",*";
+        String destinationMBeans = "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR
+                + ",*";
+        try {
+            Poll.until("task metrics over JMX on both 3.x workers", Duration.ofSeconds(60), Duration.ofSeconds(1), () ->
+                    JmxReader.sum(source.process().pid(), sourceMBeans, "records-acked-total") > 0
+                            && JmxReader.sum(destination.process().pid(), destinationMBeans, "records-out-total") > 0);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; source: "
+                    + JmxReader.values(source.process().pid(), sourceMBeans, "records-acked-total")
+                    + "; destination: "
+                    + JmxReader.values(destination.process().pid(), destinationMBeans, "records-out-total")
+                    + "; all kafka.connect plugin MBeans of the source worker: "
+                    + JmxReader.values(source.process().pid(), "kafka.connect:type=plugins,*", "task-instance-id"), e);
+        }
         assertThat(degradedLines(source)).as("one line for the source-site plugin, whatever its tasks").isEqualTo(1);
         assertThat(degradedLines(destination)).as("one line for the destination-site plugin").isEqualTo(1);
     }

@@ -48,7 +48,7 @@ class ScaleOutIT {
     static void start() throws Exception {
         env = ReplicationEnvironment.builder(workDir)
                 .workersPerSite(WORKERS)
-                .workerHeap("320m")
+                .workerHeap("384m")
                 .sourceTasks(SOURCE_TASKS)
                 .sinkTasks(SINK_TASKS)
                 .routes(1)

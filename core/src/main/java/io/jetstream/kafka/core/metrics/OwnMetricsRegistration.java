@@ -16,6 +16,8 @@ import org.apache.kafka.common.metrics.MetricsReporter;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.utils.Sanitizer;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A registry of the task's own, for workers without plugin metrics (Kafka Connect before 4.1) and
@@ -27,6 +29,8 @@ import org.apache.kafka.common.utils.Time;
  * {@link #unexported} keeps them private. Closing removes them (and their MBean).
  */
 public final class OwnMetricsRegistration implements MetricsRegistration {
+
+    private static final Logger log = LoggerFactory.getLogger(OwnMetricsRegistration.class);
 
     /** JMX domain and group of Connect's plugin metrics (KIP-877). */
     static final String JMX_DOMAIN = "kafka.connect";
@@ -49,9 +53,13 @@ public final class OwnMetricsRegistration implements MetricsRegistration {
     public static OwnMetricsRegistration jmx(String connector, int task) {
         Map<String, String> tags = taskTags(connector, task);
         if (registered(tags)) {
+            log.warn("Task metrics of {} are still held by a previous instance of this task; this instance's metrics "
+                    + "are not exported until the task restarts", tags);
             return unexported(tags);
         }
         JmxReporter reporter = new JmxReporter();
+        // Every registry counts its metrics in kafka.connect:type=kafka-metrics-count: leave the worker's own.
+        reporter.configure(Map.of(JmxReporter.EXCLUDE_CONFIG, JMX_DOMAIN + ":type=kafka-metrics-count"));
         Metrics metrics = new Metrics(new MetricConfig(), List.<MetricsReporter>of(reporter), Time.SYSTEM,
                 new KafkaMetricsContext(JMX_DOMAIN));
         return new OwnMetricsRegistration(metrics, tags, true);
