@@ -358,6 +358,9 @@ final class ReplicationReceiver implements AutoCloseable {
             next = inbound.poll();
         }
         resumeIfDrained();
+        if (!out.isEmpty()) {
+            metrics.recordsOut(out.size());
+        }
         return out;
     }
 

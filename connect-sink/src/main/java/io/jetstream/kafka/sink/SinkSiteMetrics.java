@@ -6,14 +6,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.Max;
 
 /**
- * Metrics of one destination-site task, registered through Connect's {@link PluginMetrics}
- * (KIP-877, see {@link TaskMetrics}). {@code duplicate-records-total} counts records received again
+ * Metrics of one destination-site task, registered through Connect's plugin metrics (KIP-877; on
+ * workers before Kafka 4.1 over JMX under the same names, see {@link TaskMetrics}).
+ * {@code duplicate-records-total} counts records received again
  * after they were written (re-sent batches): they are dropped, never written twice while the task
  * runs. {@code rewritten-records-total} counts, in at-least-once mode, the records written twice
  * because a task instance crashed before its progress was stored ({@link DestinationOffsets}).
@@ -35,8 +35,8 @@ final class SinkSiteMetrics {
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
 
-    SinkSiteMetrics(PluginMetrics pluginMetrics) {
-        metrics = new TaskMetrics(pluginMetrics);
+    SinkSiteMetrics(TaskMetrics metrics) {
+        this.metrics = metrics;
         records = metrics.counter("records-out", "Records handed to Connect for writing.", true);
         duplicates = metrics.counter("duplicate-records", "Records received again after they were written; dropped.",
                 false);
@@ -142,5 +142,10 @@ final class SinkSiteMetrics {
         if (count > 0) {
             rewritten.record(count);
         }
+    }
+
+    /** Removes the task's metrics where it registered them itself (workers before Kafka 4.1). */
+    void close() {
+        metrics.close();
     }
 }

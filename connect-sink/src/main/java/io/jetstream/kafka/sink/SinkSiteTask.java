@@ -4,6 +4,7 @@ import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.core.metrics.TaskMetrics;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
@@ -37,8 +38,8 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
@@ -135,7 +136,7 @@ public final class SinkSiteTask extends SourceTask {
         long epoch = System.currentTimeMillis();
         progressReads = new BoundedReads("jetstream-progress-" + nodeId,
                 progressReadTimeout(config.clusterCallTimeout()));
-        metrics = new SinkSiteMetrics(context.pluginMetrics());
+        metrics = new SinkSiteMetrics(TaskMetrics.forTask(() -> context.pluginMetrics(), connectorName, taskId));
         targetCluster = config.targetCluster();
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
@@ -548,6 +549,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         log.info("Destination-site task stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
     }

@@ -7,6 +7,8 @@ import io.jetstream.kafka.core.batch.BatchEncoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.core.metrics.TaskMetrics;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
@@ -120,7 +122,8 @@ class ReplicationReceiverTest {
                             storedIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID),
                             storedPreviousIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID));
                 }, topics,
-                new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())), Runnable::run, integrity);
+                new SinkSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
+                        new PluginMetricsImpl(metrics, Map.of())))), Runnable::run, integrity);
         return receiver;
     }
 
@@ -179,6 +182,7 @@ class ReplicationReceiverTest {
         receiver.onFrame(upstream, batch("orders", 1_501, 1_502));
         assertThat(pollOffsets()).containsExactly(1_500L, 1_501L, 1_502L);
         assertThat(gapMetric("offset-gaps-total")).isEqualTo(1.0);
+        assertThat(metric("records-out-total")).as("every record handed to Connect").isEqualTo(3.0);
     }
 
     @Test
@@ -401,10 +405,11 @@ class ReplicationReceiverTest {
     @Test
     void aNewTaskInstanceTakesOverTheMetricsOfAnOrphanedOne() {
         receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
-        PluginMetricsImpl shared = new PluginMetricsImpl(metrics, Map.of("task", "0"));
-        SinkSiteMetrics orphan = new SinkSiteMetrics(shared);
+        PluginMetricsRegistration shared = new PluginMetricsRegistration(new PluginMetricsImpl(metrics,
+                Map.of("task", "0")));
+        SinkSiteMetrics orphan = new SinkSiteMetrics(new TaskMetrics(shared));
         orphan.gauge("buffered-bytes", "doc", () -> 1);
-        SinkSiteMetrics successor = new SinkSiteMetrics(shared);
+        SinkSiteMetrics successor = new SinkSiteMetrics(new TaskMetrics(shared));
         successor.gauge("buffered-bytes", "doc", () -> 2);
         successor.duplicates(3);
         assertThat(metrics.metrics().keySet()).anyMatch(n -> n.name().equals("buffered-bytes"));

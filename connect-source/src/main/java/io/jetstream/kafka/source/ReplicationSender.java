@@ -73,6 +73,14 @@ final class ReplicationSender implements AutoCloseable {
          * its frame limit in its handshake).
          */
         int maxBatchPayloadBytes();
+
+        /**
+         * Whether the relay is in the preferred tier (e.g. on this worker's host, {@code relays.prefer.local}):
+         * the others get batches only while no preferred relay is ready.
+         */
+        default boolean preferred() {
+            return true;
+        }
     }
 
     /** Told whether the destination applied a topic's metadata (ACK) or not (NACK). */
@@ -405,21 +413,32 @@ final class ReplicationSender implements AutoCloseable {
         return Sent.SENT;
     }
 
-    /** A ready relay, round robin, avoiding {@code avoid} (the one that just failed) when another is ready. */
+    /**
+     * A ready relay, round robin, avoiding {@code avoid} (the one that just failed) when another is
+     * ready: a preferred relay ({@link Relay#preferred()}) while any is ready, else one of the others.
+     */
     private Relay pickRelay(Relay avoid) {
-        Relay fallback = null;
+        Relay relay = pickReady(true, avoid);
+        if (relay == null) {
+            relay = pickReady(false, avoid);
+        }
+        if (relay == null && avoid != null && avoid.isReady()) {
+            relay = avoid;
+        }
+        return relay;
+    }
+
+    /** The next ready relay of one tier after the last one picked, other than {@code avoid}; null if none. */
+    private Relay pickReady(boolean preferredTier, Relay avoid) {
         for (int i = 0; i < relays.size(); i++) {
-            Relay relay = relays.get((nextRelay + i) % relays.size());
-            if (!relay.isReady()) {
-                continue;
-            }
-            if (relay != avoid || relays.size() == 1) {
-                nextRelay = (nextRelay + i + 1) % relays.size();
+            int index = (nextRelay + i) % relays.size();
+            Relay relay = relays.get(index);
+            if (relay.preferred() == preferredTier && relay != avoid && relay.isReady()) {
+                nextRelay = (index + 1) % relays.size();
                 return relay;
             }
-            fallback = relay;
         }
-        return fallback;
+        return null;
     }
 
     private void leaveWire(Pending pending) {

@@ -44,6 +44,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
     public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
+    public static final String RELAYS_PREFER_LOCAL = "relays.prefer.local";
     /**
      * Connect's per-connector override of the consumer's isolation level. Declared here so that a
      * missing or wrong value fails validation on this key: the worker builds the consumer, and only
@@ -162,6 +163,14 @@ public class SourceSiteConfig extends AbstractConfig {
                 "Relays of the source site this connector sends batches to (host:port of their data "
                         + "listeners); with several, batches are spread over them and re-sent on another "
                         + "when one fails.");
+        def.define(RELAYS_PREFER_LOCAL, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Each task sends to the relays of 'relays' that run on its own worker's host (a loopback "
+                        + "address, an address of one of the host's network interfaces, or a name that resolves "
+                        + "to one), and to the others only while none of those is ready. With a relay on each "
+                        + "host of the source Connect cluster, the tasks on each host then use that host's uplink: "
+                        + "three worker hosts, three uplinks, without intermediate relays. When no listed relay is "
+                        + "on the task's host, it uses them all as without this setting (logged at task start).",
+                RelayClientConfigs.GROUP, 100, Width.SHORT, "Prefer relays on this host");
         return IntegrityConfigs.defineKey(def, "Here: every batch and topic metadata is signed, and an answer "
                 + "that would commit a batch or stop the task (OK, or a NACK that re-sending cannot help) counts "
                 + "only with the destination's valid MAC; any other is taken for a retriable NACK (the batch is "
@@ -272,6 +281,11 @@ public class SourceSiteConfig extends AbstractConfig {
     /** The end-to-end integrity key ({@value IntegrityConfigs#KEY}), if set. */
     public Optional<byte[]> integrityKey() {
         return IntegrityConfigs.key(this);
+    }
+
+    /** Whether tasks prefer the relays on their own worker's host ({@value #RELAYS_PREFER_LOCAL}). */
+    public boolean preferLocalRelays() {
+        return getBoolean(RELAYS_PREFER_LOCAL);
     }
 
     /** The relay settings; the stream id defaults to {@code connectorName}. */

@@ -2,14 +2,14 @@ package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.core.metrics.TaskMetrics;
 import java.util.function.Supplier;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.Max;
 
 /**
- * Metrics of one source-site task, registered through Connect's {@link PluginMetrics} (KIP-877), so
- * they appear in the worker's JMX and metrics reporters tagged with the connector and task. Names
+ * Metrics of one source-site task, registered through Connect's plugin metrics (KIP-877; on workers
+ * before Kafka 4.1 exported over JMX under the same names, see {@link TaskMetrics}), so they appear
+ * tagged with the connector and task. Names
  * are documented in docs/operations.md. Owned by the task and removed with it (see
  * {@link TaskMetrics} for a task instance that outlives its replacement).
  */
@@ -29,8 +29,8 @@ final class SourceSiteMetrics {
     private final Sensor nacks;
     private final Sensor unverifiedAcks;
 
-    SourceSiteMetrics(PluginMetrics pluginMetrics) {
-        metrics = new TaskMetrics(pluginMetrics);
+    SourceSiteMetrics(TaskMetrics metrics) {
+        this.metrics = metrics;
         recordsIn = metrics.counter("records-in", "Records received from Connect.", true);
         bytesIn = metrics.counter("record-bytes-in", "Bytes of keys, values and headers received from Connect.", true);
         batches = metrics.counter("batches-sent", "Batches encoded and handed to a relay.", true);
@@ -91,5 +91,10 @@ final class SourceSiteMetrics {
 
     void nack(String reason) {
         nacks.record(1);
+    }
+
+    /** Removes the task's metrics where it registered them itself (workers before Kafka 4.1). */
+    void close() {
+        metrics.close();
     }
 }

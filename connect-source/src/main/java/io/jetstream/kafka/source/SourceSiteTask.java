@@ -5,6 +5,7 @@ import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.core.metrics.TaskMetrics;
 import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.DecisionExplanation;
@@ -94,7 +95,7 @@ public final class SourceSiteTask extends SinkTask {
         int taskId = config.taskId();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
-        metrics = new SourceSiteMetrics(context.pluginMetrics());
+        metrics = new SourceSiteMetrics(TaskMetrics.forTask(() -> context.pluginMetrics(), connectorName, taskId));
         SslContext ssl = relaySettings.tls()
                 ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
                 : null;
@@ -104,6 +105,17 @@ public final class SourceSiteTask extends SinkTask {
         List<ReplicationSender.Relay> relays = new ArrayList<>();
         ReplicationSender[] senderRef = new ReplicationSender[1];
         SenderIntegrity integrity = SenderIntegrity.of(config.integrityKey());
+        RelayPreference.Tiers tiers = RelayPreference.tiers(relaySettings.relays(), config.preferLocalRelays(),
+                RelayPreference::onThisHost);
+        if (config.preferLocalRelays()) {
+            if (tiers.local()) {
+                log.info("Task {} sends to the relays on its host {}, to {} only while none of those is ready", nodeId,
+                        tiers.preferred(), tiers.fallback());
+            } else {
+                log.info("Task {}: none of the relays {} is on this host, so it uses them all alike ({})", nodeId,
+                        tiers.preferred(), SourceSiteConfig.RELAYS_PREFER_LOCAL);
+            }
+        }
         for (var address : relaySettings.relays()) {
             PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SENDER, nodeId,
                             relaySettings.streamId(), relaySettings.token().value())
@@ -113,7 +125,7 @@ public final class SourceSiteTask extends SinkTask {
                     .reconnectBackoff(relaySettings.reconnectBackoff(), relaySettings.reconnectBackoffMax())
                     .receipts(true)
                     .build();
-            RelayAdapter adapter = new RelayAdapter();
+            RelayAdapter adapter = new RelayAdapter(tiers.preferred(address));
             PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
                 @Override
                 public void onReady(PeerClient c) {
@@ -496,6 +508,9 @@ public final class SourceSiteTask extends SinkTask {
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
+        if (metrics != null) {
+            metrics.close();
+        }
         log.info("Source-site task stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -512,7 +527,17 @@ public final class SourceSiteTask extends SinkTask {
 
     /** Adapts a PeerClient to the sender's view of a relay. */
     private static final class RelayAdapter implements ReplicationSender.Relay {
+        private final boolean preferred;
         PeerClient client;
+
+        RelayAdapter(boolean preferred) {
+            this.preferred = preferred;
+        }
+
+        @Override
+        public boolean preferred() {
+            return preferred;
+        }
 
         @Override
         public String name() {

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.core.metrics.TaskMetrics;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -38,6 +40,7 @@ class ReplicationSenderTest {
     static final class FakeRelay implements ReplicationSender.Relay {
         final String name;
         boolean ready = true;
+        boolean preferred = true;
         int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
         final List<BatchFrame> sent = new ArrayList<>();
         final List<TopicMetadataFrame> metadata = new ArrayList<>();
@@ -77,6 +80,11 @@ class ReplicationSenderTest {
             return maxPayloadBytes;
         }
 
+        @Override
+        public boolean preferred() {
+            return preferred;
+        }
+
         void releaseAll() {
             sent.forEach(ReferenceCountUtil::release);
         }
@@ -99,9 +107,14 @@ class ReplicationSenderTest {
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes, integrity), List.of(r1, r2),
                 new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
-                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+                metrics());
         sender.assign(List.of(p0));
         return sender;
+    }
+
+    private SourceSiteMetrics metrics() {
+        return new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
+                new PluginMetricsImpl(kafkaMetrics, Map.of()))));
     }
 
     @AfterEach
@@ -168,7 +181,7 @@ class ReplicationSenderTest {
         };
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
-                UnpooledByteBufAllocator.DEFAULT, new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+                UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
         sender.append(p0, record(0));
         sender.append(p0, record(1));
@@ -231,7 +244,7 @@ class ReplicationSenderTest {
         };
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
-                UnpooledByteBufAllocator.DEFAULT, new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+                UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
         for (long offset = 0; offset < 7; offset++) {
             sender.append(p0, record(offset));
@@ -256,6 +269,31 @@ class ReplicationSenderTest {
         }
         assertThat(r1.sent).hasSize(2);
         assertThat(r2.sent).hasSize(2);
+    }
+
+    @Test
+    void sendsOnlyToThePreferredRelayWhileItIsReadyAndFallsBackWhileItIsNot() {
+        r2.preferred = false; // relays.prefer.local: r1 on the worker's host, r2 elsewhere
+        sender(1, 1 << 30);
+        for (long offset = 0; offset < 4; offset++) {
+            sender.append(p0, record(offset));
+        }
+        assertThat(r1.sent).hasSize(4);
+        assertThat(r2.sent).isEmpty();
+
+        r1.ready = false;
+        sender.onRelayLost(r1);
+        sender.tick();
+        sender.append(p0, record(4));
+        List<Long> heldByR1 = r1.sent.stream().map(b -> b.header().batchId()).toList();
+        assertThat(r2.sent).as("the batches r1 held are re-sent on r2, and the new one goes there too").hasSize(5)
+                .extracting(b -> b.header().batchId()).containsAll(heldByR1);
+
+        r1.ready = true;
+        int onR1 = r1.sent.size();
+        sender.append(p0, record(5));
+        assertThat(r1.sent).as("back on the local relay once it is ready again").hasSize(onR1 + 1);
+        assertThat(r2.sent).hasSize(5);
     }
 
     @Test
@@ -307,7 +345,7 @@ class ReplicationSenderTest {
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
                 now::get, UnpooledByteBufAllocator.DEFAULT,
-                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+                metrics());
         sender.assign(List.of(p0, p1));
         sender.append(p0, record(0));
         sender.append(p0, record(1));

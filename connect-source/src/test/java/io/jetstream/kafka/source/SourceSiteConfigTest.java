@@ -49,6 +49,22 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void relaysOnTheTasksHostArePreferredOnlyWhenAsked() {
+        assertThat(new SourceSiteConfig(valid()).preferLocalRelays()).isFalse();
+        Map<String, String> preferLocal = valid();
+        preferLocal.put("relays.prefer.local", "true");
+        assertThat(new SourceSiteConfig(preferLocal).preferLocalRelays()).isTrue();
+
+        Map<String, String> wrong = valid();
+        wrong.put("relays.prefer.local", "yes");
+        assertThatThrownBy(() -> new SourceSiteConfig(wrong)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("relays.prefer.local").hasMessageContaining("yes");
+        ConfigValue shown = new SourceSiteConnector().validate(wrong).configValues().stream()
+                .filter(v -> v.name().equals("relays.prefer.local")).findFirst().orElseThrow();
+        assertThat(shown.errorMessages()).isNotEmpty();
+    }
+
+    @Test
     void typedAccessorsOfAValidConfig() {
         SourceSiteConfig config = new SourceSiteConfig(valid());
         assertThat(config.compressionName()).isEqualTo("zstd");

@@ -3,6 +3,7 @@ package io.jetstream.kafka.testkit.replication;
 import io.jetstream.kafka.testkit.link.LinkEmulator;
 import io.jetstream.kafka.testkit.link.LinkSpec;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
+import io.jetstream.kafka.testkit.site.ConnectRuntime;
 import io.jetstream.kafka.testkit.site.Ports;
 import io.jetstream.kafka.testkit.site.Site;
 import io.jetstream.kafka.testkit.site.SiteFiles;
@@ -67,11 +68,13 @@ public final class ReplicationEnvironment implements AutoCloseable {
             List<Path> plugins = List.of(pluginFolder("connect-source"), pluginFolder("connect-sink"));
             sites = TwoSites.start(settings.baseDir,
                     a -> {
-                        a.pluginPath(plugins).workerHeap(settings.workerHeap);
+                        a.pluginPath(plugins).workerHeap(settings.workerHeap).workers(settings.workersPerSite)
+                                .connectRuntime(settings.connectRuntime);
                         settings.configureA.accept(a);
                     },
                     b -> {
-                        b.pluginPath(plugins).workerHeap(settings.workerHeap);
+                        b.pluginPath(plugins).workerHeap(settings.workerHeap).workers(settings.workersPerSite)
+                                .connectRuntime(settings.connectRuntime);
                         settings.workerPropertiesB.forEach(b::workerProperty);
                         settings.configureB.accept(b);
                     });
@@ -308,6 +311,8 @@ public final class ReplicationEnvironment implements AutoCloseable {
         private int sourceTasks = 2;
         private int sinkTasks = 2;
         private String workerHeap = "768m";
+        private int workersPerSite = 1;
+        private ConnectRuntime connectRuntime = ConnectRuntime.project();
         private final Map<String, String> sourceOverrides = new HashMap<>();
         private final Map<String, String> sinkOverrides = new HashMap<>();
         private final Map<String, String> workerPropertiesB = new HashMap<>();
@@ -372,6 +377,21 @@ public final class ReplicationEnvironment implements AutoCloseable {
 
         public Builder workerHeap(String heap) {
             this.workerHeap = heap;
+            return this;
+        }
+
+        /** Workers in each site's Connect cluster (one group per site); 1 by default. */
+        public Builder workersPerSite(int count) {
+            this.workersPerSite = count;
+            return this;
+        }
+
+        /**
+         * The Kafka Connect runtime of both sites' workers, e.g. {@link ConnectRuntime#kafka3x()}; the
+         * project's own Kafka by default. Brokers always run the project's Kafka.
+         */
+        public Builder connectRuntime(ConnectRuntime runtime) {
+            this.connectRuntime = runtime;
             return this;
         }
 

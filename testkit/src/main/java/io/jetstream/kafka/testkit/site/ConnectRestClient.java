@@ -51,6 +51,11 @@ public final class ConnectRestClient {
         return config;
     }
 
+    /** The worker's Kafka version, as {@code GET /} reports it. */
+    public String version() throws IOException, InterruptedException {
+        return JSON.readTree(send("GET", "/", null)).path("version").asText();
+    }
+
     public List<String> connectors() throws IOException, InterruptedException {
         return JSON.readValue(send("GET", "/connectors", null), new TypeReference<>() { });
     }

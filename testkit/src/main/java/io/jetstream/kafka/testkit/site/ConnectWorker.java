@@ -31,19 +31,22 @@ public final class ConnectWorker implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final String name;
+    private final ConnectRuntime runtime;
     private final HostPlacement host;
     private final int restPort;
     private final JavaProcess process;
     private final ConnectRestClient rest;
 
     ConnectWorker(String name, Path workDir, String bootstrapServers, List<Path> pluginPath,
-                  Map<String, String> overrides, String heap) throws IOException {
-        this(name, workDir, HostPlacement.LOOPBACK, bootstrapServers, pluginPath, overrides, heap);
+                  Map<String, String> overrides, String heap, ConnectRuntime runtime) throws IOException {
+        this(name, workDir, HostPlacement.LOOPBACK, bootstrapServers, pluginPath, overrides, heap, runtime);
     }
 
     private ConnectWorker(String name, Path workDir, HostPlacement host, String bootstrapServers,
-                          List<Path> pluginPath, Map<String, String> overrides, String heap) throws IOException {
+                          List<Path> pluginPath, Map<String, String> overrides, String heap, ConnectRuntime runtime)
+            throws IOException {
         this.name = name;
+        this.runtime = runtime;
         this.host = host;
         this.restPort = Ports.freePort();
         Properties props = new Properties();
@@ -65,12 +68,10 @@ public final class ConnectWorker implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(file)) {
             props.store(out, "Connect worker of site " + name + ", written by the JetStream test kit");
         }
-        Path log4j = SiteFiles.writeLog4j(workDir);
         this.process = new JavaProcess(name + "-connect", "org.apache.kafka.connect.cli.ConnectDistributed",
-                List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC",
-                        "-Dlog4j2.configurationFile=" + log4j.toUri()),
+                List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseParallelGC", runtime.loggingFlag(workDir)),
                 List.of(file.toString()),
-                JavaProcess.classpathWithoutProject(SiteFiles.projectRoot()),
+                runtime.classpath(),
                 workDir.resolve("logs").resolve("connect.out"), host.commandPrefix());
         this.rest = new ConnectRestClient(restUrl());
     }
@@ -84,7 +85,8 @@ public final class ConnectWorker implements AutoCloseable {
     public static ConnectWorker onHost(String name, Path workDir, HostPlacement host, String bootstrapServers,
                                        List<Path> pluginPath, Map<String, String> overrides, String heap)
             throws IOException {
-        return new ConnectWorker(name, workDir, host, bootstrapServers, pluginPath, overrides, heap);
+        return new ConnectWorker(name, workDir, host, bootstrapServers, pluginPath, overrides, heap,
+                ConnectRuntime.project());
     }
 
     /** Starts the worker and waits until its REST API answers and it has joined its group. */
@@ -119,6 +121,20 @@ public final class ConnectWorker implements AutoCloseable {
 
     public boolean isRunning() {
         return process.isAlive();
+    }
+
+    /** The Kafka Connect runtime the worker runs (class path, version). */
+    public ConnectRuntime runtime() {
+        return runtime;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The id Connect's REST status gives this worker ({@code host:port} of its REST listener). */
+    public String workerId() {
+        return host.address() + ":" + restPort;
     }
 
     public URI restUrl() {

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
@@ -33,6 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One datacenter: a single-node KRaft Kafka cluster and a Kafka Connect distributed worker with its
  * REST API, on free loopback ports, each in its own child JVM (see {@link JavaProcess} for why).
+ * A site may run several workers of one Connect cluster ({@link Builder#workers}, {@link #addWorker}):
+ * same group id and internal topics, as a Connect cluster users scale out.
  *
  * <p>Lifecycle: {@link #start()} starts the broker, then the worker, and returns when both answer;
  * {@link #close()} stops both (worker first, so its tasks can commit), and is idempotent. Each part
@@ -46,6 +51,11 @@ public final class Site implements AutoCloseable {
     private final Path workDir;
     private final KafkaBroker broker;
     private final ConnectWorker worker;
+    /** Every worker of the site's Connect cluster, the first one ({@link #worker}) included. */
+    private final List<ConnectWorker> workers = new CopyOnWriteArrayList<>();
+    private final Builder settings;
+    private final List<Path> pluginPath;
+    private final Map<String, String> workerProperties;
     private boolean closed;
 
     private Site(Builder b) throws IOException {
@@ -70,10 +80,53 @@ public final class Site implements AutoCloseable {
             }
         }
         workerProperties.putAll(b.workerOverrides);
+        this.settings = b;
+        this.pluginPath = List.copyOf(pluginPath);
+        this.workerProperties = Map.copyOf(workerProperties);
         this.worker = b.withWorker
                 ? new ConnectWorker(name, workDir.resolve("connect"), workerBootstrapServers(), pluginPath,
-                        workerProperties, b.workerHeap)
+                        workerProperties, b.workerHeap, b.connectRuntime)
                 : null;
+        if (worker != null) {
+            workers.add(worker);
+            for (int i = 2; i <= b.workers; i++) {
+                workers.add(newWorker(i));
+            }
+        }
+    }
+
+    /**
+     * Worker number {@code n} (2 and up) of the site's Connect cluster: the first worker's group and
+     * internal topics, its own REST port and folder ({@code connect-<n>}).
+     */
+    private ConnectWorker newWorker(int n) throws IOException {
+        Map<String, String> properties = new HashMap<>(workerProperties);
+        properties.put("group.id", name + "-connect");
+        properties.put("config.storage.topic", "_" + name + "-connect-configs");
+        properties.put("offset.storage.topic", "_" + name + "-connect-offsets");
+        properties.put("status.storage.topic", "_" + name + "-connect-status");
+        return new ConnectWorker(name + n, workDir.resolve("connect-" + n), workerBootstrapServers(), pluginPath,
+                properties, settings.workerHeap, settings.connectRuntime);
+    }
+
+    /**
+     * Starts one more worker in the site's Connect cluster and waits until it answers and has joined
+     * the group (Connect then rebalances connectors and tasks over the workers).
+     */
+    public ConnectWorker addWorker() throws IOException, TimeoutException, InterruptedException {
+        requireWorker();
+        ConnectWorker added;
+        synchronized (this) {
+            added = newWorker(workers.size() + 1);
+            workers.add(added);
+        }
+        added.start();
+        return added;
+    }
+
+    /** Every worker of the site's Connect cluster, running or stopped, in the order they were made. */
+    public List<ConnectWorker> workers() {
+        return List.copyOf(workers);
     }
 
     public static Builder builder(String name, Path workDir) {
@@ -83,9 +136,7 @@ public final class Site implements AutoCloseable {
     /** Starts the broker, then the Connect worker. */
     public Site start() throws IOException, TimeoutException, InterruptedException {
         startBroker();
-        if (worker != null) {
-            worker.start();
-        }
+        onEveryWorker(workers, ConnectWorker::start);
         return this;
     }
 
@@ -117,9 +168,9 @@ public final class Site implements AutoCloseable {
         return worker;
     }
 
-    /** Shorthand for the worker's REST client. */
+    /** Shorthand for the REST client of the first running worker (any worker of the cluster answers). */
     public ConnectRestClient connect() {
-        return requireWorker().rest();
+        return workers.stream().filter(ConnectWorker::isRunning).findFirst().orElse(requireWorker()).rest();
     }
 
     /** The PLAINTEXT listener: the tests' own producers, verifiers and admin calls. */
@@ -283,11 +334,58 @@ public final class Site implements AutoCloseable {
         }
         closed = true;
         long startNanos = System.nanoTime();
-        if (worker != null) {
-            worker.close();
+        try {
+            onEveryWorker(workers, ConnectWorker::close);
+        } catch (IOException | TimeoutException e) {
+            log.warn("Stopping the workers of site {} failed", name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         broker.close();
         log.info("Site {} stopped in {} ms", name, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** A worker action such as start or stop, run on every worker at once (JVM starts and stops are mostly waiting). */
+    @FunctionalInterface
+    private interface WorkerAction {
+        void run(ConnectWorker worker) throws IOException, TimeoutException, InterruptedException;
+    }
+
+    private static void onEveryWorker(List<ConnectWorker> workers, WorkerAction action)
+            throws IOException, TimeoutException, InterruptedException {
+        if (workers.size() == 1) {
+            action.run(workers.get(0));
+            return;
+        }
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (ConnectWorker w : workers) {
+            all.add(CompletableFuture.runAsync(() -> {
+                try {
+                    action.run(w);
+                } catch (IOException | TimeoutException | InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            }));
+        }
+        try {
+            CompletableFuture.allOf(all.toArray(new CompletableFuture[0]))
+                    .join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CompletionException nested) {
+                cause = nested.getCause();
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof TimeoutException timeout) {
+                throw timeout;
+            }
+            if (cause instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -307,6 +405,8 @@ public final class Site implements AutoCloseable {
         private String brokerHeap = "512m";
         private String workerHeap = "768m";
         private boolean withWorker = true;
+        private int workers = 1;
+        private ConnectRuntime connectRuntime = ConnectRuntime.project();
         private SaslSslListener saslSsl;
         private String workerUser;
 
@@ -359,6 +459,21 @@ public final class Site implements AutoCloseable {
             listener.jaasConfig(workerUser); // fails now if the listener does not know the user
             this.saslSsl = listener;
             this.workerUser = workerUser;
+            return this;
+        }
+
+        /** Workers in the site's Connect cluster (one group), started together; 1 by default. */
+        public Builder workers(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("a site runs at least one worker, got " + count);
+            }
+            this.workers = count;
+            return this;
+        }
+
+        /** The Kafka Connect runtime of the site's workers; the project's own Kafka by default. */
+        public Builder connectRuntime(ConnectRuntime runtime) {
+            this.connectRuntime = Objects.requireNonNull(runtime, "runtime");
             return this;
         }
 

@@ -11,17 +11,26 @@ import java.nio.file.StandardCopyOption;
 public final class SiteFiles {
 
     private static final String LOG4J_RESOURCE = "/io/jetstream/kafka/testkit/site/child-log4j2.properties";
+    private static final String LOG4J1_RESOURCE = "/io/jetstream/kafka/testkit/site/child-log4j.properties";
 
     private SiteFiles() {
     }
 
     /** Writes the log4j2 configuration of child processes into {@code dir} and returns its path. */
     static Path writeLog4j(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path target = dir.resolve("log4j2.properties");
-        try (InputStream in = SiteFiles.class.getResourceAsStream(LOG4J_RESOURCE)) {
+        return writeResource(LOG4J_RESOURCE, dir.resolve("log4j2.properties"));
+    }
+
+    /** The same for child processes of Kafka 3.x, which log through log4j 1 (reload4j). */
+    static Path writeLog4j1(Path dir) throws IOException {
+        return writeResource(LOG4J1_RESOURCE, dir.resolve("log4j.properties"));
+    }
+
+    private static Path writeResource(String resource, Path target) throws IOException {
+        Files.createDirectories(target.getParent());
+        try (InputStream in = SiteFiles.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IOException("Missing resource " + LOG4J_RESOURCE);
+                throw new IOException("Missing resource " + resource);
             }
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }
