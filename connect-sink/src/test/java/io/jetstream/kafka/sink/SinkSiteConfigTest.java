@@ -255,6 +255,28 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void theOffsetMapNeedsOneTransactionPerPollUnderExactlyOnce() {
+        Map<String, String> interval = new java.util.HashMap<>(valid());
+        interval.put("exactly.once.support", "required");
+        interval.put("transaction.boundary", "interval");
+        var errors = new SinkSiteConnector().validate(interval).configValues().stream()
+                .filter(v -> v.name().equals("transaction.boundary")).flatMap(v -> v.errorMessages().stream()).toList();
+        assertThat(errors).singleElement().asString().contains("must be 'poll' while offset.map.enabled=true");
+        assertThatThrownBy(() -> new SinkSiteConfig(interval)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("transaction.boundary");
+        interval.put("offset.map.enabled", "false");
+        assertThat(new SinkSiteConfig(interval).getBoolean("offset.map.enabled")).isFalse();
+        Map<String, String> badTopic = new java.util.HashMap<>(valid());
+        badTopic.put("offset.map.topic", "no spaces allowed");
+        assertThatThrownBy(() -> new SinkSiteConfig(badTopic)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("offset.map.topic");
+        Map<String, String> shortRetention = new java.util.HashMap<>(valid());
+        shortRetention.put("offset.map.retention.ms", "1000");
+        assertThatThrownBy(() -> new SinkSiteConfig(shortRetention)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("offset.map.retention.ms");
+    }
+
+    @Test
     void declaresExactlyOnceSupport() {
         assertThat(new SinkSiteConnector().exactlyOnceSupport(valid())).isEqualTo(ExactlyOnceSupport.SUPPORTED);
     }
