@@ -277,6 +277,30 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void checkpointsNeedTheSourceClusterAndTheMapAndSyncNeedsCheckpoints() {
+        Map<String, String> syncOnly = new java.util.HashMap<>(valid());
+        syncOnly.put("sync.group.offsets.enabled", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(syncOnly)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sync.group.offsets.enabled").hasMessageContaining("needs emit.checkpoints.enabled");
+        Map<String, String> noSource = new java.util.HashMap<>(valid());
+        noSource.put("emit.checkpoints.enabled", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.cluster.bootstrap.servers");
+        noSource.put("source.cluster.bootstrap.servers", "a:9092");
+        noSource.put("offset.map.enabled", "false");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).hasMessageContaining("needs offset.map.enabled=true");
+        noSource.put("offset.map.enabled", "true");
+        noSource.put("groups", "app-.*,(unclosed");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("groups");
+        noSource.put("groups", "app-.*");
+        SinkSiteConfig config = new SinkSiteConfig(noSource);
+        assertThat(CheckpointConfigs.groupFilter(config).accepts("app-1")).isTrue();
+        assertThat(CheckpointConfigs.groupFilter(config).accepts("connect-app-1")).isFalse();
+        assertThat(CheckpointConfigs.sourceCluster(config).bootstrapServers()).isEqualTo("a:9092");
+    }
+
+    @Test
     void declaresExactlyOnceSupport() {
         assertThat(new SinkSiteConnector().exactlyOnceSupport(valid())).isEqualTo(ExactlyOnceSupport.SUPPORTED);
     }

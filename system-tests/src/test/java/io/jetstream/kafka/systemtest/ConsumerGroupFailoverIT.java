@@ -31,7 +31,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in transactions, some aborted (markers and aborted records take origin offsets), and the
  * destination's own transaction markers take destination offsets.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsumerGroupFailoverIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
@@ -71,14 +75,54 @@ class ConsumerGroupFailoverIT {
         }
     }
 
+    /**
+     * Checkpoints with group offset sync on: the group's positions at A reach the idle group at B by
+     * themselves, translated exactly, while replication runs.
+     */
     @Test
+    @Order(1)
+    void anIdleGroupAtTheDestinationIsSyncedToItsTranslatedPositions() throws Exception {
+        String topic = "demo.synced";
+        String group = "synced-app";
+        Map<String, String> config = new HashMap<>(env.connectB().connectorConfig(ReplicationEnvironment.SINK_CONNECTOR));
+        config.put("emit.checkpoints.enabled", "true");
+        config.put("emit.checkpoints.interval.ms", "2000");
+        config.put("sync.group.offsets.enabled", "true");
+        config.put("sync.group.offsets.interval.ms", "2000");
+        config.put("groups", "synced-.*");
+        config.put("source.cluster.bootstrap.servers", env.siteA().bootstrapServers());
+        env.connectB().putConnectorConfig(ReplicationEnvironment.SINK_CONNECTOR, config);
+        env.siteA().createTopic(topic, PARTITIONS);
+        produceInTransactions(env.siteA().bootstrapServers(), topic, 20, 30);
+        TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE);
+        Poll.until("the destination holds every committed record", DEADLINE, Duration.ofSeconds(1),
+                () -> replicaExists("A." + topic) && TopicContent.read(env.siteB().bootstrapServers(), "A." + topic,
+                        DEADLINE).size() >= origin.size());
+
+        Map<Integer, Integer> firstStint = Map.of(0, 13, 1, 70, 2, 1);
+        consume(env.siteA().bootstrapServers(), group, topic, firstStint);
+        Poll.until("the group's translated positions are committed at B", DEADLINE, Duration.ofMillis(500), () -> {
+            try (Admin admin = env.siteB().admin()) {
+                return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().size() == PARTITIONS;
+            }
+        });
+        Map<Integer, Integer> rest = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            rest.put(p, origin.partitions().get(p).size() - firstStint.get(p));
+        }
+        Map<Integer, List<String>> readAtB = consume(env.siteB().bootstrapServers(), group, "A." + topic, rest);
+        assertReadExactly(origin, readAtB, firstStint, rest);
+    }
+
+    @Test
+    @Order(2)
     void aGroupFailsOverToTheDestinationAndBackWithoutSkippingOrRereadingARecord() throws Exception {
         env.siteA().createTopic(TOPIC, PARTITIONS);
-        produceInTransactions(env.siteA().bootstrapServers(), 40, 30);
+        produceInTransactions(env.siteA().bootstrapServers(), TOPIC, 40, 30);
         TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), TOPIC, DEADLINE);
         assertThat(origin.size()).isEqualTo(32 * 30); // 8 of 40 transactions aborted
         Poll.until("the destination holds every committed record", DEADLINE, Duration.ofSeconds(1),
-                () -> replicaExists() && TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE).size()
+                () -> replicaExists(REPLICA) && TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE).size()
                         >= origin.size());
         TopicContent replica = TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE);
         assertThat(origin.firstDifference(replica)).isNull();
@@ -86,7 +130,7 @@ class ConsumerGroupFailoverIT {
 
         // The application consumes part of each partition at A and commits what it processed.
         Map<Integer, Integer> firstStint = Map.of(0, 37, 1, 150, 2, 1);
-        Map<Integer, List<String>> readAtA = consume(env.siteA().bootstrapServers(), TOPIC, firstStint);
+        Map<Integer, List<String>> readAtA = consume(env.siteA().bootstrapServers(), GROUP, TOPIC, firstStint);
         assertReadExactly(origin, readAtA, Map.of(0, 0, 1, 0, 2, 0), firstStint);
 
         // Site A's connector stops (A is going away); the group's positions move to B.
@@ -96,7 +140,7 @@ class ConsumerGroupFailoverIT {
         assertThat(failover).anyMatch(row -> row.translation().offset() != row.fromOffset());
 
         Map<Integer, Integer> secondStint = Map.of(0, 100, 1, 20, 2, 200);
-        Map<Integer, List<String>> readAtB = consume(env.siteB().bootstrapServers(), REPLICA, secondStint);
+        Map<Integer, List<String>> readAtB = consume(env.siteB().bootstrapServers(), GROUP, REPLICA, secondStint);
         assertReadExactly(origin, readAtB, firstStint, secondStint);
 
         // Planned failback: the group's positions at B move back to A, and it reads the rest there.
@@ -108,13 +152,13 @@ class ConsumerGroupFailoverIT {
             done.put(p, firstStint.get(p) + secondStint.get(p));
             rest.put(p, origin.partitions().get(p).size() - done.get(p));
         }
-        Map<Integer, List<String>> readBackAtA = consume(env.siteA().bootstrapServers(), TOPIC, rest);
+        Map<Integer, List<String>> readBackAtA = consume(env.siteA().bootstrapServers(), GROUP, TOPIC, rest);
         assertReadExactly(origin, readBackAtA, done, rest);
     }
 
-    private static boolean replicaExists() throws Exception {
+    private static boolean replicaExists(String replica) throws Exception {
         try (Admin admin = env.siteB().admin()) {
-            return admin.listTopics().names().get().contains(REPLICA);
+            return admin.listTopics().names().get().contains(replica);
         }
     }
 
@@ -143,13 +187,13 @@ class ConsumerGroupFailoverIT {
     }
 
     /**
-     * 40 transactions of {@code perTransaction} records spread over the partitions; every fifth is
+     * Transactions of {@code perTransaction} records spread over the partitions; every fifth is
      * aborted. Values name the transaction and record.
      */
-    private static void produceInTransactions(String bootstrap, int transactions, int perTransaction) {
+    private static void produceInTransactions(String bootstrap, String topic, int transactions, int perTransaction) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "failover-it-producer");
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "failover-it-" + topic);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             producer.initTransactions();
@@ -157,7 +201,7 @@ class ConsumerGroupFailoverIT {
                 producer.beginTransaction();
                 for (int i = 0; i < perTransaction; i++) {
                     String value = "t" + t + "-r" + i;
-                    producer.send(new ProducerRecord<>(TOPIC, (t + i) % PARTITIONS, null,
+                    producer.send(new ProducerRecord<>(topic, (t + i) % PARTITIONS, null,
                             value.getBytes(StandardCharsets.UTF_8)));
                 }
                 if (t % 5 == 4) {
@@ -170,15 +214,15 @@ class ConsumerGroupFailoverIT {
     }
 
     /**
-     * The application: a {@code read_committed} member of {@link #GROUP} that processes {@code count}
+     * The application: a {@code read_committed} member of {@code group} that processes {@code count}
      * more records of each partition from the group's committed position (or the beginning), commits
      * the position after the last one it processed and leaves. Returns the values it processed.
      */
-    private static Map<Integer, List<String>> consume(String bootstrap, String topic, Map<Integer, Integer> count)
-            throws Exception {
+    private static Map<Integer, List<String>> consume(String bootstrap, String group, String topic,
+                                                      Map<Integer, Integer> count) throws Exception {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
