@@ -62,6 +62,12 @@ final class OffsetMapWriter {
     private final Positions positions;
     private final Map<TopicPartition, Cursor> cursors = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<OffsetMapEntry> corrections = new ConcurrentLinkedQueue<>();
+    /**
+     * The last origin offset of runs written without an entry, per partition not taken over yet: the
+     * first entry after them starts its chain there, so a reader sees the hole instead of taking the
+     * unmapped records for legitimate gaps. Task thread only.
+     */
+    private final Map<TopicPartition, Long> unmappedUpTo = new HashMap<>();
     private final AtomicLong entries = new AtomicLong();
     private final AtomicLong correctionCount = new AtomicLong();
     private final AtomicLong unmappedRecords = new AtomicLong();
@@ -111,7 +117,12 @@ final class OffsetMapWriter {
             cursor = takeOver(origin, incarnation);
             if (cursor == null) {
                 unmappedRecords.addAndGet(run.size());
+                unmappedUpTo.put(origin, run.get(run.size() - 1).record().offset());
                 return null;
+            }
+            Long unmapped = unmappedUpTo.remove(origin);
+            if (unmapped != null && unmapped > cursor.previous) {
+                cursor.previous = unmapped;
             }
             cursors.put(origin, cursor);
         }

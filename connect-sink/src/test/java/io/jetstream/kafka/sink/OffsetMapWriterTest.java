@@ -176,10 +176,13 @@ class OffsetMapWriterTest {
         assertThat(writer.unmappedRecords()).isEqualTo(2);
         destination.unreachable = false;
         destination.ends.put(P0, 3L);
-        destination.stored.put(P0, 1L);
+        destination.stored.put(P0, -1L); // progress not read back yet: the entry still chains after 0..1
         OffsetMapEntry entry = entries(writer.entriesFor(deliveries(P0, 2))).get(0);
         assertThat(entry.previous()).isEqualTo(1);
         assertThat(entry.firstDestination()).isEqualTo(3);
+        OffsetTranslator translator = new OffsetTranslator();
+        translator.add(entry);
+        assertThat(translator.toDestination(1).status()).isEqualTo(OffsetTranslator.Status.BEFORE_MAP);
     }
 
     @Test
