@@ -209,11 +209,11 @@ final class OffsetMapWriter {
         if (corrected != null) {
             correctionCount.incrementAndGet();
             corrections.add(corrected);
-            log.warn("Offset map: records of {} origin offsets {}..{} did not land at the predicted destination "
-                    + "offsets {}.. of {} ({} of {} records elsewhere or not written); a correction entry follows "
-                    + "(counted in offset-map-corrections-total)", origin, corrected.firstOrigin(),
-                    corrected.lastOrigin(), corrected.firstDestination(), corrected.destinationTopic(),
-                    misplaced, records);
+            log.warn("Offset map: {} of {} records of {} origin offsets {}..{} did not land where predicted in {} "
+                    + "(elsewhere or not written: another producer on the partition, or a dropped record); a "
+                    + "correction entry mapping them from destination offset {} follows (counted in "
+                    + "offset-map-corrections-total)", misplaced, records, origin, corrected.firstOrigin(),
+                    corrected.lastOrigin(), corrected.destinationTopic(), corrected.firstDestination());
         }
     }
 
