@@ -209,6 +209,8 @@ public class SinkSiteConfig extends AbstractConfig {
         RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
+        OffsetMapConfigs.define(def);
+        CheckpointConfigs.define(def);
         IntegrityConfigs.defineKey(def, "Here: the MAC of every batch and topic metadata is checked before "
                 + "anything in it is used (see " + IntegrityConfigs.REQUIRED + "), and every acknowledgement this "
                 + "connector sends is signed.");
@@ -226,6 +228,8 @@ public class SinkSiteConfig extends AbstractConfig {
                 CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
         ClusterClientConfigs.errors(props, ClusterClientConfigs.TARGET_PREFIX).forEach(errors::putIfAbsent);
         IntegrityConfigs.errors(props).forEach(errors::putIfAbsent);
+        OffsetMapConfigs.errors(props).forEach(errors::putIfAbsent);
+        CheckpointConfigs.errors(props).forEach(errors::putIfAbsent);
         return errors;
     }
 

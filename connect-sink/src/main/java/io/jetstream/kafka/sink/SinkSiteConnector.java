@@ -30,6 +30,8 @@ public final class SinkSiteConnector extends SourceConnector {
     static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
 
     private Map<String, String> props;
+    /** Consumer group checkpoints and sync, when emit.checkpoints.enabled (one per connector). */
+    private GroupCheckpointer checkpointer;
 
     @Override
     public String version() {
@@ -45,6 +47,9 @@ public final class SinkSiteConnector extends SourceConnector {
                     + "(security.protocol, ssl.*, sasl.*) under target.cluster.", ignored);
         }
         this.props = Map.copyOf(props);
+        if (CheckpointConfigs.enabled(config)) {
+            checkpointer = new GroupCheckpointer(config, props.getOrDefault("name", "jetstream-sink"));
+        }
     }
 
     @Override
@@ -71,6 +76,10 @@ public final class SinkSiteConnector extends SourceConnector {
 
     @Override
     public void stop() {
+        if (checkpointer != null) {
+            checkpointer.close();
+            checkpointer = null;
+        }
     }
 
     @Override

@@ -113,6 +113,14 @@ public final class SinkSiteTask extends SourceTask {
     private ExecutorService metadataApplier;
     /** Source partition maps by origin partition: one per partition, not one per record. Task thread only. */
     private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
+    /** The exact offset map's entries, written with the records (null when offset.map.enabled=false). */
+    private OffsetMapWriter offsetMap;
+    private String offsetMapTopic;
+    /** Whether the offset map topic is known to exist; until then poll takes nothing. Task thread only. */
+    private boolean offsetMapTopicReady;
+    private Admin offsetMapAdmin;
+    /** The last source offset returned per origin partition, carried by map records. Task thread only. */
+    private final Map<TopicPartition, Map<String, Object>> lastSourceOffsets = new HashMap<>();
 
     @Override
     public String version() {
@@ -152,6 +160,9 @@ public final class SinkSiteTask extends SourceTask {
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
                 new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity);
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
+        if (OffsetMapConfigs.enabled(config)) {
+            startOffsetMap(config, admin);
+        }
         if (exactlyOnce) {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
             Duration callTimeout = config.clusterCallTimeout();
@@ -203,6 +214,50 @@ public final class SinkSiteTask extends SourceTask {
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
                 exactlyOnce ? "exactly-once" : "at-least-once", integrity, targetCluster);
+    }
+
+    private void startOffsetMap(SinkSiteTaskConfig config, Admin admin) {
+        offsetMapTopic = OffsetMapConfigs.topic(config);
+        offsetMapAdmin = admin;
+        StoredProgress stored = new StoredProgress();
+        offsetMap = new OffsetMapWriter(sourceAlias, naming, exactlyOnce, new OffsetMapWriter.Positions() {
+            @Override
+            public long endOffset(String destinationTopic, int partition) throws Exception {
+                return topics.endOffset(destinationTopic, partition);
+            }
+
+            @Override
+            public ReplicationReceiver.Progress stored(TopicPartition origin) {
+                return stored.progress(origin.topic(), origin.partition());
+            }
+        });
+        metrics.gauge("offset-map-entries-total", "Offset map entries written: one per origin partition per poll.",
+                offsetMap::entries);
+        metrics.gauge("offset-map-corrections-total", "Offset map entries corrected after the write: records that "
+                + "did not land at the predicted destination offsets (another producer on the destination partition, "
+                + "a dropped record).", offsetMap::corrections);
+        metrics.gauge("offset-map-unmapped-records-total", "Records written without an offset map entry (the "
+                + "destination's end offset could not be read when the task took the partition over).",
+                offsetMap::unmappedRecords);
+    }
+
+    /**
+     * Makes the offset map topic if it is missing, once per task instance. Until it exists the task
+     * takes no batches (they wait at the relay and the source), so no record is written unmapped.
+     */
+    private boolean offsetMapTopicReady() {
+        if (offsetMap == null || offsetMapTopicReady) {
+            return true;
+        }
+        try {
+            OffsetMapTopic.ensure(offsetMapAdmin, offsetMapTopic, OffsetMapConfigs.retention(config),
+                    config.topicReplicationFactor(), config.clusterCallTimeout());
+            offsetMapTopicReady = true;
+        } catch (Exception e) {
+            log.warn("Cannot make the offset map topic {}; batches wait until it exists: {}", offsetMapTopic,
+                    e.toString());
+        }
+        return offsetMapTopicReady;
     }
 
     /**
@@ -329,16 +384,22 @@ public final class SinkSiteTask extends SourceTask {
         if (exactlyOnce) {
             awaitTransactionGap();
         }
+        if (!offsetMapTopicReady()) {
+            return null;
+        }
         List<ReplicationReceiver.Delivery> deliveries = receiver.poll(config.pollTimeout());
-        if (deliveries.isEmpty()) {
+        if (deliveries.isEmpty() && (offsetMap == null || !offsetMap.hasCorrections())) {
             return null;
         }
         if (!exactlyOnce) {
             takeOverNewPartitions(deliveries);
         }
-        List<SourceRecord> records = new ArrayList<>(deliveries.size());
+        List<SourceRecord> records = new ArrayList<>(deliveries.size() + 16);
         for (ReplicationReceiver.Delivery delivery : deliveries) {
             records.add(toSourceRecord(delivery));
+        }
+        if (offsetMap != null) {
+            addOffsetMapEntries(deliveries, records);
         }
         return records;
     }
@@ -352,6 +413,33 @@ public final class SinkSiteTask extends SourceTask {
         long since = System.nanoTime() - lastCommitNanos;
         if (gapNanos > 0 && since < gapNanos) {
             TimeUnit.NANOSECONDS.sleep(gapNanos - since);
+        }
+    }
+
+    /**
+     * Appends the map entries of this poll's records (and corrections of earlier polls): in the same
+     * transaction with exactly-once. Each carries the stored progress of its origin partition's last
+     * record, so it commits no progress of its own.
+     */
+    private void addOffsetMapEntries(List<ReplicationReceiver.Delivery> deliveries, List<SourceRecord> records) {
+        for (int i = 0; i < records.size(); i++) {
+            Map<String, ?> partition = records.get(i).sourcePartition();
+            boolean lastOfItsRun = i == records.size() - 1 || records.get(i + 1).sourcePartition() != partition;
+            if (lastOfItsRun) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> offset = (Map<String, Object>) records.get(i).sourceOffset();
+                lastSourceOffsets.put(new TopicPartition((String) partition.get(TOPIC),
+                        ((Number) partition.get(PARTITION)).intValue()), offset);
+            }
+        }
+        for (OffsetMapWriter.MapRecord entry : offsetMap.entriesFor(deliveries)) {
+            Map<String, Object> progress = lastSourceOffsets.get(entry.origin());
+            if (progress == null) {
+                continue; // a correction of a run this instance no longer tracks
+            }
+            records.add(new SourceRecord(sourcePartitions.computeIfAbsent(entry.origin(),
+                    tp -> Collections.unmodifiableMap(sourcePartition(tp.topic(), tp.partition()))), progress,
+                    offsetMapTopic, null, Schema.BYTES_SCHEMA, entry.key(), Schema.BYTES_SCHEMA, entry.value()));
         }
     }
 
@@ -483,6 +571,13 @@ public final class SinkSiteTask extends SourceTask {
 
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        if (offsetMap != null && offsetMapTopic.equals(record.topic())) {
+            if (metadata == null) {
+                log.warn("An offset map entry of {} was not written (dropped by a transformation?)",
+                        record.sourcePartition());
+            }
+            return;
+        }
         if (metadata != null && record.timestamp() != null) {
             metrics.replicationLatency(System.currentTimeMillis() - record.timestamp());
         }
@@ -501,6 +596,10 @@ public final class SinkSiteTask extends SourceTask {
         }
         Map<String, ?> offset = record.sourceOffset();
         long originOffset = ((Number) offset.get(OFFSET)).longValue();
+        if (offsetMap != null) {
+            offsetMap.verify(new TopicPartition(originTopic, originPartition), originOffset,
+                    metadata != null && metadata.hasOffset() ? metadata.offset() : -1L);
+        }
         if (exactlyOnce) {
             boolean written = metadata != null && metadata.hasOffset();
             stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(TOPIC_ID),

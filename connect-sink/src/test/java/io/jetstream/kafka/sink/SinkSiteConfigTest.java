@@ -255,6 +255,52 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void theOffsetMapNeedsOneTransactionPerPollUnderExactlyOnce() {
+        Map<String, String> interval = new java.util.HashMap<>(valid());
+        interval.put("exactly.once.support", "required");
+        interval.put("transaction.boundary", "interval");
+        var errors = new SinkSiteConnector().validate(interval).configValues().stream()
+                .filter(v -> v.name().equals("transaction.boundary")).flatMap(v -> v.errorMessages().stream()).toList();
+        assertThat(errors).singleElement().asString().contains("must be 'poll' while offset.map.enabled=true");
+        assertThatThrownBy(() -> new SinkSiteConfig(interval)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("transaction.boundary");
+        interval.put("offset.map.enabled", "false");
+        assertThat(new SinkSiteConfig(interval).getBoolean("offset.map.enabled")).isFalse();
+        Map<String, String> badTopic = new java.util.HashMap<>(valid());
+        badTopic.put("offset.map.topic", "no spaces allowed");
+        assertThatThrownBy(() -> new SinkSiteConfig(badTopic)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("offset.map.topic");
+        Map<String, String> shortRetention = new java.util.HashMap<>(valid());
+        shortRetention.put("offset.map.retention.ms", "1000");
+        assertThatThrownBy(() -> new SinkSiteConfig(shortRetention)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("offset.map.retention.ms");
+    }
+
+    @Test
+    void checkpointsNeedTheSourceClusterAndTheMapAndSyncNeedsCheckpoints() {
+        Map<String, String> syncOnly = new java.util.HashMap<>(valid());
+        syncOnly.put("sync.group.offsets.enabled", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(syncOnly)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sync.group.offsets.enabled").hasMessageContaining("needs emit.checkpoints.enabled");
+        Map<String, String> noSource = new java.util.HashMap<>(valid());
+        noSource.put("emit.checkpoints.enabled", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.cluster.bootstrap.servers");
+        noSource.put("source.cluster.bootstrap.servers", "a:9092");
+        noSource.put("offset.map.enabled", "false");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).hasMessageContaining("needs offset.map.enabled=true");
+        noSource.put("offset.map.enabled", "true");
+        noSource.put("groups", "app-.*,(unclosed");
+        assertThatThrownBy(() -> new SinkSiteConfig(noSource)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("groups");
+        noSource.put("groups", "app-.*");
+        SinkSiteConfig config = new SinkSiteConfig(noSource);
+        assertThat(CheckpointConfigs.groupFilter(config).accepts("app-1")).isTrue();
+        assertThat(CheckpointConfigs.groupFilter(config).accepts("connect-app-1")).isFalse();
+        assertThat(CheckpointConfigs.sourceCluster(config).bootstrapServers()).isEqualTo("a:9092");
+    }
+
+    @Test
     void declaresExactlyOnceSupport() {
         assertThat(new SinkSiteConnector().exactlyOnceSupport(valid())).isEqualTo(ExactlyOnceSupport.SUPPORTED);
     }

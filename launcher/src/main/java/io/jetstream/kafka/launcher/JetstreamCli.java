@@ -27,6 +27,7 @@ public final class JetstreamCli {
         commands.put("sites", new SitesCommand());
         commands.put("relay", new RelayCommand());
         commands.put("bench", new BenchCommand());
+        commands.put("offsets", new OffsetsCommand());
         return commands;
     }
 

@@ -215,6 +215,9 @@ class DataSafetyIT {
         assertThat(origin.firstDifference(destination)).as(env.diagnostics()).isNull();
         assertThat(destination.size()).isEqualTo(origin.size());
         assertThat(values(replica, 0)).contains("open-0-9", "behind-0-9");
+        // The offset map translates every origin position, markers and aborted records included, exactly.
+        assertThat(OffsetMapCheck.assertExact(env.siteB().bootstrapServers(), "A", topic, origin, destination))
+                .isGreaterThan(origin.size());
     }
 
     /**

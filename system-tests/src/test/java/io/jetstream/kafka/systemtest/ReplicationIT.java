@@ -154,6 +154,12 @@ class ReplicationIT {
                     org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "A.demo.t3"))).all().get();
             assertThat(configs.values().iterator().next().get("retention.ms").value()).isEqualTo("3600000");
         }
+        // The offset map, written in the same transactions, translates every record's position exactly.
+        TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), "demo.t6", VERIFY_DEADLINE);
+        TopicContent replica = TopicContent.read(env.siteB().bootstrapServers(), "A.demo.t6", VERIFY_DEADLINE);
+        assertThat(origin.firstDifference(replica)).isNull();
+        assertThat(OffsetMapCheck.assertExact(env.siteB().bootstrapServers(), "A", "demo.t6", origin, replica))
+                .isGreaterThanOrEqualTo(50_000);
     }
 
     /** A connector metric summed over its tasks, read over JMX from the worker process {@code pid}. */
