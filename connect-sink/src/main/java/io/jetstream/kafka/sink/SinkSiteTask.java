@@ -97,6 +97,8 @@ public final class SinkSiteTask extends SourceTask {
     private EventLoopGroup group;
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationReceiver receiver;
+    /** Schema id translation, or null when off. */
+    private SinkSiteSchemas schemas;
     private DestinationTopics topics;
     private SinkSiteMetrics metrics;
     private boolean exactlyOnce;
@@ -145,7 +147,7 @@ public final class SinkSiteTask extends SourceTask {
                 config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
                 config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
-                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity);
+                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity, translator(config));
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         if (exactlyOnce) {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
@@ -198,6 +200,15 @@ public final class SinkSiteTask extends SourceTask {
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
                 exactlyOnce ? "exactly-once" : "at-least-once", integrity, targetCluster);
+    }
+
+    /** The schema id translation when {@code schema.translation.enabled}; else one that only warns. */
+    private ReplicationReceiver.Translator translator(SinkSiteTaskConfig config) {
+        if (!config.schemaTranslation()) {
+            return SinkSiteSchemas.disabled();
+        }
+        schemas = SinkSiteSchemas.start(config, naming, metrics);
+        return schemas;
     }
 
     /**
@@ -517,6 +528,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (topics != null) {
             topics.close();
+        }
+        if (schemas != null) {
+            schemas.close();
         }
         if (progressReads != null) {
             progressReads.close();

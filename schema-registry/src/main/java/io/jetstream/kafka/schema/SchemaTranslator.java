@@ -157,7 +157,7 @@ public final class SchemaTranslator {
             return id;
         } catch (SchemaRegistryException e) {
             registryFailures.incrementAndGet();
-            return switch (e.kind()) {
+            switch (e.kind()) {
                 case INCOMPATIBLE -> {
                     incompatible.incrementAndGet();
                     throw hold(HoldKind.INCOMPATIBLE, what + " is incompatible with subject " + subject + " in the "
@@ -169,7 +169,7 @@ public final class SchemaTranslator {
                         + "under subject " + subject + " now: " + e.getMessage(), e);
                 default -> throw hold(HoldKind.UNSUPPORTED, what + " was refused under subject " + subject + ": "
                         + e.getMessage(), e);
-            };
+            }
         }
     }
 
