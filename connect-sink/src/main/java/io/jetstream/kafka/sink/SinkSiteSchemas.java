@@ -34,19 +34,12 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
     private final Map<TopicPartition, SchemaTranslator.HoldKind> held = new ConcurrentHashMap<>();
     private final WarningThrottle warnings = WarningThrottle.every(Duration.ofSeconds(10));
 
-    SinkSiteSchemas(SchemaRegistryClient registry, SchemaTranslator translator, TopicNamingPolicy naming) {
+    SinkSiteSchemas(SchemaRegistryClient registry, SchemaTranslator translator, TopicNamingPolicy naming,
+                    SinkSiteMetrics metrics) {
         this.registry = registry;
         this.translator = translator;
         this.naming = naming;
-    }
-
-    static SinkSiteSchemas start(SinkSiteConfig config, TopicNamingPolicy naming, SinkSiteMetrics metrics) {
-        RestSchemaRegistryClient client = new RestSchemaRegistryClient(config.schemaRegistry());
-        SubjectNameStrategy keys = config.keySubjectStrategy();
-        SubjectNameStrategy values = config.valueSubjectStrategy();
-        SinkSiteSchemas out = new SinkSiteSchemas(client, new SchemaTranslator(client, keys, values,
-                config.schemaCacheSize()), naming);
-        SchemaTranslator t = out.translator;
+        SchemaTranslator t = translator;
         metrics.gauge("schema-translated-total", "Record keys and values whose schema id was rewritten to the "
                 + "destination registry's.", t::translated);
         metrics.gauge("schema-registrations-total", "Schemas registered (or found registered) in the destination "
@@ -58,12 +51,20 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
         metrics.gauge("schema-held-batches-total", "Batches refused (retriably) because an id could not be "
                 + "translated yet; they come again.", t::holds);
         metrics.gauge("schema-held-partitions", "Origin partitions whose last batch was held by schema "
-                + "translation (an incompatible schema, the registry down, a schema not arrived yet).",
-                out.held::size);
-        metrics.gauge("schema-registry-calls-total", "Calls made to the destination registry.", client::calls);
+                + "translation (an incompatible schema, the registry down, a schema not arrived yet).", held::size);
+        if (registry instanceof RestSchemaRegistryClient client) {
+            metrics.gauge("schema-registry-calls-total", "Calls made to the destination registry.", client::calls);
+        }
+    }
+
+    static SinkSiteSchemas start(SinkSiteConfig config, TopicNamingPolicy naming, SinkSiteMetrics metrics) {
+        RestSchemaRegistryClient client = new RestSchemaRegistryClient(config.schemaRegistry());
+        SubjectNameStrategy keys = config.keySubjectStrategy();
+        SubjectNameStrategy values = config.valueSubjectStrategy();
         log.info("Schema translation on: ids rewritten to {}, key subjects by {}, value subjects by {}", client,
                 keys.configName(), values.configName());
-        return out;
+        return new SinkSiteSchemas(client, new SchemaTranslator(client, keys, values, config.schemaCacheSize()), naming,
+                metrics);
     }
 
     /** When translation is off: warns (once) if the source ships schemas, since its ids then reach consumers here. */

@@ -64,12 +64,12 @@ class SinkSiteSchemasTest {
     private final Metrics metrics = new Metrics();
     private final BatchEncoder encoder = new BatchEncoder();
     private final TopicNamingPolicy naming = TopicNamingPolicy.create("prefix", "A", ".");
+    private final SinkSiteMetrics sinkMetrics = new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of()));
     private final ReplicationReceiver receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo",
             Pattern.compile(".*"), naming, "B", 1 << 20, 1000, ReplicationReceiver.Durability.ON_RECORD_COMMIT),
-            (topic, partition) -> ReplicationReceiver.Progress.NONE, topics,
-            new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of())), Runnable::run, FrameIntegrity.OFF,
-            new SinkSiteSchemas(registry, new SchemaTranslator(registry, SubjectNameStrategy.TOPIC,
-                    SubjectNameStrategy.TOPIC, 100), naming));
+            (topic, partition) -> ReplicationReceiver.Progress.NONE, topics, sinkMetrics, Runnable::run,
+            FrameIntegrity.OFF, new SinkSiteSchemas(registry, new SchemaTranslator(registry, SubjectNameStrategy.TOPIC,
+                    SubjectNameStrategy.TOPIC, 100), naming, sinkMetrics));
     private long nextId = 1;
 
     @AfterEach
