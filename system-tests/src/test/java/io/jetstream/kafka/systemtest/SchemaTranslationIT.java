@@ -96,11 +96,13 @@ class SchemaTranslationIT {
     @BeforeAll
     static void start() throws Exception {
         Path home = ApicurioRegistry.home(SiteFiles.projectRoot().resolve("system-tests/target/apicurio-registry"));
+        // the registries start after the sites, not beside them: on a loaded 2-core machine three
+        // JVMs starting at once each take minutes
+        env = ReplicationEnvironment.builder(workDir).withoutConnectors().start();
         CompletableFuture<ApicurioRegistry> a = CompletableFuture.supplyAsync(() -> registry("registry-a", home));
         CompletableFuture<ApicurioRegistry> b = CompletableFuture.supplyAsync(() -> registry("registry-b", home));
-        env = ReplicationEnvironment.builder(workDir).withoutConnectors().start();
-        registryA = a.get(3, TimeUnit.MINUTES);
-        registryB = b.get(3, TimeUnit.MINUTES);
+        registryA = a.get(5, TimeUnit.MINUTES);
+        registryB = b.get(5, TimeUnit.MINUTES);
         toRegistryB = new LinkEmulator(LinkSpec.unlimited("to-registry-b"),
                 new InetSocketAddress("127.0.0.1", registryB.port()));
         InetSocketAddress link = toRegistryB.start();
@@ -124,7 +126,7 @@ class SchemaTranslationIT {
 
     private static ApicurioRegistry registry(String name, Path home) {
         try {
-            return ApicurioRegistry.start(name, home, workDir, Duration.ofMinutes(3));
+            return ApicurioRegistry.start(name, home, workDir, Duration.ofMinutes(5));
         } catch (Exception e) {
             throw new IllegalStateException("Cannot start " + name + ": " + e, e);
         }
