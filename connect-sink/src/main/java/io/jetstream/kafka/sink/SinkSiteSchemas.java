@@ -100,7 +100,8 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
             onHold(new TopicPartition(batch.topic(), batch.partition()), batch, hold);
             return hold.getMessage();
         }
-        if (!held.isEmpty()) {
+        // only a batch next in its partition moves it on: one that arrived early waits behind the held one
+        if (inOrder && !held.isEmpty()) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
             if (held.remove(tp) != null) {
                 log.info("Schema translation of {} goes on from offset {}", tp, batch.firstOffset());

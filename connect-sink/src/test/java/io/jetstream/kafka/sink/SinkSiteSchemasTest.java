@@ -138,6 +138,10 @@ class SinkSiteSchemasTest {
         assertThat(metric("schema-held-partitions")).isEqualTo(1.0);
         assertThat(metric("schema-incompatible-total")).isEqualTo(1.0);
 
+        receiver.onFrame(upstream, batch(0, WireFormat.frame(7, new byte[] {2})));
+        assertThat(pollValues()).as("a successor needing the same registration is refused too").isEmpty();
+        assertThat(metric("schema-held-partitions")).as("still held").isEqualTo(1.0);
+
         registry.failure = SchemaRegistryException.Kind.UNAVAILABLE;
         receiver.onFrame(upstream, batch(-1, WireFormat.frame(7, new byte[] {1})));
         assertThat(pollValues()).isEmpty();
@@ -146,7 +150,10 @@ class SinkSiteSchemasTest {
         receiver.onFrame(upstream, batch(-1, WireFormat.frame(7, new byte[] {1})));
         assertThat(pollValues()).singleElement().satisfies(v -> assertThat(WireFormat.schemaId(v)).isEqualTo(100));
         assertThat(metric("schema-held-partitions")).isZero();
-        assertThat(upstream.acks).filteredOn(a -> a.status() == AckStatus.NACK).hasSize(2);
+        receiver.onFrame(upstream, batch(0, WireFormat.frame(7, new byte[] {2})));
+        assertThat(pollValues()).as("the successor, sent again").singleElement()
+                .satisfies(v -> assertThat(v).containsExactly(0, 0, 0, 0, 100, 2));
+        assertThat(upstream.acks).filteredOn(a -> a.status() == AckStatus.NACK).hasSize(3);
     }
 
     @Test
