@@ -66,53 +66,60 @@ final class AvroDemo {
         out.println("Starting sites A and B, a schema registry for each (Apicurio, " + home + "), relays and WAN "
                 + "links ...");
         long startNanos = System.nanoTime();
-        CompletableFuture<ApicurioRegistry> startA = CompletableFuture.supplyAsync(() -> registry("registry-a", home,
-                baseDir));
-        CompletableFuture<ApicurioRegistry> startB = CompletableFuture.supplyAsync(() -> registry("registry-b", home,
-                baseDir));
         ReplicationEnvironment.Builder builder = ReplicationEnvironment.builder(baseDir)
                 .routes(options.routes())
                 .linkRate(options.linkRate())
                 .oneWayDelay(options.oneWayDelay())
                 .exactlyOnce(true)
                 .withoutConnectors();
-        try (ReplicationEnvironment env = builder.start();
-             ApicurioRegistry registryA = startA.get(5, TimeUnit.MINUTES);
-             ApicurioRegistry registryB = startB.get(5, TimeUnit.MINUTES)) {
-            RestSchemaRegistryClient clientA = new RestSchemaRegistryClient(RegistryClientSettings.of(
-                    URI.create(registryA.url())));
-            RestSchemaRegistryClient clientB = new RestSchemaRegistryClient(RegistryClientSettings.of(
-                    URI.create(registryB.url())));
-            for (int i = 0; i < 3; i++) { // registry B already serves other schemas: its ids differ from A's
-                clientB.register("inventory-value", RegisteredSchema.avro("{\"type\":\"fixed\",\"name\":\"Sku" + i
-                        + "\",\"size\":" + (8 + i) + "}"));
+        try (ReplicationEnvironment env = builder.start()) {
+            // the registries start once the sites are up: on 2 cores, everything at once starves the brokers
+            CompletableFuture<ApicurioRegistry> startA = CompletableFuture.supplyAsync(() -> registry("registry-a",
+                    home, baseDir));
+            CompletableFuture<ApicurioRegistry> startB = CompletableFuture.supplyAsync(() -> registry("registry-b",
+                    home, baseDir));
+            try (ApicurioRegistry registryA = startA.get(5, TimeUnit.MINUTES);
+                 ApicurioRegistry registryB = startB.get(5, TimeUnit.MINUTES)) {
+                return run(options, env, registryA, registryB, startNanos, out);
             }
-            env.siteA().createTopic(TOPIC, PARTITIONS);
-            env.deploySink(Map.of("schema.translation.enabled", "true", "schema.registry.url", registryB.url()));
-            env.deploySource(Map.of("schema.translation.enabled", "true", "schema.registry.url", registryA.url()));
-            env.awaitConnectorsRunning(Duration.ofSeconds(120));
-            out.printf("Up in %.1f s. Registry A %s, registry B %s; connectors deployed with "
-                    + "schema.translation.enabled=true%n", (System.nanoTime() - startNanos) / 1e9, registryA.url(),
-                    registryB.url());
-            int v1 = clientA.register(TOPIC + "-value", RegisteredSchema.avro(V1.toString()));
-            int v2 = clientA.register(TOPIC + "-value", RegisteredSchema.avro(V2.toString()));
-            int events = options.events();
-            out.printf("Producing %,d Avro orders at A: the first half with schema v1 (id %d at A), the rest with "
-                    + "v2 (id %d at A)%n", events, v1, v2);
-            Map<String, String> expected = produce(env.siteA().bootstrapServers(), events, v1, v2);
-            Check check = consume(env.siteB().bootstrapServers(), "A." + TOPIC, expected, clientB, options.timeout(),
-                    out);
-            out.printf("Schema ids: at A %d, %d (subject %s-value); at B %s (subject A.%s-value)%n", v1, v2, TOPIC,
-                    check.idsAtB, TOPIC);
-            String result = String.format(Locale.ROOT, "RESULT events=%d delivered=%d lost=%d duplicates=%d order=%s "
-                    + "values_equal=%d ids_a=%d,%d ids_b=%s", events, check.distinct, events - check.distinct,
-                    check.duplicates, check.orderOk ? "ok" : "violated", check.equal, v1, v2,
-                    String.join(",", check.idsAtB.stream().map(String::valueOf).toList()));
-            out.println(result);
-            boolean idsDiffer = !check.idsAtB.contains(v1) && !check.idsAtB.contains(v2);
-            return check.distinct == events && check.duplicates == 0 && check.orderOk && check.equal == events
-                    && idsDiffer ? 0 : 1;
         }
+    }
+
+    private static int run(DemoOptions options, ReplicationEnvironment env, ApicurioRegistry registryA,
+                           ApicurioRegistry registryB, long startNanos, PrintStream out) throws Exception {
+        RestSchemaRegistryClient clientA = new RestSchemaRegistryClient(RegistryClientSettings.of(
+                URI.create(registryA.url())));
+        RestSchemaRegistryClient clientB = new RestSchemaRegistryClient(RegistryClientSettings.of(
+                URI.create(registryB.url())));
+        for (int i = 0; i < 3; i++) { // registry B already serves other schemas: its ids differ from A's
+            clientB.register("inventory-value", RegisteredSchema.avro("{\"type\":\"fixed\",\"name\":\"Sku" + i
+                    + "\",\"size\":" + (8 + i) + "}"));
+        }
+        env.siteA().createTopic(TOPIC, PARTITIONS);
+        env.deploySink(Map.of("schema.translation.enabled", "true", "schema.registry.url", registryB.url()));
+        env.deploySource(Map.of("schema.translation.enabled", "true", "schema.registry.url", registryA.url()));
+        env.awaitConnectorsRunning(Duration.ofSeconds(120));
+        out.printf("Up in %.1f s. Registry A %s, registry B %s; connectors deployed with "
+                + "schema.translation.enabled=true%n", (System.nanoTime() - startNanos) / 1e9, registryA.url(),
+                registryB.url());
+        int v1 = clientA.register(TOPIC + "-value", RegisteredSchema.avro(V1.toString()));
+        int v2 = clientA.register(TOPIC + "-value", RegisteredSchema.avro(V2.toString()));
+        int events = options.events();
+        out.printf("Producing %,d Avro orders at A: the first half with schema v1 (id %d at A), the rest with "
+                + "v2 (id %d at A)%n", events, v1, v2);
+        Map<String, String> expected = produce(env.siteA().bootstrapServers(), events, v1, v2);
+        Check check = consume(env.siteB().bootstrapServers(), "A." + TOPIC, expected, clientB, options.timeout(),
+                out);
+        out.printf("Schema ids: at A %d, %d (subject %s-value); at B %s (subject A.%s-value)%n", v1, v2, TOPIC,
+                check.idsAtB, TOPIC);
+        String result = String.format(Locale.ROOT, "RESULT events=%d delivered=%d lost=%d duplicates=%d order=%s "
+                + "values_equal=%d ids_a=%d,%d ids_b=%s", events, check.distinct, events - check.distinct,
+                check.duplicates, check.orderOk ? "ok" : "violated", check.equal, v1, v2,
+                String.join(",", check.idsAtB.stream().map(String::valueOf).toList()));
+        out.println(result);
+        boolean idsDiffer = !check.idsAtB.contains(v1) && !check.idsAtB.contains(v2);
+        return check.distinct == events && check.duplicates == 0 && check.orderOk && check.equal == events
+                && idsDiffer ? 0 : 1;
     }
 
     private static ApicurioRegistry registry(String name, Path home, Path baseDir) {

@@ -158,8 +158,15 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         int status = response.statusCode();
         if (status / 100 != 2) {
             failures.incrementAndGet();
-            throw new SchemaRegistryException(SchemaRegistryException.kindOf(status), status, "Schema registry "
-                    + base + " refused the " + what + ": HTTP " + status + " " + errorMessage(response.body()));
+            String message = errorMessage(response.body());
+            SchemaRegistryException.Kind kind = SchemaRegistryException.kindOf(status);
+            if (kind == SchemaRegistryException.Kind.INCOMPATIBLE && message.contains("already exists")) {
+                // Apicurio answers 409 to a registration that raced another creating the subject (e.g. a
+                // retry after a timeout while the first one went through): a conflict, not incompatibility
+                kind = SchemaRegistryException.Kind.UNAVAILABLE;
+            }
+            throw new SchemaRegistryException(kind, status, "Schema registry " + base + " refused the " + what
+                    + ": HTTP " + status + " " + message);
         }
         try {
             return JSON.readTree(response.body());

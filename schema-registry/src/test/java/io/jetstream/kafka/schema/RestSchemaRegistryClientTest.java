@@ -115,6 +115,10 @@ class RestSchemaRegistryClientTest {
                     assertThat(e.kind()).isEqualTo(SchemaRegistryException.Kind.INCOMPATIBLE);
                     assertThat(e.getMessage()).contains("HTTP 409", "(error 409) Schema being registered is incompatible");
                 });
+        answer = "{\"error_code\":409,\"message\":\"An artifact with ID 's' in group 'null' already exists.\"}";
+        assertThatThrownBy(() -> client.register("s", RegisteredSchema.avro("\"long\"")))
+                .as("Apicurio's answer to a registration racing another: retried, not incompatible")
+                .extracting(e -> ((SchemaRegistryException) e).kind()).isEqualTo(SchemaRegistryException.Kind.UNAVAILABLE);
         status = 404;
         assertThatThrownBy(() -> client.schemaById(5)).extracting(e -> ((SchemaRegistryException) e).kind())
                 .isEqualTo(SchemaRegistryException.Kind.NOT_FOUND);
@@ -124,7 +128,7 @@ class RestSchemaRegistryClientTest {
             assertThat(e.kind().retriable()).isTrue();
             assertThat(e.getMessage()).contains("down for maintenance");
         });
-        assertThat(client.failures()).isEqualTo(3);
+        assertThat(client.failures()).isEqualTo(4);
     }
 
     @Test

@@ -117,7 +117,7 @@ class SchemaTranslationIT {
                 "schema.registry.url", registryA.url(), "retry.backoff.ms", "200"));
         env.deploySink(Map.of("schema.translation.enabled", "true",
                 "schema.registry.url", "http://127.0.0.1:" + link.getPort() + ApicurioRegistry.CCOMPAT_PATH,
-                "schema.registry.request.timeout.ms", "3000", "schema.registry.connect.timeout.ms", "1000"));
+                "schema.registry.connect.timeout.ms", "2000"));
         env.awaitConnectorsRunning(Duration.ofSeconds(90));
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 env.siteA().bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
@@ -256,11 +256,13 @@ class SchemaTranslationIT {
         sendOrders(topic, V3, v3, 21, 30, expected);
         producer.flush();
 
+        double incompatibleBefore = sinkMetric("schema-incompatible-total");
         Poll.until("registry B refusing the breaking schema", Duration.ofSeconds(60),
-                () -> sinkMetric("schema-incompatible-total") > 0);
+                () -> sinkMetric("schema-incompatible-total") > incompatibleBefore);
         assertThat(sinkMetric("schema-held-partitions")).isEqualTo(1.0);
-        assertThat(env.siteB().requireWorker().process().problems(400))
-                .contains("incompatible with subject A." + topic + "-value");
+        Poll.until("the error naming the subject in worker B's log", Duration.ofSeconds(30),
+                () -> env.siteB().requireWorker().process().problems(400)
+                        .contains("is incompatible with subject A." + topic + "-value"));
         assertThat(countAtB("A." + topic)).as("nothing after the breaking record is written").isEqualTo(20);
 
         // the operator decides: the destination subject takes any schema
