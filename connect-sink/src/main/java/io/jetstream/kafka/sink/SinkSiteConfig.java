@@ -322,6 +322,11 @@ public class SinkSiteConfig extends AbstractConfig {
         return SchemaRegistryConfigs.valueStrategy(this);
     }
 
+    /** How long schema translation may hold a partition before the task fails; empty: never. */
+    public Optional<Duration> schemaHoldTimeout() {
+        return SchemaRegistryConfigs.holdTimeout(this);
+    }
+
     public int schemaCacheSize() {
         return SchemaRegistryConfigs.cacheSize(this);
     }

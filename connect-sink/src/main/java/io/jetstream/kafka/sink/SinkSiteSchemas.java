@@ -6,6 +6,7 @@ import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.schema.RestSchemaRegistryClient;
 import io.jetstream.kafka.schema.SchemaRegistryClient;
+import io.jetstream.kafka.schema.SchemaRegistryConfigs;
 import io.jetstream.kafka.schema.SchemaTranslator;
 import io.jetstream.kafka.schema.ShippedSchema;
 import io.jetstream.kafka.schema.SubjectNameStrategy;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,11 +33,23 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
     private final SchemaRegistryClient registry;
     private final SchemaTranslator translator;
     private final TopicNamingPolicy naming;
-    private final Map<TopicPartition, SchemaTranslator.HoldKind> held = new ConcurrentHashMap<>();
+    /** A partition held by translation: why (last), and since when (first hold, nanos). */
+    private record Held(SchemaTranslator.HoldKind kind, String why, long sinceNanos) {
+    }
+
+    private final Map<TopicPartition, Held> held = new ConcurrentHashMap<>();
+    private final Duration holdTimeout;
+    private final LongSupplier nanoTime;
     private final WarningThrottle warnings = WarningThrottle.every(Duration.ofSeconds(10));
 
+    /**
+     * @param holdTimeout how long a partition may stay held before {@link #overdue} fails the task;
+     *     null: never
+     */
     SinkSiteSchemas(SchemaRegistryClient registry, SchemaTranslator translator, TopicNamingPolicy naming,
-                    SinkSiteMetrics metrics) {
+                    SinkSiteMetrics metrics, Duration holdTimeout, LongSupplier nanoTime) {
+        this.holdTimeout = holdTimeout;
+        this.nanoTime = nanoTime;
         this.registry = registry;
         this.translator = translator;
         this.naming = naming;
@@ -64,7 +78,7 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
         log.info("Schema translation on: ids rewritten to {}, key subjects by {}, value subjects by {}", client,
                 keys.configName(), values.configName());
         return new SinkSiteSchemas(client, new SchemaTranslator(client, keys, values, config.schemaCacheSize()), naming,
-                metrics);
+                metrics, config.schemaHoldTimeout().orElse(null), System::nanoTime);
     }
 
     /** When translation is off: warns (once) if the source ships schemas, since its ids then reach consumers here. */
@@ -111,7 +125,10 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
     }
 
     private void onHold(TopicPartition tp, RecordBatch batch, SchemaTranslator.Hold hold) {
-        SchemaTranslator.HoldKind before = held.put(tp, hold.kind());
+        Held previous = held.get(tp);
+        held.put(tp, new Held(hold.kind(), hold.getMessage(), previous == null ? nanoTime.getAsLong()
+                : previous.sinceNanos()));
+        SchemaTranslator.HoldKind before = previous == null ? null : previous.kind();
         String what = "Batch of " + tp + " offsets " + batch.firstOffset() + ".." + batch.lastOffset()
                 + " is held (refused retriably, sent again by the source): " + hold.getMessage();
         if (hold.kind().needsOperator()) {
@@ -126,6 +143,27 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
         } else {
             log.debug("{}", what);
         }
+    }
+
+    /**
+     * Why the task must fail: a partition held by translation for longer than the hold timeout (its
+     * last reason), or null. The source keeps the batches; a restarted task tries them again.
+     */
+    String overdue() {
+        if (holdTimeout == null || held.isEmpty()) {
+            return null;
+        }
+        long now = nanoTime.getAsLong();
+        for (Map.Entry<TopicPartition, Held> entry : held.entrySet()) {
+            long heldNanos = now - entry.getValue().sinceNanos();
+            if (heldNanos > holdTimeout.toNanos()) {
+                return "Schema translation has held " + entry.getKey() + " for " + heldNanos / 1_000_000_000L
+                        + " s, longer than " + SchemaRegistryConfigs.HOLD_TIMEOUT_MS + "=" + holdTimeout.toMillis()
+                        + ": " + entry.getValue().why() + ". Nothing of it was written; the source keeps the records. "
+                        + "Restart the task once the cause is fixed.";
+            }
+        }
+        return null;
     }
 
     @Override

@@ -327,6 +327,10 @@ public final class SinkSiteTask extends SourceTask {
         if (unstable != null) {
             throw new ConnectException(unstable.getMessage());
         }
+        String held = schemas == null ? null : schemas.overdue();
+        if (held != null) {
+            throw new ConnectException(held);
+        }
         List<ReplicationReceiver.Delivery> deliveries = receiver.poll(config.pollTimeout());
         if (deliveries.isEmpty()) {
             return null;

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
@@ -64,12 +65,13 @@ class SinkSiteSchemasTest {
     private final Metrics metrics = new Metrics();
     private final BatchEncoder encoder = new BatchEncoder();
     private final TopicNamingPolicy naming = TopicNamingPolicy.create("prefix", "A", ".");
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final SinkSiteMetrics sinkMetrics = new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of()));
     private final ReplicationReceiver receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo",
             Pattern.compile(".*"), naming, "B", 1 << 20, 1000, ReplicationReceiver.Durability.ON_RECORD_COMMIT),
             (topic, partition) -> ReplicationReceiver.Progress.NONE, topics, sinkMetrics, Runnable::run,
             FrameIntegrity.OFF, new SinkSiteSchemas(registry, new SchemaTranslator(registry, SubjectNameStrategy.TOPIC,
-                    SubjectNameStrategy.TOPIC, 100), naming, sinkMetrics));
+                    SubjectNameStrategy.TOPIC, 100), naming, sinkMetrics, Duration.ofMinutes(10), now::get));
     private long nextId = 1;
 
     @AfterEach
@@ -154,6 +156,27 @@ class SinkSiteSchemasTest {
         assertThat(pollValues()).as("the successor, sent again").singleElement()
                 .satisfies(v -> assertThat(v).containsExactly(0, 0, 0, 0, 100, 2));
         assertThat(upstream.acks).filteredOn(a -> a.status() == AckStatus.NACK).hasSize(3);
+    }
+
+    @Test
+    void aPartitionHeldLongerThanTheHoldTimeoutFailsTheTaskWithTheReason() throws Exception {
+        SinkSiteSchemas schemas = new SinkSiteSchemas(registry, new SchemaTranslator(registry,
+                SubjectNameStrategy.TOPIC, SubjectNameStrategy.TOPIC, 100), naming,
+                new SinkSiteMetrics(new PluginMetricsImpl(new Metrics(), Map.of())), Duration.ofMinutes(10), now::get);
+        RecordBatch held = new RecordBatch("orders", 0, -1, List.of(new ReplicatedRecord(0, 1, null,
+                WireFormat.frame(7, new byte[] {1}))));
+        assertThat(schemas.translate(held, true)).startsWith(SchemaTranslator.MISSING_PREFIX);
+        now.addAndGet(Duration.ofMinutes(9).toNanos());
+        assertThat(schemas.translate(held, true)).as("held again: the clock runs from the first hold").isNotNull();
+        assertThat(schemas.overdue()).isNull();
+        now.addAndGet(Duration.ofMinutes(2).toNanos());
+        assertThat(schemas.overdue()).contains("orders-0", "schema.translation.hold.timeout.ms=600000",
+                "is schema.translation.enabled on the source-site connector?");
+
+        schemas.accept(new TopicMetadataFrame(RoutingHeader.unrouted("demo", 1, "node-1", "B"), "orders", 1,
+                Map.of(ShippedSchema.translated(7, V1).key(), ShippedSchema.translated(7, V1).encode())));
+        assertThat(schemas.translate(held, true)).isNull();
+        assertThat(schemas.overdue()).as("released once a batch passes in order").isNull();
     }
 
     @Test

@@ -49,6 +49,7 @@ public final class SchemaRegistryConfigs {
     public static final String CACHE_SIZE = "schema.registry.cache.size";
     public static final String KEY_STRATEGY = "schema.key.subject.name.strategy";
     public static final String VALUE_STRATEGY = "schema.value.subject.name.strategy";
+    public static final String HOLD_TIMEOUT_MS = "schema.translation.hold.timeout.ms";
 
     private SchemaRegistryConfigs() {
     }
@@ -112,7 +113,21 @@ public final class SchemaRegistryConfigs {
                         Width.MEDIUM, "Key subject name strategy")
                 .define(VALUE_STRATEGY, Type.STRING, SubjectNameStrategy.TOPIC.configName(), new StrategyValidator(),
                         Importance.MEDIUM, "How value schemas are named as" + doc.formatted("value"), GROUP, 21,
-                        Width.MEDIUM, "Value subject name strategy");
+                        Width.MEDIUM, "Value subject name strategy")
+                .define(HOLD_TIMEOUT_MS, Type.LONG, 600_000L, ConfigDef.Range.between(-1, 7L * 24 * 3_600_000),
+                        Importance.MEDIUM, "How long a partition may stay held by schema translation (the "
+                                + "registry unreachable, a schema it refuses as incompatible, a schema that never "
+                                + "arrives because the source does not translate) before the task fails with the "
+                                + "reason, so that the task status shows it. Meanwhile the batches are refused "
+                                + "retriably and come again; nothing is written with an untranslated id either way, "
+                                + "and the source keeps the records. -1: never fail (watch schema-held-partitions).",
+                        GROUP, 22, Width.SHORT, "Schema hold timeout (ms)");
+    }
+
+    /** The hold timeout, or empty for never. */
+    public static java.util.Optional<Duration> holdTimeout(AbstractConfig config) {
+        long millis = config.getLong(HOLD_TIMEOUT_MS);
+        return millis < 0 ? java.util.Optional.empty() : java.util.Optional.of(Duration.ofMillis(millis));
     }
 
     /** Errors that involve several keys, keyed by the key they concern (raw values). */
