@@ -14,6 +14,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.core.wire.ProtocolException;
+import io.jetstream.kafka.schema.ShippedSchema;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -163,6 +164,36 @@ final class ReplicationReceiver implements AutoCloseable {
         void apply(TopicMetadataFrame metadata) throws Exception;
     }
 
+    /**
+     * Rewrites what a batch's records refer to at the origin site for the destination site (schema
+     * ids), before they are ordered and written; takes what the source ships for it with topic
+     * metadata.
+     */
+    interface Translator {
+        Translator NONE = new Translator() {
+            @Override
+            public String translate(RecordBatch batch, boolean inOrder) {
+                return null;
+            }
+
+            @Override
+            public void accept(TopicMetadataFrame metadata) {
+            }
+        };
+
+        /**
+         * Rewrites the batch's records in place.
+         *
+         * @param inOrder whether the batch is next in its partition's order (what must follow the
+         *     source's order, such as a schema registration, may happen only then)
+         * @return null, or why the batch cannot be written now: it is refused, retriably, and comes again
+         */
+        String translate(RecordBatch batch, boolean inOrder);
+
+        /** What topic metadata (allowed, MAC checked) brings besides the topic's own configs. */
+        void accept(TopicMetadataFrame metadata);
+    }
+
     enum Durability { ON_RECORD_COMMIT, ON_OFFSET_FLUSH }
 
     /** What to do with a gap the source cannot vouch for ({@code offset.gap.policy}). */
@@ -230,6 +261,7 @@ final class ReplicationReceiver implements AutoCloseable {
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final Executor metadataApplier;
     private final FrameIntegrity integrity;
+    private final Translator translator;
     private final WarningThrottle integrityWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private long heldBytes;
     private volatile boolean closed;
@@ -251,6 +283,13 @@ final class ReplicationReceiver implements AutoCloseable {
      */
     ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics,
                         Executor metadataApplier, FrameIntegrity integrity) {
+        this(settings, progress, topics, metrics, metadataApplier, integrity, Translator.NONE);
+    }
+
+    /** @param translator rewrites records for the destination site (schema ids) before they are ordered */
+    ReplicationReceiver(Settings settings, ProgressStore progress, Topics topics, SinkSiteMetrics metrics,
+                        Executor metadataApplier, FrameIntegrity integrity, Translator translator) {
+        this.translator = Objects.requireNonNull(translator, "translator");
         this.settings = settings;
         this.progress = progress;
         this.topics = topics;
@@ -442,6 +481,12 @@ final class ReplicationReceiver implements AutoCloseable {
                 send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
                 return;
             }
+            // Never written with an id that could not be translated: refused, the source sends it again.
+            String hold = translator.translate(batch, appliesNow(batch));
+            if (hold != null) {
+                send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, hold));
+                return;
+            }
             offer(in.from(), header, batch, Math.max(in.bytes(), decodedBytes(batch)), out);
         } finally {
             frame.release();
@@ -459,6 +504,14 @@ final class ReplicationReceiver implements AutoCloseable {
             bytes += record.dataBytes() + 64L;
         }
         return bytes;
+    }
+
+    /** Whether the batch would be applied now (its predecessor written), not held for re-ordering. */
+    private boolean appliesNow(RecordBatch batch) {
+        synchronized (lock) {
+            PartitionState state = partitions.get(new TopicPartition(batch.topic(), batch.partition()));
+            return state == null || state.sequencer.isApplicable(batch);
+        }
     }
 
     private boolean isAllowed(String originTopic) {
@@ -585,7 +638,8 @@ final class ReplicationReceiver implements AutoCloseable {
         }
         try {
             if (isAllowed(metadata.topic())) {
-                topics.apply(metadata);
+                translator.accept(metadata);
+                topics.apply(withoutSchemas(metadata));
             }
             send(from, AckFrame.ok(metadata));
         } catch (DestinationTopics.PartitionLimitException e) {
@@ -596,6 +650,15 @@ final class ReplicationReceiver implements AutoCloseable {
             log.warn("Cannot apply metadata of topic {}: {}", metadata.topic(), e.toString());
             send(from, AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));
         }
+    }
+
+    /** The metadata without the schemas shipped in its configs: what applies to the topic. */
+    private static TopicMetadataFrame withoutSchemas(TopicMetadataFrame metadata) {
+        if (metadata.configs().keySet().stream().noneMatch(ShippedSchema::isSchemaKey)) {
+            return metadata;
+        }
+        return new TopicMetadataFrame(metadata.routing(), metadata.topic(), metadata.partitionCount(),
+                ShippedSchema.topicConfigs(metadata.configs()), metadata.mac());
     }
 
     /**

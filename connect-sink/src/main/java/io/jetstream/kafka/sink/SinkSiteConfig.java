@@ -8,6 +8,9 @@ import io.jetstream.kafka.core.config.IntegrityConfigs;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RegexValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.schema.RegistryClientSettings;
+import io.jetstream.kafka.schema.SchemaRegistryConfigs;
+import io.jetstream.kafka.schema.SubjectNameStrategy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -214,7 +217,15 @@ public class SinkSiteConfig extends AbstractConfig {
         IntegrityConfigs.defineKey(def, "Here: the MAC of every batch and topic metadata is checked before "
                 + "anything in it is used (see " + IntegrityConfigs.REQUIRED + "), and every acknowledgement this "
                 + "connector sends is signed.");
-        return IntegrityConfigs.defineRequired(def);
+        IntegrityConfigs.defineRequired(def);
+        SchemaRegistryConfigs.define(def, "Here: the schemas the source ships are registered in this site's registry "
+                + "under the subject the strategies below give for the destination topic (the subject's "
+                + "compatibility rule applies) and each record's id is rewritten to this registry's. A record whose "
+                + "id cannot be translated is never written: its batch is refused retriably (the source sends it "
+                + "again with backoff) while the schema has not arrived or the registry cannot be reached, and its "
+                + "partition stops with an error naming subject and schema while the registry refuses the schema "
+                + "as incompatible.", "The destination site's registry: the one consumers here read ids from.");
+        return SchemaRegistryConfigs.defineStrategies(def);
     }
 
     private void crossCheck() {
@@ -230,6 +241,7 @@ public class SinkSiteConfig extends AbstractConfig {
         IntegrityConfigs.errors(props).forEach(errors::putIfAbsent);
         OffsetMapConfigs.errors(props).forEach(errors::putIfAbsent);
         CheckpointConfigs.errors(props).forEach(errors::putIfAbsent);
+        SchemaRegistryConfigs.errors(props).forEach(errors::putIfAbsent);
         return errors;
     }
 
@@ -323,6 +335,33 @@ public class SinkSiteConfig extends AbstractConfig {
     /** Whether batches and metadata without a valid MAC are refused ({@value IntegrityConfigs#REQUIRED}). */
     public boolean integrityRequired() {
         return IntegrityConfigs.required(this);
+    }
+
+    /** Whether schema ids are translated to this site's registry ({@value SchemaRegistryConfigs#ENABLED}). */
+    public boolean schemaTranslation() {
+        return SchemaRegistryConfigs.enabled(this);
+    }
+
+    /** How to reach this site's schema registry. */
+    public RegistryClientSettings schemaRegistry() {
+        return SchemaRegistryConfigs.settings(this);
+    }
+
+    public SubjectNameStrategy keySubjectStrategy() {
+        return SchemaRegistryConfigs.keyStrategy(this);
+    }
+
+    public SubjectNameStrategy valueSubjectStrategy() {
+        return SchemaRegistryConfigs.valueStrategy(this);
+    }
+
+    /** How long schema translation may hold a partition before the task fails; empty: never. */
+    public Optional<Duration> schemaHoldTimeout() {
+        return SchemaRegistryConfigs.holdTimeout(this);
+    }
+
+    public int schemaCacheSize() {
+        return SchemaRegistryConfigs.cacheSize(this);
     }
 
     public RelayClientConfigs.Settings relays(String connectorName) {

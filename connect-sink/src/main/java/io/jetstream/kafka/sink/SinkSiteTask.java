@@ -101,6 +101,8 @@ public final class SinkSiteTask extends SourceTask {
     private EventLoopGroup group;
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationReceiver receiver;
+    /** Schema id translation, or null when off. */
+    private SinkSiteSchemas schemas;
     private DestinationTopics topics;
     private SinkSiteMetrics metrics;
     private boolean exactlyOnce;
@@ -158,7 +160,7 @@ public final class SinkSiteTask extends SourceTask {
                 config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
                 config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
-                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity);
+                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity, translator(config));
         metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
         if (OffsetMapConfigs.enabled(config)) {
             startOffsetMap(config, admin);
@@ -258,6 +260,15 @@ public final class SinkSiteTask extends SourceTask {
                     e.toString());
         }
         return offsetMapTopicReady;
+    }
+
+    /** The schema id translation when {@code schema.translation.enabled}; else one that only warns. */
+    private ReplicationReceiver.Translator translator(SinkSiteTaskConfig config) {
+        if (!config.schemaTranslation()) {
+            return SinkSiteSchemas.disabled();
+        }
+        schemas = SinkSiteSchemas.start(config, naming, metrics);
+        return schemas;
     }
 
     /**
@@ -386,6 +397,10 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (!offsetMapTopicReady()) {
             return null;
+        }
+        String held = schemas == null ? null : schemas.overdue();
+        if (held != null) {
+            throw new ConnectException(held);
         }
         List<ReplicationReceiver.Delivery> deliveries = receiver.poll(config.pollTimeout());
         if (deliveries.isEmpty() && (offsetMap == null || !offsetMap.hasCorrections())) {
@@ -642,6 +657,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (topics != null) {
             topics.close();
+        }
+        if (schemas != null) {
+            schemas.close();
         }
         if (progressReads != null) {
             progressReads.close();

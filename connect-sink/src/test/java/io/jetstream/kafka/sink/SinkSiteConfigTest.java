@@ -45,6 +45,24 @@ class SinkSiteConfigTest {
         assertThat(new SinkSiteConfig(custom).topicNamingPolicy().destinationTopic("orders")).isEqualTo("ORDERS");
     }
 
+    @Test
+    void schemaTranslationNeedsARegistryAndTakesTheStrategies() {
+        Map<String, String> props = valid();
+        assertThat(new SinkSiteConfig(props).schemaTranslation()).as("off by default").isFalse();
+        props.put("schema.translation.enabled", "true");
+        assertThatThrownBy(() -> new SinkSiteConfig(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("schema.registry.url");
+        assertThat(SinkSiteConfig.crossFieldErrors(props)).containsKey("schema.registry.url");
+
+        props.put("schema.registry.url", "http://registry-b:8081/apis/ccompat/v7");
+        props.put("schema.value.subject.name.strategy", "io.confluent.kafka.serializers.subject.RecordNameStrategy");
+        SinkSiteConfig config = new SinkSiteConfig(props);
+        assertThat(config.schemaTranslation()).isTrue();
+        assertThat(config.schemaRegistry().urls()).hasSize(1);
+        assertThat(config.valueSubjectStrategy()).isEqualTo(io.jetstream.kafka.schema.SubjectNameStrategy.RECORD);
+        assertThat(config.keySubjectStrategy()).isEqualTo(io.jetstream.kafka.schema.SubjectNameStrategy.TOPIC);
+    }
+
     /** A user's naming policy. */
     public static final class UpperCaseNaming implements TopicNamingPolicy {
         @Override

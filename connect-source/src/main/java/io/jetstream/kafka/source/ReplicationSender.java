@@ -18,6 +18,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
+import io.jetstream.kafka.schema.SchemaTranslator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -85,11 +86,19 @@ final class ReplicationSender implements AutoCloseable {
 
     /** Told whether the destination applied a topic's metadata (ACK) or not (NACK). */
     interface MetadataListener {
-        void onMetadataAcknowledged(String topic, int partitionCount, boolean applied);
+        void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration, boolean applied);
+    }
+
+    /**
+     * Told that the destination refused a batch of {@code topic} for a schema it has not received
+     * (a destination task that restarted since they were shipped): the topic's schemas go again.
+     */
+    interface SchemasMissingListener {
+        void onSchemasMissing(String topic);
     }
 
     /** A metadata frame handed to a relay and not yet answered. */
-    private record MetadataInFlight(String topic, int partitionCount) {
+    private record MetadataInFlight(String topic, int partitionCount, long schemaGeneration) {
     }
 
     /** What the sender needs besides its collaborators. */
@@ -142,7 +151,8 @@ final class ReplicationSender implements AutoCloseable {
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
     private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
-    private MetadataListener metadataListener = (topic, partitions, applied) -> { };
+    private MetadataListener metadataListener = (topic, partitions, generation, applied) -> { };
+    private SchemasMissingListener schemasMissing = topic -> { };
     private int nextRelay;
     private int onWireBatches;
     private long onWireBytes;
@@ -493,7 +503,8 @@ final class ReplicationSender implements AutoCloseable {
         if (!applied) {
             log.debug("Metadata of topic {} not applied yet: {} {}", answered.topic(), ack.reason(), ack.message());
         }
-        metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(), applied);
+        metadataListener.onMetadataAcknowledged(answered.topic(), answered.partitionCount(),
+                answered.schemaGeneration(), applied);
     }
 
     /** The batch reached the egress relay; its answer is still to come. */
@@ -545,6 +556,9 @@ final class ReplicationSender implements AutoCloseable {
         // Anything else (no subscriber, destination overloaded or failing) backs off exponentially.
         boolean routeProblem = ack.reason() == AckReason.NEXT_HOP_UNREACHABLE || ack.reason() == AckReason.TIMEOUT;
         retryLater(entry, routeProblem, now);
+        if (ack.reason() == AckReason.WRITE_FAILED && ack.message().startsWith(SchemaTranslator.MISSING_PREFIX)) {
+            schemasMissing.onSchemasMissing(pending.frame.header().topic());
+        }
     }
 
     /**
@@ -596,6 +610,11 @@ final class ReplicationSender implements AutoCloseable {
         }
     }
 
+    /** Who ships a topic's schemas again when the destination lacks one. */
+    synchronized void schemasMissingListener(SchemasMissingListener listener) {
+        this.schemasMissing = Objects.requireNonNull(listener, "listener");
+    }
+
     /** Where answers to metadata frames go (the metadata publisher re-sends what was not applied). */
     synchronized void metadataListener(MetadataListener listener) {
         this.metadataListener = Objects.requireNonNull(listener, "listener");
@@ -607,6 +626,12 @@ final class ReplicationSender implements AutoCloseable {
      * publisher's periodic re-send.
      */
     synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs) {
+        return sendMetadata(topic, partitionCount, configs, 0);
+    }
+
+    /** The same, with the generation of the topic's schemas among the configs (reported with the answer). */
+    synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
+                                      long schemaGeneration) {
         Relay relay = pickRelay(null);
         if (relay == null) {
             return false;
@@ -617,7 +642,7 @@ final class ReplicationSender implements AutoCloseable {
         if (metadataInFlight.size() >= MAX_METADATA_IN_FLIGHT) {
             metadataInFlight.clear(); // answers lost with a relay; the publisher re-sends anyway
         }
-        metadataInFlight.put(id, new MetadataInFlight(topic, partitionCount));
+        metadataInFlight.put(id, new MetadataInFlight(topic, partitionCount, schemaGeneration));
         if (!relay.send(settings.integrity().sign(new TopicMetadataFrame(routing, topic, partitionCount, configs)))) {
             metadataInFlight.remove(id);
             return false;

@@ -5,6 +5,8 @@ import io.jetstream.kafka.core.config.ClusterClientConfigs;
 import io.jetstream.kafka.core.config.ClusterClients;
 import io.jetstream.kafka.core.config.CrossFieldValidation;
 import io.jetstream.kafka.core.config.IntegrityConfigs;
+import io.jetstream.kafka.schema.RegistryClientSettings;
+import io.jetstream.kafka.schema.SchemaRegistryConfigs;
 import io.jetstream.kafka.core.config.NonEmptyListValidator;
 import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
@@ -171,11 +173,16 @@ public class SourceSiteConfig extends AbstractConfig {
                         + "three worker hosts, three uplinks, without intermediate relays. When no listed relay is "
                         + "on the task's host, it uses them all as without this setting (logged at task start).",
                 RelayClientConfigs.GROUP, 100, Width.SHORT, "Prefer relays on this host");
-        return IntegrityConfigs.defineKey(def, "Here: every batch and topic metadata is signed, and an answer "
+        IntegrityConfigs.defineKey(def, "Here: every batch and topic metadata is signed, and an answer "
                 + "that would commit a batch or stop the task (OK, or a NACK that re-sending cannot help) counts "
                 + "only with the destination's valid MAC; any other is taken for a retriable NACK (the batch is "
                 + "sent again, never committed or dropped on its word), counted in unverified-acks-total and "
                 + "logged.");
+        return SchemaRegistryConfigs.define(def, "Here: each schema id met in a record key or value is looked up "
+                + "once in this site's registry and the schema is shipped to the destination with the topic's "
+                + "metadata (once per topic and id, not per record). While the registry cannot be reached, Connect "
+                + "hands the records over again after a pause; nothing is sent without its schema.",
+                "The source site's registry: the one whose ids the records carry.");
     }
 
     /** Accepts only {@code read_committed}, saying why. */
@@ -205,6 +212,7 @@ public class SourceSiteConfig extends AbstractConfig {
         Map<String, String> errors = new LinkedHashMap<>(
                 CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
         ClusterClientConfigs.errors(props, ClusterClientConfigs.SOURCE_PREFIX).forEach(errors::putIfAbsent);
+        SchemaRegistryConfigs.errors(props).forEach(errors::putIfAbsent);
         return errors;
     }
 
@@ -286,6 +294,16 @@ public class SourceSiteConfig extends AbstractConfig {
     /** Whether tasks prefer the relays on their own worker's host ({@value #RELAYS_PREFER_LOCAL}). */
     public boolean preferLocalRelays() {
         return getBoolean(RELAYS_PREFER_LOCAL);
+    }
+
+    /** Whether schema ids are looked up and their schemas shipped ({@value SchemaRegistryConfigs#ENABLED}). */
+    public boolean schemaTranslation() {
+        return SchemaRegistryConfigs.enabled(this);
+    }
+
+    /** How to reach this site's schema registry. */
+    public RegistryClientSettings schemaRegistry() {
+        return SchemaRegistryConfigs.settings(this);
     }
 
     /** The relay settings; the stream id defaults to {@code connectorName}. */

@@ -71,6 +71,8 @@ public final class SourceSiteTask extends SinkTask {
     private final List<PeerClient> clients = new ArrayList<>();
     private ReplicationSender sender;
     private TopicMetadataPublisher metadata;
+    /** Schema ids looked up and shipped ({@code schema.translation.enabled}), or null. */
+    private SourceSiteSchemas schemas;
     private OversizedRecords oversized;
     private OriginCoverage coverage;
     private TopicIncarnations incarnations;
@@ -190,9 +192,12 @@ public final class SourceSiteTask extends SinkTask {
         AdminOriginOffsets originOffsets = new AdminOriginOffsets(admin, config.consumerGroupId(),
                 config.clusterCallTimeout());
         incarnations = new TopicIncarnations(originOffsets);
+        schemas = config.schemaTranslation() ? SourceSiteSchemas.start(config.schemaRegistry(), metrics) : null;
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
-                config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId);
+                config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId,
+                schemas == null ? TopicMetadataPublisher.Schemas.NONE : schemas);
         sender.metadataListener(metadata::onMetadataAcknowledged);
+        sender.schemasMissingListener(metadata::onSchemasChanged);
         coverage = new OriginCoverage(originOffsets);
         metrics.gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "
                 + "topic id): replicated as a new incarnation from its first record.", incarnations::recreations);
@@ -309,6 +314,9 @@ public final class SourceSiteTask extends SinkTask {
             replicated.add(converted);
             sizes.add(dataBytes);
         }
+        if (schemas != null) {
+            shipSchemas(partitions, replicated);
+        }
         List<TopicIncarnations.Change> changes = incarnationChanges(partitions, replicated);
         if (!changes.isEmpty()) {
             dropRewound(changes, partitions, replicated, sizes);
@@ -328,6 +336,17 @@ public final class SourceSiteTask extends SinkTask {
         }
         sender.tick();
         applyBackpressure();
+    }
+
+    /**
+     * Looks up the schema ids of the records' keys and values; a topic that gained one has its
+     * metadata (and schemas) shipped again. Records whose id the source registry cannot be asked
+     * about now are handed over again by Connect: nothing leaves without its schema.
+     */
+    private void shipSchemas(List<TopicPartition> partitions, List<ReplicatedRecord> records) {
+        for (String topic : schemas.observe(partitions, records, config.retryBackoff(), context::timeout)) {
+            metadata.onSchemasChanged(topic);
+        }
     }
 
     /** Which incarnation of its topic each record belongs to; Connect hands the records over again when the source cluster cannot say. */
@@ -502,6 +521,7 @@ public final class SourceSiteTask extends SinkTask {
             ticker.cancel(false);
         }
         closeQuietly(metadata, "metadata publisher");
+        closeQuietly(schemas, "schema registry client");
         clients.forEach(c -> closeQuietly(c, "relay client " + c.remote()));
         closeQuietly(sender, "sender");
         closeQuietly(admin, "admin client");

@@ -40,7 +40,34 @@ final class TopicMetadataPublisher implements AutoCloseable {
 
     /** Where metadata goes: the sender. */
     interface Sink {
-        boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs);
+        /** @param schemaGeneration the {@link Schemas#generation} of the schemas among the configs */
+        boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs, long schemaGeneration);
+    }
+
+    /**
+     * Schemas shipped with a topic's metadata ({@code schema.translation.enabled}): config entries
+     * added to the topic's, and a generation that grows when a topic gains a schema.
+     */
+    interface Schemas {
+        Schemas NONE = new Schemas() {
+            @Override
+            public Map<String, String> entries(String topic) {
+                return Map.of();
+            }
+
+            @Override
+            public long generation(String topic) {
+                return 0;
+            }
+        };
+
+        Map<String, String> entries(String topic);
+
+        long generation(String topic);
+    }
+
+    /** What was shipped of a topic, or what the destination confirmed it applied. */
+    private record Shipped(int partitions, long schemaGeneration) {
     }
 
     private final Admin admin;
@@ -48,8 +75,9 @@ final class TopicMetadataPublisher implements AutoCloseable {
     private final BiConsumer<String, Uuid> topicIds;
     private final ScheduledExecutorService executor;
     private final Set<String> topics = ConcurrentHashMap.newKeySet();
-    private final Map<String, Integer> lastSentPartitions = new ConcurrentHashMap<>();
-    private final Map<String, Integer> confirmedPartitions = new ConcurrentHashMap<>();
+    private final Schemas schemas;
+    private final Map<String, Shipped> lastSent = new ConcurrentHashMap<>();
+    private final Map<String, Shipped> confirmed = new ConcurrentHashMap<>();
 
     /** How often metadata the destination has not confirmed is published again. */
     static final Duration UNCONFIRMED_RETRY = Duration.ofSeconds(2);
@@ -63,9 +91,16 @@ final class TopicMetadataPublisher implements AutoCloseable {
      */
     TopicMetadataPublisher(Admin admin, Sink sink, BiConsumer<String, Uuid> topicIds, Duration refresh,
                            Duration callTimeout, String threadName) {
+        this(admin, sink, topicIds, refresh, callTimeout, threadName, Schemas.NONE);
+    }
+
+    /** @param schemas the schemas shipped with each topic's metadata */
+    TopicMetadataPublisher(Admin admin, Sink sink, BiConsumer<String, Uuid> topicIds, Duration refresh,
+                           Duration callTimeout, String threadName, Schemas schemas) {
         this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
         this.sink = sink;
+        this.schemas = schemas;
         this.topicIds = topicIds;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, threadName);
@@ -77,19 +112,37 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 UNCONFIRMED_RETRY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The destination's answer to the metadata of {@code topic} with {@code partitionCount} partitions. */
-    void onMetadataAcknowledged(String topic, int partitionCount, boolean applied) {
+    /**
+     * The destination's answer to the metadata of {@code topic} with {@code partitionCount}
+     * partitions and the schemas of {@code schemaGeneration}.
+     */
+    void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration, boolean applied) {
         if (applied) {
-            confirmedPartitions.put(topic, partitionCount);
+            confirmed.put(topic, new Shipped(partitionCount, schemaGeneration));
         } else {
-            confirmedPartitions.remove(topic);
+            confirmed.remove(topic);
         }
     }
 
-    /** Whether the destination confirmed the partition count last described for {@code topic}. */
+    /**
+     * Whether the destination confirmed the partition count last described for {@code topic}, with
+     * every schema the topic has now.
+     */
     boolean isConfirmed(String topic) {
-        Integer confirmed = confirmedPartitions.get(topic);
-        return confirmed != null && confirmed.equals(lastSentPartitions.get(topic));
+        Shipped applied = confirmed.get(topic);
+        return applied != null && applied.equals(lastSent.get(topic))
+                && applied.schemaGeneration() == schemas.generation(topic);
+    }
+
+    /**
+     * The topic gained a schema, or the destination lacks one of its schemas (a task that restarted
+     * there): its metadata goes again now, and every {@link #UNCONFIRMED_RETRY} until confirmed.
+     */
+    void onSchemasChanged(String topic) {
+        confirmed.remove(topic);
+        if (topics.contains(topic)) {
+            executor.execute(() -> publish(List.of(topic)));
+        }
     }
 
     private void retryUnconfirmed() {
@@ -127,10 +180,17 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 Map<String, String> replicated = replicatedConfigs(
                         configs.get(new ConfigResource(ConfigResource.Type.TOPIC, topic)));
                 int partitions = description.partitions().size();
-                if (sink.sendMetadata(topic, partitions, replicated)) {
-                    Integer before = lastSentPartitions.put(topic, partitions);
-                    if (before == null || before != partitions) {
+                long generation = schemas.generation(topic);
+                Map<String, String> withSchemas = new HashMap<>(replicated);
+                withSchemas.putAll(schemas.entries(topic));
+                if (sink.sendMetadata(topic, partitions, withSchemas, generation)) {
+                    Shipped before = lastSent.put(topic, new Shipped(partitions, generation));
+                    if (before == null || before.partitions() != partitions) {
                         log.info("Shipped metadata of topic {}: {} partitions, configs {}", topic, partitions, replicated);
+                    }
+                    if (before == null || before.schemaGeneration() != generation) {
+                        log.info("Shipped the schemas of topic {}: {} schema id(s)", topic,
+                                withSchemas.size() - replicated.size());
                     }
                 }
             }

@@ -20,6 +20,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
+import io.jetstream.kafka.schema.SchemaTranslator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -368,10 +369,30 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void aBatchRefusedForASchemaNotShippedYetShipsItsTopicsSchemasAgainAndIsRetried() {
+        sender(1, 1 << 30);
+        List<String> missing = new ArrayList<>();
+        sender.schemasMissingListener(missing::add);
+        sender.append(p0, record(0));
+        BatchFrame first = r1.sent.get(0);
+        sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.WRITE_FAILED, "destination topic not ready"));
+        assertThat(missing).as("another write failure").isEmpty();
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+        sender.tick();
+        BatchFrame again = allSent().get(1);
+        sender.onFrame(r1, AckFrame.nack(again.header(), AckReason.WRITE_FAILED,
+                SchemaTranslator.MISSING_PREFIX + "source schema id 3 has not arrived"));
+        assertThat(missing).containsExactly("orders");
+        now.addAndGet(Duration.ofSeconds(5).toNanos());
+        sender.tick();
+        assertThat(allSent()).as("sent again, as any retriable refusal").hasSize(3);
+    }
+
+    @Test
     void metadataAnswersReachTheListener() {
         sender(2, 1 << 30);
         List<String> answers = new ArrayList<>();
-        sender.metadataListener((topic, partitions, applied) -> answers.add(topic + "/" + partitions + "/" + applied));
+        sender.metadataListener((topic, partitions, generation, applied) -> answers.add(topic + "/" + partitions + "/" + applied));
         assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
         assertThat(sender.sendMetadata("payments", 3, Map.of())).isTrue();
         List<TopicMetadataFrame> frames = new ArrayList<>(r1.metadata);
@@ -546,7 +567,7 @@ class ReplicationSenderTest {
     void metadataCountsAsAppliedOnlyOnTheDestinationsSignedOk() {
         sender(2, 1 << 30, SenderIntegrity.of(key));
         List<String> answers = new ArrayList<>();
-        sender.metadataListener((topic, partitions, applied) -> answers.add(topic + "/" + applied));
+        sender.metadataListener((topic, partitions, generation, applied) -> answers.add(topic + "/" + applied));
         assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
         TopicMetadataFrame sent = r1.metadata.isEmpty() ? r2.metadata.get(0) : r1.metadata.get(0);
 

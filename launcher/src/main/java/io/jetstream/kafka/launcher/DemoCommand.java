@@ -37,7 +37,7 @@ final class DemoCommand implements JetstreamCli.Command {
 
     @Override
     public String summary() {
-        return "run a two-site replication demo and print a RESULT line (--events N --routes K --keep-running)";
+        return "run a two-site replication demo and print a RESULT line (--events N --routes K --avro --keep-running)";
     }
 
     @Override
@@ -47,6 +47,11 @@ final class DemoCommand implements JetstreamCli.Command {
         // data formatted for another cluster id
         Path baseDir = Files.createTempDirectory(Files.createDirectories(
                 SiteFiles.projectRoot().resolve("target").resolve("demo")), "run-" + ProcessHandle.current().pid() + "-");
+        if (options.avro()) {
+            out.printf("JetStream demo with Avro and a schema registry per site: %,d events, %d route(s)%n",
+                    options.events(), options.routes());
+            return AvroDemo.run(options, baseDir, out);
+        }
         out.printf("JetStream demo: %,d events, %d route(s) of %.1f MB/s with %d ms one-way delay%n", options.events(),
                 options.routes(), options.linkRate() / 1e6, options.oneWayDelay().toMillis());
         if (options.routes() == 3) {

@@ -15,9 +15,10 @@ import java.time.Duration;
  * @param keepRunning keep everything running after the RESULT line
  * @param batching    the source connector's {@code batch.policy}, or null for the one in config/
  * @param routing     the ingress relay's {@code routing.policy}, or null for the relay's default
+ * @param avro        Avro records with a schema registry per site, ids translated ({@code --avro})
  */
 record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, int rate, int valueBytes,
-                   Duration timeout, boolean keepRunning, String batching, String routing) {
+                   Duration timeout, boolean keepRunning, String batching, String routing, boolean avro) {
 
     static final String USAGE = String.join("\n",
             "usage: ./jetstream demo [options]",
@@ -31,10 +32,14 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
             "  --timeout-s S      longest wait for delivery (default 300)",
             "  --batching P       source batching policy, fixed or adaptive (default: config/source-connector.json)",
             "  --routing P        ingress routing policy, round-robin or adaptive (default: the relay's default)",
-            "  --keep-running     keep sites, relays and connectors running after the RESULT line");
+            "  --keep-running     keep sites, relays and connectors running after the RESULT line",
+            "  --avro             Avro values with a schema registry per site (Apicurio): the schema evolves",
+            "                     mid-stream, ids are translated; shows the ids of both sites and checks every",
+            "                     value decoded at B through registry B (default events 20000)");
 
     static DemoOptions parse(String[] args) throws JetstreamCli.UsageException {
-        int events = 200_000;
+        Integer events = null;
+        boolean avro = false;
         int routes = 3;
         double linkMbps = 0.5;
         long delayMs = 25;
@@ -48,6 +53,7 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
             String arg = args[i];
             switch (arg) {
                 case "--keep-running" -> keepRunning = true;
+                case "--avro" -> avro = true;
                 case "--events" -> events = (int) number(args, ++i, arg, 1, 100_000_000);
                 case "--routes" -> routes = (int) number(args, ++i, arg, 1, 3);
                 case "--link-mbps" -> linkMbps = number(args, ++i, arg, 0.01, 10_000);
@@ -61,8 +67,8 @@ record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, 
                 default -> throw new JetstreamCli.UsageException("unknown option: " + arg + "\n" + USAGE);
             }
         }
-        return new DemoOptions(events, routes, Math.round(linkMbps * 1_000_000), Duration.ofMillis(delayMs), rate,
-                valueBytes, Duration.ofSeconds(timeoutS), keepRunning, batching, routing);
+        return new DemoOptions(events != null ? events : avro ? 20_000 : 200_000, routes, Math.round(linkMbps * 1_000_000), Duration.ofMillis(delayMs), rate,
+                valueBytes, Duration.ofSeconds(timeoutS), keepRunning, batching, routing, avro);
     }
 
     private static String choice(String[] args, int index, String option, String... allowed)
