@@ -1,5 +1,7 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.core.metrics.TaskMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.core.batch.BatchEncoder;
@@ -66,7 +68,8 @@ class SinkSiteSchemasTest {
     private final BatchEncoder encoder = new BatchEncoder();
     private final TopicNamingPolicy naming = TopicNamingPolicy.create("prefix", "A", ".");
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final SinkSiteMetrics sinkMetrics = new SinkSiteMetrics(new PluginMetricsImpl(metrics, Map.of()));
+    private final SinkSiteMetrics sinkMetrics = new SinkSiteMetrics(new TaskMetrics(
+            new PluginMetricsRegistration(new PluginMetricsImpl(metrics, Map.of()))));
     private final ReplicationReceiver receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo",
             Pattern.compile(".*"), naming, "B", 1 << 20, 1000, ReplicationReceiver.Durability.ON_RECORD_COMMIT),
             (topic, partition) -> ReplicationReceiver.Progress.NONE, topics, sinkMetrics, Runnable::run,
@@ -162,7 +165,8 @@ class SinkSiteSchemasTest {
     void aPartitionHeldLongerThanTheHoldTimeoutFailsTheTaskWithTheReason() throws Exception {
         SinkSiteSchemas schemas = new SinkSiteSchemas(registry, new SchemaTranslator(registry,
                 SubjectNameStrategy.TOPIC, SubjectNameStrategy.TOPIC, 100), naming,
-                new SinkSiteMetrics(new PluginMetricsImpl(new Metrics(), Map.of())), Duration.ofMinutes(10), now::get);
+                new SinkSiteMetrics(new TaskMetrics(
+                new PluginMetricsRegistration(new PluginMetricsImpl(new Metrics(), Map.of())))), Duration.ofMinutes(10), now::get);
         RecordBatch held = new RecordBatch("orders", 0, -1, List.of(new ReplicatedRecord(0, 1, null,
                 WireFormat.frame(7, new byte[] {1}))));
         assertThat(schemas.translate(held, true)).startsWith(SchemaTranslator.MISSING_PREFIX);
