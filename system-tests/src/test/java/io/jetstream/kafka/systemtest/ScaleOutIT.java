@@ -37,7 +37,7 @@ class ScaleOutIT {
     /** One task per source worker once the fourth has joined (Connect balances tasks evenly). */
     private static final int SOURCE_TASKS = 4;
     private static final int SINK_TASKS = 3;
-    private static final Duration REBALANCE_DEADLINE = Duration.ofSeconds(120);
+    private static final Duration REBALANCE_DEADLINE = Duration.ofSeconds(240);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path workDir;
