@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class ConnectWorker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectWorker.class);
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    /** Generous: several workers starting at once on a busy 2-core machine took over 120 s. */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
     private final String name;
     private final ConnectRuntime runtime;
