@@ -231,12 +231,12 @@ public final class SchedulingRouteChooser implements RouteChooser {
                 metrics.decision(RelayMetrics.ROUTE_CAPACITY, destination, route.name()).set(route.bytesPerSecond());
                 metrics.decision(RelayMetrics.ROUTE_DELIVERED, destination, route.name())
                         .set(route.deliveredBytesPerSecond());
-                metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e6);
+                metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e9);
                 metrics.decision(RelayMetrics.ROUTE_IN_FLIGHT, destination, route.name()).set(route.inFlightBytes());
                 metrics.decision(RelayMetrics.ROUTE_AWAITING_ANSWER, destination, route.name())
                         .set(route.awaitingAnswerBytes());
                 metrics.decision(RelayMetrics.ROUTE_STATE, destination, route.name()).set(route.state().ordinal());
-                metrics.decision(RelayMetrics.ROUTE_SPENT, destination, route.name()).set(route.moneySpent());
+                metrics.spent(destination, route.name(), route.moneySpent());
             }
         });
     }
