@@ -86,13 +86,22 @@ final class ReplicationSender implements AutoCloseable {
 
     /** What the sender needs besides its collaborators. */
     record Settings(String streamId, String nodeId, String destination, CompressionCodec codec,
-                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
+                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity,
+                    Duration heartbeatInterval) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(nodeId, "nodeId");
             Objects.requireNonNull(destination, "destination");
             Objects.requireNonNull(codec, "codec");
             Objects.requireNonNull(integrity, "integrity");
+            Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        }
+
+        /** Without end-to-end heartbeats. */
+        Settings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
+                 Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
+            this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, integrity,
+                    Duration.ZERO);
         }
 
         /** Without end-to-end integrity. */
@@ -134,6 +143,12 @@ final class ReplicationSender implements AutoCloseable {
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
     private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    /** Per partition: when its last batch or heartbeat was made (idle partitions get heartbeats). */
+    private final Map<TopicPartition, Long> lastMadeNanos = new HashMap<>();
+    /** Heartbeats sent and not answered, by batch id: one per partition at a time. */
+    private final Map<Long, TopicPartition> heartbeatIds = new HashMap<>();
+    private final Map<TopicPartition, long[]> heartbeatsOut = new HashMap<>();
+    private long nextHeartbeatNanos;
     private MetadataListener metadataListener = (topic, partitions, applied) -> { };
     private int nextRelay;
     private int onWireBatches;
@@ -157,6 +172,15 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void assign(Collection<TopicPartition> partitions) {
         accumulator.assign(partitions);
         partitions.forEach(oldestArrival::remove);
+        partitions.forEach(this::forgetHeartbeats);
+    }
+
+    private void forgetHeartbeats(TopicPartition partition) {
+        lastMadeNanos.remove(partition);
+        long[] out = heartbeatsOut.remove(partition);
+        if (out != null) {
+            heartbeatIds.remove(out[0]);
+        }
     }
 
     /**
@@ -188,6 +212,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void revoke(Collection<TopicPartition> partitions) {
         accumulator.revoke(partitions);
         partitions.forEach(oldestArrival::remove);
+        partitions.forEach(this::forgetHeartbeats);
         for (TopicPartition partition : partitions) {
             // count what leaves the wire so the policy's window stays right
             window.entries().stream()
@@ -320,6 +345,62 @@ final class ReplicationSender implements AutoCloseable {
             }
         }
         reportBacklog(now);
+        if (!settings.heartbeatInterval().isZero() && now - nextHeartbeatNanos >= 0) {
+            nextHeartbeatNanos = now + settings.heartbeatInterval().toNanos() / 4;
+            heartbeats(now);
+        }
+    }
+
+    /**
+     * End-to-end heartbeats ({@code replication.heartbeat.interval.ms}): an empty batch
+     * ({@link BatchAccumulator#heartbeat}) on every partition that made no batch for an interval and
+     * has nothing open or unacknowledged, so that the destination hears from the source through the
+     * relays, with the source's clock ({@code createdAtMillis}), signed like any batch, even while
+     * the topics are idle. A heartbeat is not kept in the window and not told to the batching policy;
+     * its answer only allows the partition's next one (or, unanswered, the ack timeout does).
+     */
+    private void heartbeats(long now) {
+        long interval = settings.heartbeatInterval().toNanos();
+        for (TopicPartition tp : accumulator.chainedPartitions()) {
+            Long lastMade = lastMadeNanos.get(tp);
+            boolean quiet = lastMade == null || now - lastMade >= interval;
+            long[] out = heartbeatsOut.get(tp);
+            boolean answered = out == null || now - out[1] >= settings.ackTimeout().toNanos();
+            if (!quiet || !answered || hasUnacked(tp)) {
+                continue;
+            }
+            RecordBatch batch = accumulator.heartbeat(tp);
+            Relay relay = batch == null ? null : pickRelay(null);
+            if (relay == null) {
+                continue;
+            }
+            long id = ids.next();
+            RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(),
+                    settings.destination());
+            EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
+            BatchFrame frame = settings.integrity().sign(BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(),
+                    alloc));
+            if (out != null) {
+                heartbeatIds.remove(out[0]);
+            }
+            if (relay.send(frame)) {
+                heartbeatIds.put(id, tp);
+                heartbeatsOut.put(tp, new long[] {id, now});
+                lastMadeNanos.put(tp, now);
+                metrics.heartbeatSent();
+            } else {
+                heartbeatsOut.remove(tp);
+            }
+        }
+    }
+
+    private boolean hasUnacked(TopicPartition tp) {
+        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
+            if (!entry.acked() && entry.partition().equals(tp)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -352,6 +433,7 @@ final class ReplicationSender implements AutoCloseable {
         Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes,
                 batch.size());
         TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+        lastMadeNanos.put(tp, now);
         InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
                 now, now);
         if (!waitsForPredecessor(entry)) {
@@ -449,6 +531,11 @@ final class ReplicationSender implements AutoCloseable {
         boolean applied;
         synchronized (this) {
             if (!ack.originNodeId().equals(settings.nodeId())) {
+                return;
+            }
+            TopicPartition heartbeat = ack.isReceipt() ? null : heartbeatIds.remove(ack.batchId());
+            if (heartbeat != null) {
+                heartbeatsOut.remove(heartbeat); // answered: the partition's next heartbeat may go
                 return;
             }
             if (ack.isReceipt()) {
@@ -625,6 +712,22 @@ final class ReplicationSender implements AutoCloseable {
 
     synchronized long bufferedBytes() {
         return window.bytes() + accumulator.bufferedBytes();
+    }
+
+    /** Bytes of the partition's batches sent and not acknowledged as durable (data at risk). */
+    synchronized long unackedBytes(TopicPartition partition) {
+        long bytes = 0;
+        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
+            if (!entry.acked() && entry.partition().equals(partition)) {
+                bytes += entry.bytes();
+            }
+        }
+        return bytes;
+    }
+
+    /** The task's bytes not acknowledged as durable: unanswered batches plus open ones (data at risk). */
+    synchronized long atRiskBytes() {
+        return window.unackedBytes() + accumulator.bufferedBytes();
     }
 
     synchronized int inFlightBatches() {
