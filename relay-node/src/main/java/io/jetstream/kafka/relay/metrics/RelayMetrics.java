@@ -78,6 +78,7 @@ public final class RelayMetrics implements AutoCloseable {
     private final Counter routeBatchesOut;
     private final Histogram routeAckLatency;
     private final Counter routeSpent;
+    private final Gauge spendCapReached;
     private final Map<String, Gauge> decisions = new LinkedHashMap<>();
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
 
@@ -148,6 +149,8 @@ public final class RelayMetrics implements AutoCloseable {
         decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
         routeSpent = counter("route_spent_total", "Adaptive routing: egress and relay money charged to the"
                 + " route since start, in the currency of its configured prices.", "destination", "route");
+        spendCapReached = gauge("spend_cap_reached", "Adaptive routing: 1 while the destination's spend cap"
+                + " (total or per window) is reached and no route may take more traffic, else 0.", "destination");
 
         info.addLabelValues(relayId, version());
         // Pre-create the bounded label sets: handles need no lookup, and every series is visible
@@ -266,6 +269,11 @@ public final class RelayMetrics implements AutoCloseable {
         if (increase > 0) {
             counter.inc(increase);
         }
+    }
+
+    /** Whether a destination's spend cap is reached now ({@code spend_cap_reached}). */
+    public void spendCapReached(String destination, boolean reached) {
+        spendCapReached.labelValues(destination).set(reached ? 1 : 0);
     }
 
     /** Runs {@code refresh} before every scrape (figures computed on demand, such as the scheduler's). */
