@@ -143,12 +143,7 @@ final class ReplicationSender implements AutoCloseable {
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
     private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
-    /** Per partition: when its last batch or heartbeat was made (idle partitions get heartbeats). */
-    private final Map<TopicPartition, Long> lastMadeNanos = new HashMap<>();
-    /** Heartbeats sent and not answered, by batch id: one per partition at a time. */
-    private final Map<Long, TopicPartition> heartbeatIds = new HashMap<>();
-    private final Map<TopicPartition, long[]> heartbeatsOut = new HashMap<>();
-    private long nextHeartbeatNanos;
+    private final HeartbeatSchedule heartbeats;
     private MetadataListener metadataListener = (topic, partitions, applied) -> { };
     private int nextRelay;
     private int onWireBatches;
@@ -164,6 +159,7 @@ final class ReplicationSender implements AutoCloseable {
         this.nanoTime = nanoTime;
         this.alloc = alloc;
         this.metrics = metrics;
+        this.heartbeats = new HeartbeatSchedule(settings.heartbeatInterval(), settings.ackTimeout());
         if (this.relays.isEmpty()) {
             throw new IllegalArgumentException("at least one relay is needed");
         }
@@ -172,15 +168,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void assign(Collection<TopicPartition> partitions) {
         accumulator.assign(partitions);
         partitions.forEach(oldestArrival::remove);
-        partitions.forEach(this::forgetHeartbeats);
-    }
-
-    private void forgetHeartbeats(TopicPartition partition) {
-        lastMadeNanos.remove(partition);
-        long[] out = heartbeatsOut.remove(partition);
-        if (out != null) {
-            heartbeatIds.remove(out[0]);
-        }
+        partitions.forEach(heartbeats::forget);
     }
 
     /**
@@ -212,7 +200,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void revoke(Collection<TopicPartition> partitions) {
         accumulator.revoke(partitions);
         partitions.forEach(oldestArrival::remove);
-        partitions.forEach(this::forgetHeartbeats);
+        partitions.forEach(heartbeats::forget);
         for (TopicPartition partition : partitions) {
             // count what leaves the wire so the policy's window stays right
             window.entries().stream()
@@ -345,9 +333,8 @@ final class ReplicationSender implements AutoCloseable {
             }
         }
         reportBacklog(now);
-        if (!settings.heartbeatInterval().isZero() && now - nextHeartbeatNanos >= 0) {
-            nextHeartbeatNanos = now + settings.heartbeatInterval().toNanos() / 4;
-            heartbeats(now);
+        if (heartbeats.lookNow(now)) {
+            sendHeartbeats(now);
         }
     }
 
@@ -359,14 +346,9 @@ final class ReplicationSender implements AutoCloseable {
      * the topics are idle. A heartbeat is not kept in the window and not told to the batching policy;
      * its answer only allows the partition's next one (or, unanswered, the ack timeout does).
      */
-    private void heartbeats(long now) {
-        long interval = settings.heartbeatInterval().toNanos();
+    private void sendHeartbeats(long now) {
         for (TopicPartition tp : accumulator.chainedPartitions()) {
-            Long lastMade = lastMadeNanos.get(tp);
-            boolean quiet = lastMade == null || now - lastMade >= interval;
-            long[] out = heartbeatsOut.get(tp);
-            boolean answered = out == null || now - out[1] >= settings.ackTimeout().toNanos();
-            if (!quiet || !answered || hasUnacked(tp)) {
+            if (!heartbeats.due(tp, now) || hasUnacked(tp)) {
                 continue;
             }
             RecordBatch batch = accumulator.heartbeat(tp);
@@ -380,16 +362,9 @@ final class ReplicationSender implements AutoCloseable {
             EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
             BatchFrame frame = settings.integrity().sign(BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(),
                     alloc));
-            if (out != null) {
-                heartbeatIds.remove(out[0]);
-            }
             if (relay.send(frame)) {
-                heartbeatIds.put(id, tp);
-                heartbeatsOut.put(tp, new long[] {id, now});
-                lastMadeNanos.put(tp, now);
+                heartbeats.sent(tp, id, now);
                 metrics.heartbeatSent();
-            } else {
-                heartbeatsOut.remove(tp);
             }
         }
     }
@@ -433,7 +408,7 @@ final class ReplicationSender implements AutoCloseable {
         Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes,
                 batch.size());
         TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
-        lastMadeNanos.put(tp, now);
+        heartbeats.batchMade(tp, now);
         InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
                 now, now);
         if (!waitsForPredecessor(entry)) {
@@ -533,10 +508,8 @@ final class ReplicationSender implements AutoCloseable {
             if (!ack.originNodeId().equals(settings.nodeId())) {
                 return;
             }
-            TopicPartition heartbeat = ack.isReceipt() ? null : heartbeatIds.remove(ack.batchId());
-            if (heartbeat != null) {
-                heartbeatsOut.remove(heartbeat); // answered: the partition's next heartbeat may go
-                return;
+            if (!ack.isReceipt() && heartbeats.answered(ack.batchId())) {
+                return; // a heartbeat's answer changes nothing else
             }
             if (ack.isReceipt()) {
                 onBatchReceipt(ack);
