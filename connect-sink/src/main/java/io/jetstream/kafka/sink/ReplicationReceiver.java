@@ -450,6 +450,7 @@ final class ReplicationReceiver implements AutoCloseable {
                 return;
             }
             String topic = header.topic();
+            metrics.heard(new TopicPartition(topic, header.partition()), header.createdAtMillis());
             if (!isAllowed(topic)) {
                 metrics.refused();
                 send(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic

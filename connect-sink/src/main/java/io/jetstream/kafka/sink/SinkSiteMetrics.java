@@ -34,6 +34,7 @@ final class SinkSiteMetrics {
     private final Sensor batchTransit;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
+    private final EndToEndLiveness liveness;
 
     SinkSiteMetrics(TaskMetrics metrics) {
         this.metrics = metrics;
@@ -65,6 +66,17 @@ final class SinkSiteMetrics {
                 new Avg());
         batchTransit.add(metrics.name("batch-transit-ms-max", "Longest of the same, over the last 30 s: stalls "
                 + "on the path show here before the records' latency."), new Max());
+        liveness = new EndToEndLiveness(System::currentTimeMillis, metrics::gauge);
+    }
+
+    /** An authenticated batch or end-to-end heartbeat of {@code origin}, made at {@code sourceMillis}. */
+    void heard(TopicPartition origin, long sourceMillis) {
+        liveness.heard(origin, sourceMillis);
+    }
+
+    /** A record of {@code origin} with timestamp {@code recordMillis} was written (acknowledged) now. */
+    void written(TopicPartition origin, long recordMillis) {
+        liveness.written(origin, recordMillis);
     }
 
     /** A record's write acknowledged {@code millis} after its timestamp. */

@@ -599,6 +599,9 @@ public final class SinkSiteTask extends SourceTask {
         Map<String, ?> partition = record.sourcePartition();
         String originTopic = (String) partition.get(TOPIC);
         int originPartition = ((Number) partition.get(PARTITION)).intValue();
+        if (metadata != null && record.timestamp() != null) {
+            metrics.written(new TopicPartition(originTopic, originPartition), record.timestamp());
+        }
         if (!exactlyOnce) {
             DestinationOffsets cursor = destinationOffsets.get(new TopicPartition(originTopic, originPartition));
             if (cursor != null) {

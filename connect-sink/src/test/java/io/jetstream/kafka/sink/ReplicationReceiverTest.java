@@ -279,6 +279,18 @@ class ReplicationReceiverTest {
     }
 
     @Test
+    void anEmptyBatchContinuingTheChainIsAHeartbeatAcknowledgedAtOnceWritingNothing() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 14L);
+
+        receiver.onFrame(upstream, batch("orders", 14));
+
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).singleElement().satisfies(ack -> assertThat(ack.isOk()).isTrue());
+        assertThat(gapMetric(EndToEndLiveness.HEARTBEAT_AGE)).as("heard just now").isBetween(0.0, 5.0);
+    }
+
+    @Test
     void deliversInOrderAndAcknowledgesWhenCommittedExactlyOnce() throws Exception {
         receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
         stored.put("orders-0", 9L);

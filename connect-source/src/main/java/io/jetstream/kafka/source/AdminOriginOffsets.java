@@ -9,9 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -24,7 +26,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * {@code timeout}; a call that cannot answer throws {@link IllegalStateException} naming what it
  * asked.
  */
-final class AdminOriginOffsets implements OriginCoverage.OriginOffsets, TopicIncarnations.TopicIds {
+final class AdminOriginOffsets implements OriginCoverage.OriginOffsets, TopicIncarnations.TopicIds,
+        ReplicationLag.EndOffsets {
 
     private final Admin admin;
     private final String groupId;
@@ -56,6 +59,18 @@ final class AdminOriginOffsets implements OriginCoverage.OriginOffsets, TopicInc
         partitions.forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
         Map<TopicPartition, Long> out = new HashMap<>();
         await("the log start offsets of " + partitions, admin.listOffsets(earliest).all())
+                .forEach((tp, info) -> out.put(tp, info.offset()));
+        return out;
+    }
+
+    @Override
+    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, Long> out = new HashMap<>();
+        // read_committed, as the connector reads: the last stable offset, not open transactions' records
+        await("the end offsets of " + partitions, admin.listOffsets(latest,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all())
                 .forEach((tp, info) -> out.put(tp, info.offset()));
         return out;
     }

@@ -103,13 +103,22 @@ final class ReplicationSender implements AutoCloseable {
 
     /** What the sender needs besides its collaborators. */
     record Settings(String streamId, String nodeId, String destination, CompressionCodec codec,
-                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
+                    Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity,
+                    Duration heartbeatInterval) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(nodeId, "nodeId");
             Objects.requireNonNull(destination, "destination");
             Objects.requireNonNull(codec, "codec");
             Objects.requireNonNull(integrity, "integrity");
+            Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        }
+
+        /** Without end-to-end heartbeats. */
+        Settings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
+                 Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
+            this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, integrity,
+                    Duration.ZERO);
         }
 
         /** Without end-to-end integrity. */
@@ -151,6 +160,7 @@ final class ReplicationSender implements AutoCloseable {
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
     private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    private final HeartbeatSchedule heartbeats;
     private MetadataListener metadataListener = (topic, partitions, generation, applied) -> { };
     private SchemasMissingListener schemasMissing = topic -> { };
     private int nextRelay;
@@ -167,6 +177,7 @@ final class ReplicationSender implements AutoCloseable {
         this.nanoTime = nanoTime;
         this.alloc = alloc;
         this.metrics = metrics;
+        this.heartbeats = new HeartbeatSchedule(settings.heartbeatInterval(), settings.ackTimeout());
         if (this.relays.isEmpty()) {
             throw new IllegalArgumentException("at least one relay is needed");
         }
@@ -175,6 +186,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void assign(Collection<TopicPartition> partitions) {
         accumulator.assign(partitions);
         partitions.forEach(oldestArrival::remove);
+        partitions.forEach(heartbeats::forget);
     }
 
     /**
@@ -206,6 +218,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void revoke(Collection<TopicPartition> partitions) {
         accumulator.revoke(partitions);
         partitions.forEach(oldestArrival::remove);
+        partitions.forEach(heartbeats::forget);
         for (TopicPartition partition : partitions) {
             // count what leaves the wire so the policy's window stays right
             window.entries().stream()
@@ -338,6 +351,49 @@ final class ReplicationSender implements AutoCloseable {
             }
         }
         reportBacklog(now);
+        if (heartbeats.lookNow(now)) {
+            sendHeartbeats(now);
+        }
+    }
+
+    /**
+     * End-to-end heartbeats ({@code replication.heartbeat.interval.ms}): an empty batch
+     * ({@link BatchAccumulator#heartbeat}) on every partition that made no batch for an interval and
+     * has nothing open or unacknowledged, so that the destination hears from the source through the
+     * relays, with the source's clock ({@code createdAtMillis}), signed like any batch, even while
+     * the topics are idle. A heartbeat is not kept in the window and not told to the batching policy;
+     * its answer only allows the partition's next one (or, unanswered, the ack timeout does).
+     */
+    private void sendHeartbeats(long now) {
+        for (TopicPartition tp : accumulator.chainedPartitions()) {
+            if (!heartbeats.due(tp, now) || hasUnacked(tp)) {
+                continue;
+            }
+            RecordBatch batch = accumulator.heartbeat(tp);
+            Relay relay = batch == null ? null : pickRelay(null);
+            if (relay == null) {
+                continue;
+            }
+            long id = ids.next();
+            RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(),
+                    settings.destination());
+            EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
+            BatchFrame frame = settings.integrity().sign(BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(),
+                    alloc));
+            if (relay.send(frame)) {
+                heartbeats.sent(tp, id, now);
+                metrics.heartbeatSent();
+            }
+        }
+    }
+
+    private boolean hasUnacked(TopicPartition tp) {
+        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
+            if (!entry.acked() && entry.partition().equals(tp)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -370,6 +426,7 @@ final class ReplicationSender implements AutoCloseable {
         Pending pending = new Pending(frame, oldestArrivalNanos == null ? now : oldestArrivalNanos, wireBytes,
                 batch.size());
         TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+        heartbeats.batchMade(tp, now);
         InFlightWindow.Entry<Pending> entry = window.add(id, tp, batch.lastOffset(), batch.size(), wireBytes, pending,
                 now, now);
         if (!waitsForPredecessor(entry)) {
@@ -479,6 +536,9 @@ final class ReplicationSender implements AutoCloseable {
         synchronized (this) {
             if (!ack.originNodeId().equals(settings.nodeId())) {
                 return;
+            }
+            if (!ack.isReceipt() && heartbeats.answered(ack.batchId())) {
+                return; // a heartbeat's answer changes nothing else
             }
             if (ack.isReceipt()) {
                 onBatchReceipt(ack);
@@ -674,6 +734,22 @@ final class ReplicationSender implements AutoCloseable {
 
     synchronized long bufferedBytes() {
         return window.bytes() + accumulator.bufferedBytes();
+    }
+
+    /** Bytes of the partition's batches sent and not acknowledged as durable (data at risk). */
+    synchronized long unackedBytes(TopicPartition partition) {
+        long bytes = 0;
+        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
+            if (!entry.acked() && entry.partition().equals(partition)) {
+                bytes += entry.bytes();
+            }
+        }
+        return bytes;
+    }
+
+    /** The task's bytes not acknowledged as durable: unanswered batches plus open ones (data at risk). */
+    synchronized long atRiskBytes() {
+        return window.unackedBytes() + accumulator.bufferedBytes();
     }
 
     synchronized int inFlightBatches() {

@@ -47,6 +47,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String METADATA_REFRESH_MS = "topic.metadata.refresh.interval.ms";
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
     public static final String RELAYS_PREFER_LOCAL = "relays.prefer.local";
+    public static final String HEARTBEAT_INTERVAL_MS = "replication.heartbeat.interval.ms";
     /**
      * Connect's per-connector override of the consumer's isolation level. Declared here so that a
      * missing or wrong value fails validation on this key: the worker builds the consumer, and only
@@ -150,6 +151,13 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "retriably: Connect hands the same records over again after a pause; nothing is "
                                 + "lost or skipped. Bounds how long a source broker outage can hold put().",
                         DELIVERY, 5, Width.SHORT, "Cluster call timeout (ms)")
+                .define(HEARTBEAT_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.between(100, 3_600_000),
+                        Importance.LOW, "End-to-end liveness and lag: a partition that made no batch for this "
+                                + "long, and has nothing unacknowledged, sends an empty batch through the relays to "
+                                + "the destination task (signed like any batch), whose heartbeat-age-seconds then "
+                                + "stays near this interval while topics are idle; the origin end offsets behind "
+                                + "replication-lag-records are read at the same interval.",
+                        DELIVERY, 6, Width.SHORT, "End-to-end heartbeat interval (ms)")
                 .define(CONSUMER_ISOLATION_LEVEL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
                         new ReadCommittedValidator(), Importance.HIGH,
                         "Required, and must be read_committed. Connect's override of the isolation level of the "
@@ -280,6 +288,11 @@ public class SourceSiteConfig extends AbstractConfig {
 
     public Duration clusterCallTimeout() {
         return Duration.ofMillis(getLong(CLUSTER_CALL_TIMEOUT_MS));
+    }
+
+    /** End-to-end heartbeat and lag refresh interval ({@value #HEARTBEAT_INTERVAL_MS}). */
+    public Duration heartbeatInterval() {
+        return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
     }
 
     public Duration metadataRefresh() {

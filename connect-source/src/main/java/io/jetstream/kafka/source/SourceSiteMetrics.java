@@ -1,6 +1,8 @@
 package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.core.metrics.TaskMetrics;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
@@ -13,7 +15,7 @@ import org.apache.kafka.common.metrics.stats.Max;
  * are documented in docs/operations.md. Owned by the task and removed with it (see
  * {@link TaskMetrics} for a task instance that outlives its replacement).
  */
-final class SourceSiteMetrics {
+final class SourceSiteMetrics implements ReplicationLag.Gauges {
 
     private final TaskMetrics metrics;
     private final Sensor recordsIn;
@@ -28,6 +30,9 @@ final class SourceSiteMetrics {
     private final Sensor timeouts;
     private final Sensor nacks;
     private final Sensor unverifiedAcks;
+    private final Sensor heartbeats;
+    private final LongAdder recordsRead = new LongAdder();
+    private final LongAdder recordBytesRead = new LongAdder();
 
     SourceSiteMetrics(TaskMetrics metrics) {
         this.metrics = metrics;
@@ -53,6 +58,13 @@ final class SourceSiteMetrics {
                 + "batch or stop the task (OK, or a NACK that re-sending cannot help) but lack the destination's valid "
                 + "MAC (a relay's own refusal, one made up or altered on the way, or different keys). Taken for a "
                 + "retriable NACK: the batch is sent again.", false);
+        heartbeats = metrics.counter("heartbeats-sent", "End-to-end heartbeats sent: empty batches on partitions "
+                + "idle for replication.heartbeat.interval.ms, so the destination hears from this task while the "
+                + "topics are idle.", false);
+    }
+
+    void heartbeatSent() {
+        heartbeats.record(1);
     }
 
     void unverifiedAck() {
@@ -67,6 +79,24 @@ final class SourceSiteMetrics {
     void recordsIn(int records, long bytes) {
         recordsIn.record(records);
         bytesIn.record(bytes);
+        recordsRead.add(records);
+        recordBytesRead.add(bytes);
+    }
+
+    /** Mean size (keys, values, headers) of the records read so far; NaN before the first. */
+    double meanRecordBytes() {
+        long records = recordsRead.sum();
+        return records == 0 ? Double.NaN : (double) recordBytesRead.sum() / records;
+    }
+
+    @Override
+    public void gauge(String metric, String doc, Map<String, String> tags, Supplier<Number> value) {
+        metrics.gauge(metric, doc, tags, value);
+    }
+
+    @Override
+    public void remove(String metric, Map<String, String> tags) {
+        metrics.remove(metric, tags);
     }
 
     void batchEncoded(int records, long uncompressedBytes, long wire, long encodeNanos) {

@@ -29,6 +29,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
@@ -79,6 +81,8 @@ public final class SourceSiteTask extends SinkTask {
     private Admin admin;
     private ScheduledFuture<?> ticker;
     private SourceSiteMetrics metrics;
+    private ReplicationLag lag;
+    private ScheduledExecutorService lagRefresher;
     private final Set<TopicPartition> assigned = new HashSet<>();
     private final Set<TopicPartition> skipped = new HashSet<>();
     private volatile boolean paused;
@@ -155,7 +159,8 @@ public final class SourceSiteTask extends SinkTask {
         }
         sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
-                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity),
+                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
+                config.heartbeatInterval()),
                 relays, policy, System::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         senderRef[0] = sender;
         metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
@@ -199,6 +204,12 @@ public final class SourceSiteTask extends SinkTask {
         sender.metadataListener(metadata::onMetadataAcknowledged);
         sender.schemasMissingListener(metadata::onSchemasChanged);
         coverage = new OriginCoverage(originOffsets);
+        lag = new ReplicationLag(originOffsets, sender::committableOffsets, originOffsets, sender::unackedBytes,
+                sender::atRiskBytes, metrics::meanRecordBytes, System::nanoTime, metrics);
+        lagRefresher = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("jetstream-lag-" + nodeId,
+                true));
+        long lagMillis = config.heartbeatInterval().toMillis();
+        lagRefresher.scheduleWithFixedDelay(this::refreshLag, lagMillis, lagMillis, TimeUnit.MILLISECONDS);
         metrics.gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "
                 + "topic id): replicated as a new incarnation from its first record.", incarnations::recreations);
         metrics.gauge("offset-truncations-total", "Times a partition's offsets went backwards within one topic "
@@ -248,8 +259,18 @@ public final class SourceSiteTask extends SinkTask {
         }
     }
 
+    /** The lag figures' periodic refresh: a failure is logged and the next refresh tries again. */
+    private void refreshLag() {
+        try {
+            lag.refresh();
+        } catch (RuntimeException e) {
+            log.warn("Replication lag refresh failed", e);
+        }
+    }
+
     @Override
     public void open(Collection<TopicPartition> partitions) {
+        lag.assign(partitions);
         assigned.addAll(partitions);
         coverage.assign(partitions);
         incarnations.assign(partitions);
@@ -268,6 +289,7 @@ public final class SourceSiteTask extends SinkTask {
 
     @Override
     public void close(Collection<TopicPartition> partitions) {
+        lag.revoke(partitions);
         assigned.removeAll(partitions);
         skipped.removeAll(partitions);
         coverage.revoke(partitions);
@@ -519,6 +541,9 @@ public final class SourceSiteTask extends SinkTask {
         long start = System.nanoTime();
         if (ticker != null) {
             ticker.cancel(false);
+        }
+        if (lagRefresher != null) {
+            lagRefresher.shutdownNow();
         }
         closeQuietly(metadata, "metadata publisher");
         closeQuietly(schemas, "schema registry client");

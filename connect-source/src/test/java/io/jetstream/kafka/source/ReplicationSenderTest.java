@@ -143,6 +143,69 @@ class ReplicationSenderTest {
         return AckFrame.ok(frame.header());
     }
 
+    private ReplicationSender heartbeatingSender(Duration interval) {
+        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 64L << 20, SenderIntegrity.OFF, interval),
+                List.of(r1, r2), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
+                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+        sender.assign(List.of(p0));
+        return sender;
+    }
+
+    @Test
+    void anIdleAcknowledgedPartitionSendsAnEmptyBatchThatContinuesItsChainAsEndToEndHeartbeat() throws Exception {
+        heartbeatingSender(Duration.ofSeconds(1));
+        sender.append(p0, record(10));
+        sender.append(p0, record(11)); // closes a batch of 2
+        BatchFrame data = allSent().get(0);
+        sender.tick();
+        assertThat(allSent()).as("no heartbeat while a batch is unacknowledged").hasSize(1);
+        sender.onFrame(r1, ok(data));
+
+        now.addAndGet(Duration.ofMillis(999).toNanos());
+        sender.tick();
+        assertThat(allSent()).as("not idle for an interval yet").hasSize(1);
+        now.addAndGet(Duration.ofMillis(500).toNanos()); // heartbeats are looked for every quarter interval
+        int windowBefore = sender.inFlightBatches();
+        sender.tick();
+
+        assertThat(allSent()).hasSize(2);
+        BatchHeader heartbeat = allSent().get(1).header();
+        assertThat(heartbeat.recordCount()).isZero();
+        assertThat(heartbeat.prevOffset()).isEqualTo(11);
+        assertThat(heartbeat.firstOffset()).isEqualTo(11);
+        assertThat(heartbeat.lastOffset()).isEqualTo(11);
+        assertThat(new BatchDecoder().decode(allSent().get(1).encodedBatch()).records()).isEmpty();
+        assertThat(sender.inFlightBatches()).as("heartbeats stay out of the window").isEqualTo(windowBefore);
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 12L);
+
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        sender.tick();
+        assertThat(allSent()).as("one unanswered heartbeat per partition at a time").hasSize(2);
+        sender.onFrame(r2, ok(allSent().get(1)));
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+        sender.tick();
+        assertThat(allSent()).hasSize(3);
+        assertThat(sender.committableOffsets(List.of(p0))).as("answers to heartbeats commit nothing new")
+                .containsEntry(p0, 12L);
+
+        sender.append(p0, record(12));
+        sender.append(p0, record(13));
+        assertThat(allSent().get(3).header().prevOffset()).as("the chain goes on after heartbeats").isEqualTo(11);
+    }
+
+    @Test
+    void aPartitionWithoutAClosedBatchSinceItsAssignmentSendsNoHeartbeat() {
+        heartbeatingSender(Duration.ofMillis(100));
+        now.addAndGet(Duration.ofSeconds(5).toNanos());
+
+        sender.tick();
+
+        assertThat(allSent()).isEmpty();
+    }
+
     @Test
     void theLargestRecordFitsTheSmallestRelayFrameWithRoomForItsFraming() {
         sender(10, 64L << 20);

@@ -74,6 +74,15 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void heartbeatIntervalDefaultsToFiveSecondsAndRefusesTooShortAnInterval() {
+        assertThat(new SourceSiteConfig(valid()).heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(5));
+        Map<String, String> tooShort = valid();
+        tooShort.put("replication.heartbeat.interval.ms", "10");
+        assertThatThrownBy(() -> new SourceSiteConfig(tooShort)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("replication.heartbeat.interval.ms").hasMessageContaining("at least 100");
+    }
+
+    @Test
     void errorsNameTheKey() {
         Map<String, String> unbounded = valid();
         unbounded.put("cluster.call.timeout.ms", "3600000");

@@ -141,8 +141,8 @@ final class DemoProgress {
         long bytes = 0;
         for (int i = 1; i <= env.routes(); i++) {
             RouteMetrics route = metrics.route(ReplicationEnvironment.DESTINATION, "route-" + i);
-            batches += route.batchesOut().value();
-            bytes += route.bytesOut().value();
+            batches += route.batchesOut().get();
+            bytes += route.bytesOut().get();
         }
         return batches == 0 ? "n/a" : (bytes / batches / 1024) + "KiB";
     }

@@ -98,6 +98,7 @@ public final class RelayMain {
         Logger log = LoggerFactory.getLogger(RelayMain.class);
         log.info("Starting relay: {}", config.summary());
         RelayMetrics metrics = new RelayMetrics(config.relayId());
+        metrics.registerJvmMetrics(); // this relay owns the process
         RelayServer server = new RelayServer(config, metrics, dataPath());
         // Installed before start(): a SIGTERM during start-up waits for it, then drains.
         Thread shutdownHook = new Thread(() -> {

@@ -167,14 +167,14 @@ class RelayBadInputIT {
     }
 
     private static long errors(ErrorKind kind) {
-        return relay.metrics().errors(kind).value();
+        return (long) relay.metrics().errors(kind).get();
     }
 
     private static long totalErrors() {
         long total = 0;
         RelayMetrics metrics = relay.metrics();
         for (ErrorKind kind : ErrorKind.values()) {
-            total += metrics.errors(kind).value();
+            total += metrics.errors(kind).get();
         }
         return total;
     }

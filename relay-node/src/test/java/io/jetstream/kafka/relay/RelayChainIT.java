@@ -148,8 +148,8 @@ class RelayChainIT {
         assertThat(asking.receiptsAfterAnswer).isEmpty();
         assertThat(plain.receipts).as("a sender that did not ask gets none").isEmpty();
         assertThat(asking.extraAnswers).isEmpty();
-        assertThat(a1.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).isZero();
-        assertThat(c1.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).isZero();
+        assertThat(a1.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).isZero();
+        assertThat(c1.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).isZero();
         Poll.until("budgets back to zero", WAIT,
                 () -> a1.bufferedBytes() == 0 && c1.bufferedBytes() == 0 && b1.bufferedBytes() == 0);
     }
@@ -187,13 +187,13 @@ class RelayChainIT {
 
         for (TestRelay relay : List.of(a1, c1, b1)) {
             Poll.until(relay + " holds nothing", WAIT, () -> relay.bufferedBytes() == 0);
-            assertThat(relay.metrics().acks().value()).isEqualTo(batches);
+            assertThat(relay.metrics().acks().get()).isEqualTo(batches);
         }
-        assertThat(a1.metrics().route(TestRelay.DESTINATION, "via-c1").batchesOut().value()).isEqualTo(batches);
-        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
-        assertThat(c1.metrics().connections(ConnectionRole.RELAY_IN).value()).isEqualTo(1);
-        assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
-        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).value()).isEqualTo(2);
+        assertThat(a1.metrics().route(TestRelay.DESTINATION, "via-c1").batchesOut().get()).isEqualTo(batches);
+        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(c1.metrics().connections(ConnectionRole.RELAY_IN).get()).isEqualTo(1);
+        assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).get()).isEqualTo(2);
         assertThat(c1.metrics().scrape()).contains("route=\"relay-a1>" + c1.hop() + ">" + b1.hop() + "\"");
     }
 
@@ -220,7 +220,7 @@ class RelayChainIT {
         Poll.until("50 acks", WAIT, () -> sender.oks() == 50);
 
         assertThat(subscriber.orderViolations()).isEmpty();
-        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).value()).as("a1 -> b1 over mutual TLS")
+        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).as("a1 -> b1 over mutual TLS")
                 .isEqualTo(1);
     }
 

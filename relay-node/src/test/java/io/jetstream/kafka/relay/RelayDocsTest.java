@@ -41,7 +41,7 @@ class RelayDocsTest {
         assertThat(document).contains("| `listener.port` | int | `7070` |", "| `streams.<id>.token` | password | *required* |",
                 "| `destinations.<destination>.routes.<route>.hops` | list | *required* |",
                 "| `buffer.max.bytes` | long | `268435456` (256 MiB) |",
-                "| `jetstream_relay_peer_rtt_ms` | gauge | `peer` |", "`data_path_unavailable`");
+                "| `jetstream_relay_peer_rtt_seconds` | gauge | `peer` |", "`data_path_unavailable`");
     }
 
     @Test

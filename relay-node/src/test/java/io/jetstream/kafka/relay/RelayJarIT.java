@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 
 import io.jetstream.kafka.relay.testing.AdminClient;
 import io.jetstream.kafka.relay.testing.Poll;
+import io.jetstream.kafka.relay.testing.PrometheusParser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,8 +103,13 @@ class RelayJarIT {
         }
         HttpResponse<String> metrics = admin.get("/metrics");
         assertThat(metrics.headers().firstValue("content-type")).contains("text/plain; version=0.0.4; charset=utf-8");
-        assertThat(metrics.body()).contains("jetstream_relay_errors_total{kind=\"frame_too_large\"} 1",
+        assertThat(metrics.body()).contains("jetstream_relay_errors_total{kind=\"frame_too_large\"} 1.0\n",
                 "jetstream_relay_info{relay_id=\"it-relay\",version=\"");
+        // The shaded jar carries the Prometheus client whole: the exposition parses with Prometheus'
+        // own parser, and the client's JVM and process metrics come along.
+        PrometheusParser.requireInstalled();
+        assertThat(PrometheusParser.parse(metrics.body())).containsKeys("jetstream_relay_errors",
+                "jvm_memory_used_bytes", "jvm_gc_collection_seconds", "process_cpu_seconds");
 
         process.toHandle().destroy(); // SIGTERM, leaving the output file open
 

@@ -188,7 +188,7 @@ class RelayStrangersIT {
     }
 
     private static long pending(TestRelay relay) {
-        return relay.metrics().connections(ConnectionRole.PENDING).value();
+        return (long) relay.metrics().connections(ConnectionRole.PENDING).get();
     }
 
     private static AdminClient admin(TestRelay relay) {
@@ -205,7 +205,7 @@ class RelayStrangersIT {
         TestSender good = keep(new TestSender("good-source", relay.data(), clients));
         Poll.until("good clients ready", WAIT, () -> good.isReady() && subscriber.isReady());
         long usedBefore = DirectMemory.ofThisProcess().usedBytes();
-        long tooLargeBefore = relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).value();
+        long tooLargeBefore = (long) relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).get();
 
         List<Socket> strangers = new ArrayList<>();
         for (int i = 0; i < STRANGERS; i++) {
@@ -218,7 +218,7 @@ class RelayStrangersIT {
                     ErrorCode.FRAME_TOO_LARGE);
         }
 
-        Poll.until("every stranger counted", WAIT, () -> relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).value()
+        Poll.until("every stranger counted", WAIT, () -> relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).get()
                 == tooLargeBefore + STRANGERS);
         Poll.until("no stranger left connected", WAIT, () -> pending(relay) == 0);
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
@@ -249,7 +249,7 @@ class RelayStrangersIT {
             peers.add(socket);
         }
         Poll.until("every peer authenticated", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).value() == STRANGERS);
+                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == STRANGERS);
         // Each relay connection now holds the start of a 16 MiB frame: before the fix, each reserved
         // the whole frame as soon as its first bytes spanned two reads (120 x 16 MiB = 1.9 GiB).
         Poll.until("every partial frame received", WAIT, () -> relay.metrics().scrape().lines()
@@ -266,7 +266,7 @@ class RelayStrangersIT {
             socket.close();
         }
         Poll.until("every connection closed", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).value() == 0);
+                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 0);
     }
 
     /**
@@ -295,10 +295,10 @@ class RelayStrangersIT {
         }
         peer.getOutputStream().flush();
         Poll.until("PONGs the peer does not read are dropped and counted", WAIT,
-                () -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).value() > 0);
+                () -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).get() > 0);
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
         assertThat(grown).as("direct memory grown by %d bytes", grown).isLessThan(16L << 20);
-        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).value())
+        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get())
                 .as("pinging is no offence: the peer stays connected").isEqualTo(1);
         assertThat(admin(relay).get("/health").statusCode()).isEqualTo(200);
     }
@@ -321,15 +321,15 @@ class RelayStrangersIT {
 
         assertThat(tookMs).as("closed by the handshake deadline, long before idle.timeout.ms (30 s)")
                 .isLessThan(10_000);
-        Poll.until("both counted", WAIT, () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).value() == 2);
-        assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).value()).isZero();
+        Poll.until("both counted", WAIT, () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 2);
+        assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).get()).isZero();
 
         TestSender good = keep(new TestSender("good-source", relay.data(), clients));
         Poll.until("a peer that completes its handshake", WAIT, good::isReady);
         // A connection opened after the good one: once its deadline closed it, the good one's has passed.
         readToClose(connect(relay));
         Poll.until("the later one counted", WAIT,
-                () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).value() == 3);
+                () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 3);
         assertThat(good.isReady()).as("an authenticated connection outlives its handshake deadline").isTrue();
         assertThat(good.disconnects).isEmpty();
     }
@@ -354,7 +354,7 @@ class RelayStrangersIT {
         byte[] answer = readToClose(refused);
         assertThat(answer).as("closed without a read or a TLS handshake").isEmpty();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
-        Poll.until("refusal counted", WAIT, () -> relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).value() == 1);
+        Poll.until("refusal counted", WAIT, () -> relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get() == 1);
         assertThat(pending(relay)).isEqualTo(3);
 
         held.get(0).close();
@@ -362,8 +362,8 @@ class RelayStrangersIT {
         Socket next = connect(relay);
         writeQuietly(next, hello(PeerRole.SENDER, TestRelay.TOKEN));
         Poll.until("admitted and authenticated", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).value() == 2);
-        assertThat(relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).value()).isEqualTo(1);
+                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 2);
+        assertThat(relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get()).isEqualTo(1);
         assertThat(good.isReady()).as("authenticated peers are untouched").isTrue();
     }
 
@@ -387,9 +387,9 @@ class RelayStrangersIT {
             AckFrame nack = awaitAck(peer);
             assertThat(nack.reason()).isEqualTo(AckReason.NEXT_HOP_UNREACHABLE);
             assertThat(nack.message()).contains(trapHop).contains("not allowed").contains("next.hops.allowed");
-            assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).value()).isEqualTo(1);
-            assertThat(c1.metrics().errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).value()).isEqualTo(1);
-            assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).value()).isZero();
+            assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).get()).isEqualTo(1);
+            assertThat(c1.metrics().errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).get()).isEqualTo(1);
+            assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isZero();
             // A link would have started connecting before the answer was written: give a connection
             // attempt a second to arrive, bounded by the accept timeout.
             trap.setSoTimeout(1_000);
@@ -423,7 +423,7 @@ class RelayStrangersIT {
         AckFrame ack = awaitAck(peer);
         assertThat(ack.isOk()).as("answer %s", ack).isTrue();
         assertThat(subscriber.batches.get()).isEqualTo(1);
-        assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).value()).isZero();
+        assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).get()).isZero();
     }
 
     /** The first answer (not a receipt) on a raw connection. */

@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
 class ReplicationIT {
 
     private static final Duration VERIFY_DEADLINE = Duration.ofSeconds(180);
+    /** End-to-end heartbeat interval of the source connector (idle partitions). */
+    private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     /** End-to-end integrity on: every test here runs with signed batches and acknowledgements. */
     private static final String INTEGRITY_KEY = "replication-it-" + UUID.randomUUID();
 
@@ -70,6 +72,7 @@ class ReplicationIT {
                 .oneWayDelay(Duration.ofMillis(10))
                 .exactlyOnce(true)
                 .sourceConnector("integrity.key", INTEGRITY_KEY)
+                .sourceConnector("replication.heartbeat.interval.ms", Long.toString(HEARTBEAT.toMillis()))
                 .sinkConnector("integrity.key", INTEGRITY_KEY)
                 .start();
         env.awaitConnectorsRunning(Duration.ofSeconds(90));
@@ -146,6 +149,27 @@ class ReplicationIT {
         Poll.until("replication latency and batch transit measured at the destination", Duration.ofSeconds(30), () ->
                 metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "replication-latency-ms-max") > 0
                         && metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "batch-transit-ms-max") > 0);
+        // Lag and liveness while the topics are idle: the lag returns to 0 on every partition, and the
+        // destination keeps hearing the source through the relays (end-to-end heartbeats), so the age
+        // of its newest word stays near the heartbeat interval instead of growing with the silence.
+        long sourcePid = env.siteA().requireWorker().process().pid();
+        Poll.until("replication lag back to 0 on every partition", Duration.ofSeconds(60), () -> {
+            Map<String, Double> lag = JmxReader.values(sourcePid, "kafka.connect:type=plugins,connector="
+                    + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "replication-lag-records");
+            return lag.size() > 10 && lag.values().stream().allMatch(v -> v == 0);
+        });
+        assertThat(metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR, "data-at-risk-bytes")).isZero();
+        long idleSince = System.nanoTime();
+        List<Double> ages = new ArrayList<>();
+        Poll.until("8 s of idle topics observed", Duration.ofSeconds(60), Duration.ofMillis(500), () -> {
+            ages.add(JmxReader.values(sinkPid, "kafka.connect:type=plugins,connector="
+                    + ReplicationEnvironment.SINK_CONNECTOR + ",task=*", "heartbeat-age-seconds").values().stream()
+                    .mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
+            return System.nanoTime() - idleSince > Duration.ofSeconds(8).toNanos();
+        });
+        assertThat(ages).as("seconds since the destination last heard the source, while idle").isNotEmpty()
+                .allSatisfy(age -> assertThat(age).isLessThan(5 * HEARTBEAT.toSeconds()))
+                .anySatisfy(age -> assertThat(age).as("measured, not a missing metric").isPositive());
         // The destination topic has the origin's partition count and its explicitly set configs.
         try (var admin = env.siteB().admin()) {
             assertThat(admin.describeTopics(List.of("A.demo.t6")).allTopicNames().get().get("A.demo.t6")

@@ -181,7 +181,7 @@ class SecuredClustersIT {
         }
         // Every relay link is TLS with client certificates: the relays saw no failed handshakes.
         for (RelayNode relay : env.relays().values()) {
-            assertThat(relay.metrics().errors(ErrorKind.TLS_HANDSHAKE).value()).as(relay.id()).isZero();
+            assertThat(relay.metrics().errors(ErrorKind.TLS_HANDSHAKE).get()).as(relay.id()).isZero();
         }
     }
 

@@ -191,6 +191,29 @@ public final class BatchAccumulator {
         return sealed;
     }
 
+    /**
+     * An empty batch that continues the partition's chain (its {@code prevOffset}, first and last
+     * offsets are the last closed batch's last offset), for an end-to-end heartbeat: it travels and
+     * is acknowledged like any batch, applies at the destination as soon as its predecessor is
+     * written, and writes nothing. Null while the partition has records waiting in an open batch, a
+     * coverage restart pending, or no batch closed since its assignment (no chain to continue).
+     * The partition's chain is unchanged: its next batch follows the same offset.
+     */
+    public RecordBatch heartbeat(TopicPartition partition) {
+        Long last = lastClosedOffset.get(partition);
+        Open waiting = open.get(partition);
+        if (last == null || (waiting != null && !waiting.records.isEmpty()) || nextCoveredFrom.containsKey(partition)) {
+            return null;
+        }
+        return new RecordBatch(partition.topic(), partition.partition(), last, RecordBatch.contiguousFrom(last),
+                List.of(), topicIds.getOrDefault(partition, Uuid.ZERO_UUID));
+    }
+
+    /** The partitions with a chain to continue: a batch closed since their assignment. */
+    public List<TopicPartition> chainedPartitions() {
+        return new ArrayList<>(lastClosedOffset.keySet());
+    }
+
     /** Records waiting in open batches. */
     public long bufferedRecords() {
         return bufferedRecords;

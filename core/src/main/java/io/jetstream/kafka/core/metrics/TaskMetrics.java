@@ -139,6 +139,24 @@ public final class TaskMetrics implements AutoCloseable {
         return metrics.metricName(metric, doc, Map.of());
     }
 
+    /**
+     * A gauge with tags (e.g. topic and partition) read on demand; skipped (logged) when the name and
+     * tags are still held elsewhere. Remove it with {@link #remove} when its subject goes away.
+     */
+    public void gauge(String metric, String doc, Map<String, String> tags, Supplier<Number> value) {
+        try {
+            metrics.addMetric(metrics.metricName(metric, doc, new LinkedHashMap<>(tags)),
+                    (Gauge<Number>) (config, now) -> value.get());
+        } catch (IllegalArgumentException alreadyExists) {
+            log.warn("Metric {} {} is still held by a previous instance of this task; not exported", metric, tags);
+        }
+    }
+
+    /** Removes a tagged metric registered by this instance ({@link #gauge(String, String, Map, Supplier)}). */
+    public void remove(String metric, Map<String, String> tags) {
+        metrics.removeMetric(metrics.metricName(metric, "", new LinkedHashMap<>(tags)));
+    }
+
     /** A gauge read on demand; skipped (logged) when the name is still held elsewhere. */
     public void gauge(String metric, String doc, Supplier<Number> value) {
         try {

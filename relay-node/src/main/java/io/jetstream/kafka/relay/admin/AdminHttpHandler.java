@@ -7,7 +7,6 @@ import java.util.Objects;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
-import io.jetstream.kafka.relay.metrics.PrometheusText;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -90,11 +89,11 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         body.put("uptimeMs", health.uptimeMs());
         long open = 0;
         for (ConnectionRole role : ConnectionRole.values()) {
-            open += metrics.connections(role).value();
+            open += (long) metrics.connections(role).get();
         }
         body.put("dataConnections", open);
-        body.put("inflightBatches", metrics.inFlightBatches().value());
-        body.put("bufferedBytes", metrics.bufferedBytes().value());
+        body.put("inflightBatches", (long) metrics.inFlightBatches().get());
+        body.put("bufferedBytes", (long) metrics.bufferedBytes().get());
         body.put("directMemoryUsedBytes", health.memory().usedBytes());
         body.put("directMemoryMaxBytes", health.memory().maxBytes());
         HttpResponseStatus code = status.serving() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
@@ -102,7 +101,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
 
     private FullHttpResponse metrics(ChannelHandlerContext ctx) {
-        return response(ctx, HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE, metrics.scrape());
+        return response(ctx, HttpResponseStatus.OK, RelayMetrics.CONTENT_TYPE, metrics.scrape());
     }
 
     private static FullHttpResponse text(ChannelHandlerContext ctx, HttpResponseStatus status, String body) {

@@ -283,6 +283,9 @@ final class DataPath {
         // Count before answering, so that whoever sees the answer also sees it counted.
         if (ack.isOk()) {
             metrics.acks().inc();
+            if (entry.routeMetrics != null) {
+                entry.routeMetrics.ackLatencySeconds().observe((System.nanoTime() - entry.sentAtNanos) / 1e9);
+            }
         } else {
             metrics.nacks(ownReason != null ? ownReason : NackReasons.relayed(ack.reason())).inc();
         }

@@ -67,7 +67,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
         } else if (msg instanceof PongFrame pong) {
             long rttNanos = pings.rttNanos(pong, System.nanoTime());
             if (rttNanos > 0) {
-                session.metrics().rttMillis().set(rttNanos / 1e6);
+                session.metrics().rttSeconds().set(rttNanos / 1e9);
             }
         } else {
             ctx.fireChannelRead(msg);

@@ -166,13 +166,13 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
         PeerMetrics m = metrics;  // next hops are labelled by the address written in the routes
         long out = current.bytesSent();
         long in = current.bytesReceived();
-        m.bytesOut().add(Math.max(0, out - reportedBytesOut));
-        m.bytesIn().add(Math.max(0, in - reportedBytesIn));
+        m.bytesOut().inc(Math.max(0, out - reportedBytesOut));
+        m.bytesIn().inc(Math.max(0, in - reportedBytesIn));
         reportedBytesOut = out;
         reportedBytesIn = in;
         Duration rtt = current.rtt();
         if (!rtt.isZero()) {
-            m.rttMillis().set(rtt.toNanos() / 1e6);
+            m.rttSeconds().set(rtt.toNanos() / 1e9);
         }
     }
 

@@ -81,7 +81,7 @@ final class Router {
         }
         RouteMetrics routeMetrics = path.routeLabels().forPath(routing);
         routeMetrics.batchesIn().inc();
-        routeMetrics.bytesIn().add(bytes);
+        routeMetrics.bytesIn().inc(bytes);
         if (routing.isAtEgress()) {
             return deliver(frame, bytes, upstream, null, null);
         }
@@ -276,7 +276,7 @@ final class Router {
         boolean ontoARoute = route != null || downstreams.get(0) instanceof NextHopLink;
         if (routeMetrics != null && ontoARoute) {
             routeMetrics.batchesOut().inc();
-            routeMetrics.bytesOut().add(bytes);
+            routeMetrics.bytesOut().inc(bytes);
         }
         if (route != null) {
             path.chooser().onSent(route, bytes);

@@ -5,6 +5,7 @@ import io.jetstream.kafka.core.routing.NackReason;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
 import io.jetstream.kafka.core.routing.RouteStats;
+import io.jetstream.kafka.core.routing.SchedulerSnapshot;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
@@ -225,18 +226,21 @@ public final class SchedulingRouteChooser implements RouteChooser {
     public void exportTo(RelayMetrics metrics) {
         long now = nanoClock.getAsLong();
         destinations.forEach((destination, d) -> {
-            for (RouteStats route : d.scheduler().snapshot(now).routes()) {
+            SchedulerSnapshot snapshot = d.scheduler().snapshot(now);
+            metrics.spendCapReached(destination, snapshot.spentTotal() >= snapshot.cap().total()
+                    || snapshot.spentInWindow() >= snapshot.cap().perWindow());
+            for (RouteStats route : snapshot.routes()) {
                 metrics.decision(RelayMetrics.ROUTE_WEIGHT, destination, route.name()).set(route.capacityShare());
                 metrics.decision(RelayMetrics.ROUTE_TRAFFIC_SHARE, destination, route.name()).set(route.trafficShare());
                 metrics.decision(RelayMetrics.ROUTE_CAPACITY, destination, route.name()).set(route.bytesPerSecond());
                 metrics.decision(RelayMetrics.ROUTE_DELIVERED, destination, route.name())
                         .set(route.deliveredBytesPerSecond());
-                metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e6);
+                metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e9);
                 metrics.decision(RelayMetrics.ROUTE_IN_FLIGHT, destination, route.name()).set(route.inFlightBytes());
                 metrics.decision(RelayMetrics.ROUTE_AWAITING_ANSWER, destination, route.name())
                         .set(route.awaitingAnswerBytes());
                 metrics.decision(RelayMetrics.ROUTE_STATE, destination, route.name()).set(route.state().ordinal());
-                metrics.decision(RelayMetrics.ROUTE_SPENT, destination, route.name()).set(route.moneySpent());
+                metrics.spent(destination, route.name(), route.moneySpent());
             }
         });
     }

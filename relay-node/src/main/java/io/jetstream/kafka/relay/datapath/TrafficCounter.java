@@ -20,8 +20,8 @@ final class TrafficCounter extends ChannelDuplexHandler {
 
     void bind(PeerMetrics metrics) {
         this.peer = metrics;
-        metrics.bytesIn().add(unboundIn);
-        metrics.bytesOut().add(unboundOut);
+        metrics.bytesIn().inc(unboundIn);
+        metrics.bytesOut().inc(unboundOut);
         unboundIn = 0;
         unboundOut = 0;
     }
@@ -30,7 +30,7 @@ final class TrafficCounter extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ByteBuf buf) {
             if (peer != null) {
-                peer.bytesIn().add(buf.readableBytes());
+                peer.bytesIn().inc(buf.readableBytes());
             } else {
                 unboundIn += buf.readableBytes();
             }
@@ -42,7 +42,7 @@ final class TrafficCounter extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof ByteBuf buf) {
             if (peer != null) {
-                peer.bytesOut().add(buf.readableBytes());
+                peer.bytesOut().inc(buf.readableBytes());
             } else {
                 unboundOut += buf.readableBytes();
             }

@@ -1,5 +1,8 @@
 package io.jetstream.kafka.relay.metrics;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
+
 /**
  * Pre-resolved series of one peer (a connector task or another relay, by the id it announced).
  * Resolve once per connection with {@link RelayMetrics#peer(String)} and keep it in the handler.
@@ -7,20 +10,20 @@ package io.jetstream.kafka.relay.metrics;
 public final class PeerMetrics {
 
     private final String peer;
-    private final Counter bytesIn;
-    private final Counter bytesOut;
-    private final Counter batchesIn;
-    private final Counter batchesOut;
-    private final DoubleGauge rttMillis;
+    private final CounterDataPoint bytesIn;
+    private final CounterDataPoint bytesOut;
+    private final CounterDataPoint batchesIn;
+    private final CounterDataPoint batchesOut;
+    private final GaugeDataPoint rttSeconds;
 
-    PeerMetrics(String peer, Counter bytesIn, Counter bytesOut, Counter batchesIn, Counter batchesOut,
-                DoubleGauge rttMillis) {
+    PeerMetrics(String peer, CounterDataPoint bytesIn, CounterDataPoint bytesOut, CounterDataPoint batchesIn,
+                CounterDataPoint batchesOut, GaugeDataPoint rttSeconds) {
         this.peer = peer;
         this.bytesIn = bytesIn;
         this.bytesOut = bytesOut;
         this.batchesIn = batchesIn;
         this.batchesOut = batchesOut;
-        this.rttMillis = rttMillis;
+        this.rttSeconds = rttSeconds;
     }
 
     public String peer() {
@@ -28,25 +31,25 @@ public final class PeerMetrics {
     }
 
     /** Bytes read from the peer, frame headers included. */
-    public Counter bytesIn() {
+    public CounterDataPoint bytesIn() {
         return bytesIn;
     }
 
     /** Bytes written to the peer, frame headers included. */
-    public Counter bytesOut() {
+    public CounterDataPoint bytesOut() {
         return bytesOut;
     }
 
-    public Counter batchesIn() {
+    public CounterDataPoint batchesIn() {
         return batchesIn;
     }
 
-    public Counter batchesOut() {
+    public CounterDataPoint batchesOut() {
         return batchesOut;
     }
 
-    /** Last measured heartbeat round trip, in milliseconds. */
-    public DoubleGauge rttMillis() {
-        return rttMillis;
+    /** Last measured heartbeat round trip, in seconds. */
+    public GaugeDataPoint rttSeconds() {
+        return rttSeconds;
     }
 }

@@ -1,73 +1,115 @@
 package io.jetstream.kafka.relay.metrics;
 
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.core.metrics.StatefulMetric;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The metrics of one relay node, exposed on {@code GET /metrics} in Prometheus text format.
+ * The metrics of one relay node, kept in the Prometheus Java client's registry and exposed on
+ * {@code GET /metrics} in the Prometheus text format (version 0.0.4) by the client's own writer.
  *
- * <p>Owned by the relay instance (no static registry: two relays in one JVM, as in tests and the
- * demo, keep separate numbers). Every family is declared once below with its help text and label
- * names; the names are documented in {@code docs/relay.md}.
+ * <p>Conventions (those of Prometheus): counters end in {@code _total}, durations are in seconds
+ * and sizes in bytes, latencies are histograms, and {@link #registerJvmMetrics()} adds the client's
+ * standard JVM metrics ({@code jvm_memory_*}, {@code jvm_gc_*}, {@code jvm_threads_*},
+ * {@code process_*}) for a relay process.
+ *
+ * <p>Owned by the relay instance (its own {@link PrometheusRegistry}, never the static default
+ * one: two relays in one JVM, as in tests and the demo, keep separate numbers). Every family is
+ * declared once below with its help text and label names; {@link RelayMetricsDoc} renders the
+ * reference in {@code docs/relay.md} from the same declarations.
  *
  * <p>Hot-path contract: handlers resolve {@link PeerMetrics}, {@link RouteMetrics} and the other
- * handles once (per connection, per route) and then update plain {@link Counter}/{@link Gauge}
- * fields: {@link java.util.concurrent.atomic.LongAdder} / {@link java.util.concurrent.atomic.AtomicLong},
- * no map lookup, no lock, no allocation per batch. All methods are thread-safe.
+ * handles once (per connection, per route) and then update the client's data points (lock-free
+ * adders), no map lookup and no allocation per batch. All methods are thread-safe.
  */
 public final class RelayMetrics implements AutoCloseable {
 
     /** Prefix of every relay metric name. */
     public static final String PREFIX = "jetstream_relay_";
 
-    private final List<MetricFamily<?>> families = new ArrayList<>();
+    /** The {@code Content-Type} of a scrape response. */
+    public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
-    private final MetricFamily<Gauge> info;
-    private final MetricFamily<Counter> peerBytesIn;
-    private final MetricFamily<Counter> peerBytesOut;
-    private final MetricFamily<Counter> peerBatchesIn;
-    private final MetricFamily<Counter> peerBatchesOut;
-    private final MetricFamily<DoubleGauge> peerRtt;
-    private final MetricFamily<Counter> routeBytesIn;
-    private final MetricFamily<Counter> routeBytesOut;
-    private final MetricFamily<Counter> routeBatchesIn;
-    private final MetricFamily<Counter> routeBatchesOut;
-    private final MetricFamily<Counter> errors;
-    private final MetricFamily<Gauge> connections;
-    private final MetricFamily<Counter> nacks;
-    private final Map<String, MetricFamily<DoubleGauge>> decisions = new java.util.LinkedHashMap<>();
-    private final List<Runnable> beforeScrape = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * Upper bounds of the latency histograms, in seconds: from a LAN hop (5 ms) to a WAN route
+     * under a backlog (30 s); the acknowledgement timeout defaults to 30 s.
+     */
+    static final double[] LATENCY_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
 
-    private final Gauge bufferedBytes;
-    private final Gauge bufferLimitBytes;
-    private final Gauge inFlightBatches;
-    private final Gauge directMemoryUsedBytes;
-    private final Gauge directMemoryMaxBytes;
-    private final Counter acks;
-    private final Map<ErrorKind, Counter> errorsByKind = new EnumMap<>(ErrorKind.class);
-    private final Map<ConnectionRole, Gauge> connectionsByRole = new EnumMap<>(ConnectionRole.class);
-    private final Map<NackReason, Counter> nacksByReason = new EnumMap<>(NackReason.class);
+    /** One declared family, as exposed: for the reference docs and the tests. */
+    public record Family(String name, String type, List<String> labelNames, String help) {
+    }
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    private final List<Family> declared = new ArrayList<>();
+    private final List<StatefulMetric<?, ?>> stateful = new ArrayList<>();
+
+    private final Counter peerBytesIn;
+    private final Counter peerBytesOut;
+    private final Counter peerBatchesIn;
+    private final Counter peerBatchesOut;
+    private final Gauge peerRtt;
+    private final Counter routeBytesIn;
+    private final Counter routeBytesOut;
+    private final Counter routeBatchesIn;
+    private final Counter routeBatchesOut;
+    private final Histogram routeAckLatency;
+    private final Counter routeSpent;
+    private final Gauge spendCapReached;
+    private final Map<String, Gauge> decisions = new LinkedHashMap<>();
+    private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+
+    private final GaugeDataPoint bufferedBytes;
+    private final GaugeDataPoint bufferLimitBytes;
+    private final GaugeDataPoint inFlightBatches;
+    private final GaugeDataPoint directMemoryUsedBytes;
+    private final GaugeDataPoint directMemoryMaxBytes;
+    private final CounterDataPoint acks;
+    private final Map<ErrorKind, CounterDataPoint> errorsByKind = new EnumMap<>(ErrorKind.class);
+    private final Map<ConnectionRole, GaugeDataPoint> connectionsByRole = new EnumMap<>(ConnectionRole.class);
+    private final Map<NackReason, CounterDataPoint> nacksByReason = new EnumMap<>(NackReason.class);
     private final Map<String, PeerMetrics> peers = new ConcurrentHashMap<>();
     private final Map<List<String>, RouteMetrics> routes = new ConcurrentHashMap<>();
+    private boolean jvmMetrics;
 
     /**
      * @param relayId this relay's id, exported as a label of {@code jetstream_relay_info}
      */
     public RelayMetrics(String relayId) {
         Objects.requireNonNull(relayId, "relayId");
-        info = gauge("info", "Constant 1; labels identify the relay and its version.", "relay_id", "version");
+        Info info = Info.builder().name(PREFIX + "info").help("Constant 1; labels identify the relay and its version.")
+                .labelNames("relay_id", "version").register(registry);
+        declare(PREFIX + "info", "gauge", "Constant 1; labels identify the relay and its version.",
+                "relay_id", "version");
         peerBytesIn = counter("peer_bytes_in_total", "Bytes read from a peer, frame headers included.", "peer");
         peerBytesOut = counter("peer_bytes_out_total", "Bytes written to a peer, frame headers included.", "peer");
         peerBatchesIn = counter("peer_batches_in_total", "Batches received from a peer.", "peer");
         peerBatchesOut = counter("peer_batches_out_total", "Batches sent to a peer.", "peer");
-        peerRtt = family("peer_rtt_ms", "Last heartbeat round-trip time to a peer, in milliseconds.",
-                MetricFamily.Type.GAUGE, DoubleGauge::new, "peer");
+        peerRtt = gauge("peer_rtt_seconds", "Last heartbeat (PING/PONG) round-trip time to a peer, in seconds.",
+                "peer");
         routeBytesIn = counter("route_bytes_in_total", "Bytes of batches that arrived travelling on a route.",
                 "destination", "route");
         routeBytesOut = counter("route_bytes_out_total", "Bytes of batches sent onto a route.",
@@ -75,19 +117,22 @@ public final class RelayMetrics implements AutoCloseable {
         routeBatchesIn = counter("route_batches_in_total", "Batches that arrived travelling on a route.",
                 "destination", "route");
         routeBatchesOut = counter("route_batches_out_total", "Batches sent onto a route.", "destination", "route");
+        routeAckLatency = histogram("route_ack_latency_seconds", "Time from forwarding a batch (or topic"
+                + " metadata) onto a route to its acknowledgement (durably written at the destination), as seen"
+                + " by this relay, in seconds.", "destination", "route");
         bufferedBytes = gauge("buffered_bytes", "Bytes of batches held by the relay (received, not yet"
-                + " acknowledged downstream).").labels();
-        bufferLimitBytes = gauge("buffer_limit_bytes", "Configured buffer.max.bytes.").labels();
-        inFlightBatches = gauge("inflight_batches", "Batches received and not yet acknowledged downstream.").labels();
+                + " acknowledged downstream).");
+        bufferLimitBytes = gauge("buffer_limit_bytes", "Configured buffer.max.bytes.");
+        inFlightBatches = gauge("inflight_batches", "Batches received and not yet acknowledged downstream.");
         directMemoryUsedBytes = gauge("direct_memory_used_bytes", "Direct (off-heap) memory in use by the"
-                + " process: Netty's count, or the JVM's direct buffer pool where Netty does not count.").labels();
+                + " process: Netty's count, or the JVM's direct buffer pool where Netty does not count.");
         directMemoryMaxBytes = gauge("direct_memory_max_bytes", "Most direct memory the process may use"
-                + " (-XX:MaxDirectMemorySize, by default the heap maximum).").labels();
-        errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
-        connections = gauge("connections", "Open data connections, by role of the peer.", "role");
-        acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the destination).")
-                .labels();
-        nacks = counter("nacks_total", "Negative acknowledgements sent upstream, by reason.", "reason");
+                + " (-XX:MaxDirectMemorySize, by default the heap maximum).");
+        Counter errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
+        Gauge connections = gauge("connections", "Open data connections, by role of the peer.", "role");
+        acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the"
+                + " destination).");
+        Counter nacks = counter("nacks_total", "Negative acknowledgements sent upstream, by reason.", "reason");
         // The adaptive scheduler's view at the ingress (routing.policy=adaptive), refreshed at each scrape.
         decision(ROUTE_WEIGHT, "Adaptive routing: the route's share of the capacity of the routes not down "
                 + "(its weight).");
@@ -96,38 +141,53 @@ public final class RelayMetrics implements AutoCloseable {
         decision(ROUTE_DELIVERED, "Adaptive routing: bytes per second recently carried to the"
                 + " route's egress relay (receipts), or acknowledged where no receipt comes.");
         decision(ROUTE_RTT, "Adaptive routing: base round-trip time used for scheduling (the"
-                + " smallest recent receipt or acknowledgement latency), in milliseconds.");
+                + " smallest recent receipt or acknowledgement latency), in seconds.");
         decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and neither received by"
                 + " its egress relay (receipt) nor answered: the route's own queue, without what waits at the destination.");
         decision(ROUTE_AWAITING_ANSWER, "Adaptive routing: bytes the route carried to its egress relay"
                 + " (receipts) whose answer from the destination is still due: what waits at the destination.");
         decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
-        decision(ROUTE_SPENT, "Adaptive routing: egress and relay money charged to the route since start.");
+        routeSpent = counter("route_spent_total", "Adaptive routing: egress and relay money charged to the"
+                + " route since start, in the currency of its configured prices.", "destination", "route");
+        spendCapReached = gauge("spend_cap_reached", "Adaptive routing: 1 while the destination's spend cap"
+                + " (total or per window) is reached and no route may take more traffic, else 0.", "destination");
 
-        info.labels(relayId, version()).set(1);
+        info.addLabelValues(relayId, version());
         // Pre-create the bounded label sets: handles need no lookup, and every series is visible
         // (at 0) from the first scrape, which keeps rate() and alerts simple.
         for (ErrorKind kind : ErrorKind.values()) {
-            errorsByKind.put(kind, errors.labels(kind.label()));
+            errorsByKind.put(kind, errors.labelValues(kind.label()));
         }
         for (ConnectionRole role : ConnectionRole.values()) {
-            connectionsByRole.put(role, connections.labels(role.label()));
+            connectionsByRole.put(role, connections.labelValues(role.label()));
         }
         for (NackReason reason : NackReason.values()) {
-            nacksByReason.put(reason, nacks.labels(reason.label()));
+            nacksByReason.put(reason, nacks.labelValues(reason.label()));
+        }
+    }
+
+    /**
+     * Adds the client library's JVM and process metrics ({@code jvm_*}, {@code process_*}) to this
+     * relay's registry. For the relay that owns its process: call once, at start.
+     */
+    public synchronized void registerJvmMetrics() {
+        if (!jvmMetrics) {
+            JvmMetrics.builder().register(registry);
+            jvmMetrics = true;
         }
     }
 
     /** The series of one peer, created on first use. Call once per connection, not per batch. */
     public PeerMetrics peer(String peer) {
-        return peers.computeIfAbsent(peer, p -> new PeerMetrics(p, peerBytesIn.labels(p), peerBytesOut.labels(p),
-                peerBatchesIn.labels(p), peerBatchesOut.labels(p), peerRtt.labels(p)));
+        return peers.computeIfAbsent(peer, p -> new PeerMetrics(p, peerBytesIn.labelValues(p),
+                peerBytesOut.labelValues(p), peerBatchesIn.labelValues(p), peerBatchesOut.labelValues(p),
+                peerRtt.labelValues(p)));
     }
 
     /** Forgets a peer that is gone for good, so its series stop being exported. */
     public void removePeer(String peer) {
         peers.remove(peer);
-        for (MetricFamily<?> family : List.of(peerBytesIn, peerBytesOut, peerBatchesIn, peerBatchesOut, peerRtt)) {
+        for (StatefulMetric<?, ?> family : List.of(peerBytesIn, peerBytesOut, peerBatchesIn, peerBatchesOut, peerRtt)) {
             family.remove(peer);
         }
     }
@@ -135,43 +195,44 @@ public final class RelayMetrics implements AutoCloseable {
     /** The series of one route, created on first use. Call once per route, not per batch. */
     public RouteMetrics route(String destination, String route) {
         return routes.computeIfAbsent(List.of(destination, route), k -> new RouteMetrics(destination, route,
-                routeBytesIn.labels(destination, route), routeBytesOut.labels(destination, route),
-                routeBatchesIn.labels(destination, route), routeBatchesOut.labels(destination, route)));
+                routeBytesIn.labelValues(destination, route), routeBytesOut.labelValues(destination, route),
+                routeBatchesIn.labelValues(destination, route), routeBatchesOut.labelValues(destination, route),
+                routeAckLatency.labelValues(destination, route)));
     }
 
-    public Gauge bufferedBytes() {
+    public GaugeDataPoint bufferedBytes() {
         return bufferedBytes;
     }
 
-    public Gauge bufferLimitBytes() {
+    public GaugeDataPoint bufferLimitBytes() {
         return bufferLimitBytes;
     }
 
-    public Gauge inFlightBatches() {
+    public GaugeDataPoint inFlightBatches() {
         return inFlightBatches;
     }
 
-    public Gauge directMemoryUsedBytes() {
+    public GaugeDataPoint directMemoryUsedBytes() {
         return directMemoryUsedBytes;
     }
 
-    public Gauge directMemoryMaxBytes() {
+    public GaugeDataPoint directMemoryMaxBytes() {
         return directMemoryMaxBytes;
     }
 
-    public Counter errors(ErrorKind kind) {
+    public CounterDataPoint errors(ErrorKind kind) {
         return errorsByKind.get(kind);
     }
 
-    public Gauge connections(ConnectionRole role) {
+    public GaugeDataPoint connections(ConnectionRole role) {
         return connectionsByRole.get(role);
     }
 
-    public Counter acks() {
+    public CounterDataPoint acks() {
         return acks;
     }
 
-    public Counter nacks(NackReason reason) {
+    public CounterDataPoint nacks(NackReason reason) {
         return nacksByReason.get(reason);
     }
 
@@ -179,23 +240,40 @@ public final class RelayMetrics implements AutoCloseable {
     public static final String ROUTE_TRAFFIC_SHARE = "route_traffic_share";
     public static final String ROUTE_CAPACITY = "route_capacity_bytes_per_second";
     public static final String ROUTE_DELIVERED = "route_delivered_bytes_per_second";
-    public static final String ROUTE_RTT = "route_rtt_ms";
+    public static final String ROUTE_RTT = "route_rtt_seconds";
     public static final String ROUTE_IN_FLIGHT = "route_inflight_bytes";
     public static final String ROUTE_AWAITING_ANSWER = "route_awaiting_answer_bytes";
     public static final String ROUTE_STATE = "route_state";
-    public static final String ROUTE_SPENT = "route_spent_total";
 
     private void decision(String name, String help) {
-        decisions.put(name, family(name, help, MetricFamily.Type.GAUGE, DoubleGauge::new, "destination", "route"));
+        decisions.put(name, gauge(name, help, "destination", "route"));
     }
 
     /** One of the adaptive scheduler's per-route figures ({@code ROUTE_*} names). */
-    public DoubleGauge decision(String name, String destination, String route) {
-        MetricFamily<DoubleGauge> family = decisions.get(name);
+    public GaugeDataPoint decision(String name, String destination, String route) {
+        Gauge family = decisions.get(name);
         if (family == null) {
             throw new IllegalArgumentException("no decision metric " + name);
         }
-        return family.labels(destination, route);
+        return family.labelValues(destination, route);
+    }
+
+    /**
+     * The money the scheduler has charged to a route since start ({@code route_spent_total}). The
+     * scheduler keeps the running sum; the counter follows it (a sum that went down, which a
+     * scheduler never reports, is ignored rather than breaking the counter's monotony).
+     */
+    public void spent(String destination, String route, double totalSinceStart) {
+        CounterDataPoint counter = routeSpent.labelValues(destination, route);
+        double increase = totalSinceStart - counter.get();
+        if (increase > 0) {
+            counter.inc(increase);
+        }
+    }
+
+    /** Whether a destination's spend cap is reached now ({@code spend_cap_reached}). */
+    public void spendCapReached(String destination, boolean reached) {
+        spendCapReached.labelValues(destination).set(reached ? 1 : 0);
     }
 
     /** Runs {@code refresh} before every scrape (figures computed on demand, such as the scheduler's). */
@@ -203,44 +281,55 @@ public final class RelayMetrics implements AutoCloseable {
         beforeScrape.add(Objects.requireNonNull(refresh, "refresh"));
     }
 
-    /** Every family, in declaration order (for the exposition and the docs). */
-    public List<MetricFamily<?>> families() {
-        return Collections.unmodifiableList(families);
+    /** Every relay family, in declaration order (for the docs and the tests); JVM metrics excluded. */
+    public List<Family> families() {
+        return Collections.unmodifiableList(declared);
     }
 
-    /** Appends the Prometheus text exposition (format 0.0.4) of every series. */
-    public void writePrometheus(StringBuilder out) {
-        PrometheusText.write(out, families);
-    }
-
+    /** The text exposition (format 0.0.4) of every series, written by the client library. */
     public String scrape() {
         beforeScrape.forEach(Runnable::run);
-        StringBuilder out = new StringBuilder(4096);
-        writePrometheus(out);
-        return out.toString();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try {
+            writer.write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the metrics to memory failed", e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     /** Drops every series; handles already resolved keep working but are no longer exported. */
     @Override
     public void close() {
-        families.forEach(MetricFamily::clear);
+        stateful.forEach(StatefulMetric::clear);
         peers.clear();
         routes.clear();
     }
 
-    private MetricFamily<Counter> counter(String name, String help, String... labels) {
-        return family(name, help, MetricFamily.Type.COUNTER, Counter::new, labels);
+    private Counter counter(String name, String help, String... labels) {
+        Counter counter = Counter.builder().name(PREFIX + name).help(help).labelNames(labels).register(registry);
+        stateful.add(counter);
+        declare(PREFIX + name, "counter", help, labels);
+        return counter;
     }
 
-    private MetricFamily<Gauge> gauge(String name, String help, String... labels) {
-        return family(name, help, MetricFamily.Type.GAUGE, Gauge::new, labels);
+    private Gauge gauge(String name, String help, String... labels) {
+        Gauge gauge = Gauge.builder().name(PREFIX + name).help(help).labelNames(labels).register(registry);
+        stateful.add(gauge);
+        declare(PREFIX + name, "gauge", help, labels);
+        return gauge;
     }
 
-    private <M extends Metric> MetricFamily<M> family(String name, String help, MetricFamily.Type type,
-                                                      Supplier<M> factory, String... labels) {
-        MetricFamily<M> family = new MetricFamily<>(PREFIX + name, help, type, factory, labels);
-        families.add(family);
-        return family;
+    private Histogram histogram(String name, String help, String... labels) {
+        Histogram histogram = Histogram.builder().name(PREFIX + name).help(help).unit(Unit.SECONDS)
+                .classicOnly().classicUpperBounds(LATENCY_BUCKETS).labelNames(labels).register(registry);
+        stateful.add(histogram);
+        declare(PREFIX + name, "histogram", help, labels);
+        return histogram;
+    }
+
+    private void declare(String name, String type, String help, String... labels) {
+        declared.add(new Family(name, type, List.of(labels), help));
     }
 
     private static String version() {

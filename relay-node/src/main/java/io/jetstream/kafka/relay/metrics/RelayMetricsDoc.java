@@ -1,7 +1,6 @@
 package io.jetstream.kafka.relay.metrics;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -18,9 +17,8 @@ public final class RelayMetricsDoc {
         StringBuilder out = new StringBuilder();
         out.append("| Metric | Type | Labels | Description |\n|---|---|---|---|\n");
         try (RelayMetrics metrics = new RelayMetrics("doc")) {
-            for (MetricFamily<?> family : metrics.families()) {
-                out.append("| `").append(family.name()).append("` | ")
-                        .append(family.type().name().toLowerCase(Locale.ROOT)).append(" | ")
+            for (RelayMetrics.Family family : metrics.families()) {
+                out.append("| `").append(family.name()).append("` | ").append(family.type()).append(" | ")
                         .append(family.labelNames().stream().map(l -> "`" + l + "`").collect(Collectors.joining(", ")))
                         .append(" | ").append(family.help().replace("|", "\\|")).append(" |\n");
             }
@@ -31,7 +29,16 @@ public final class RelayMetricsDoc {
         values(out, "nacks_total{reason}", NackReason.values(), NackReason::label);
         out.append("- `peer`: the id a connector task or relay announces at handshake;"
                 + " `destination`, `route`: names from the configuration.\n");
+        out.append("\nHistograms expose `_bucket{le}`, `_sum` and `_count` series; buckets (seconds): ")
+                .append(Arrays.stream(RelayMetrics.LATENCY_BUCKETS).mapToObj(RelayMetricsDoc::bound)
+                        .collect(Collectors.joining(", ")))
+                .append(". A relay started by `RelayMain` (the container, `./jetstream relay`) also exports the"
+                        + " Prometheus Java client's JVM and process metrics (`jvm_*`, `process_*`).\n");
         return out.toString();
+    }
+
+    private static String bound(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
     }
 
     private static <E> void values(StringBuilder out, String what, E[] constants, Function<E, String> label) {

@@ -4,7 +4,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.jetstream.kafka.relay.metrics.Gauge;
+import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
+import io.prometheus.metrics.core.metrics.Gauge;
 
 /**
  * A byte budget for batches held by the relay ({@code buffer.max.bytes}), and the count of those
@@ -19,8 +20,8 @@ import io.jetstream.kafka.relay.metrics.Gauge;
 public final class BufferBudget {
 
     private final long maxBytes;
-    private final Gauge bytesGauge;
-    private final Gauge batchesGauge;
+    private final GaugeDataPoint bytesGauge;
+    private final GaugeDataPoint batchesGauge;
     private final AtomicLong reservedBytes = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final AtomicReference<CompletableFuture<Void>> emptyWaiter = new AtomicReference<>();
@@ -30,7 +31,7 @@ public final class BufferBudget {
      * @param bytesGauge   follows the reserved bytes ({@code jetstream_relay_buffered_bytes})
      * @param batchesGauge follows the batch count ({@code jetstream_relay_inflight_batches})
      */
-    public BufferBudget(long maxBytes, Gauge bytesGauge, Gauge batchesGauge) {
+    public BufferBudget(long maxBytes, GaugeDataPoint bytesGauge, GaugeDataPoint batchesGauge) {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
         }
@@ -41,7 +42,12 @@ public final class BufferBudget {
 
     /** A budget that reports to no metric, e.g. for one connection's share. */
     public static BufferBudget unmetered(long maxBytes) {
-        return new BufferBudget(maxBytes, new Gauge(), new Gauge());
+        return new BufferBudget(maxBytes, unexported(), unexported());
+    }
+
+    /** A gauge in no registry: counts like the others, exported nowhere. */
+    private static GaugeDataPoint unexported() {
+        return Gauge.builder().name("jetstream_relay_unexported").build();
     }
 
     /**
@@ -62,7 +68,7 @@ public final class BufferBudget {
             }
         } while (!reservedBytes.compareAndSet(current, current + bytes));
         batches.incrementAndGet();
-        bytesGauge.add(bytes);
+        bytesGauge.inc(bytes);
         batchesGauge.inc();
         return true;
     }
@@ -79,7 +85,7 @@ public final class BufferBudget {
         if (bytesLeft < 0) {
             throw new IllegalStateException("released more than reserved: " + bytesLeft + " bytes left");
         }
-        bytesGauge.add(-bytes);
+        bytesGauge.dec(bytes);
     }
 
     /**
@@ -93,7 +99,7 @@ public final class BufferBudget {
             throw new IllegalStateException("released more than reserved: " + bytesLeft + " bytes, "
                     + batchesLeft + " batches left");
         }
-        bytesGauge.add(-bytes);
+        bytesGauge.dec(bytes);
         batchesGauge.dec();
         if (batchesLeft == 0 && emptyWaiter.get() != null) {
             signalEmpty();

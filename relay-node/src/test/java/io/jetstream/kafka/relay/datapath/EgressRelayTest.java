@@ -102,12 +102,12 @@ class EgressRelayTest {
         assertThat(delivered.routing().path()).containsExactly("relay-b1");
         assertThat(delivered.routing().isAtEgress()).isTrue();
         Poll.until("budget back to zero", WAIT, () -> relay.bufferedBytes() == 0);
-        assertThat(relay.metrics().acks().value()).isEqualTo(400);
-        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).value()).isEqualTo(1);
-        assertThat(relay.metrics().connections(ConnectionRole.SINK_TASK).value()).isEqualTo(2);
-        assertThat(relay.metrics().peer("source-0").batchesIn().value()).isEqualTo(400);
-        assertThat(relay.metrics().peer("source-0").bytesIn().value()).isGreaterThan(400 * 500);
-        assertThat(relay.metrics().route(TestRelay.DESTINATION, "direct").batchesOut().value()).isEqualTo(400);
+        assertThat(relay.metrics().acks().get()).isEqualTo(400);
+        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get()).isEqualTo(1);
+        assertThat(relay.metrics().connections(ConnectionRole.SINK_TASK).get()).isEqualTo(2);
+        assertThat(relay.metrics().peer("source-0").batchesIn().get()).isEqualTo(400);
+        assertThat(relay.metrics().peer("source-0").bytesIn().get()).isGreaterThan(400 * 500);
+        assertThat(relay.metrics().route(TestRelay.DESTINATION, "direct").batchesOut().get()).isEqualTo(400);
         assertThat(sender.extraAnswers).isEmpty();
     }
 
@@ -177,7 +177,7 @@ class EgressRelayTest {
         assertThat(leftover.batches.get()).isZero();
         assertThat(earlier.isReady()).isFalse();
         assertThat(leftover.isReady()).isFalse();
-        assertThat(relay.metrics().errors(ErrorKind.SUPERSEDED).value()).isEqualTo(2);
+        assertThat(relay.metrics().errors(ErrorKind.SUPERSEDED).get()).isEqualTo(2);
     }
 
     @Test
@@ -194,7 +194,7 @@ class EgressRelayTest {
         long owned = share0.batches.get();
         assertThat(sender.oks()).isEqualTo(owned);
         assertThat(sender.nacks(AckReason.NO_SUBSCRIBER)).isEqualTo(8 - owned).isPositive();
-        assertThat(relay.metrics().nacks(NackReason.NO_SUBSCRIBER).value()).isEqualTo(8 - owned);
+        assertThat(relay.metrics().nacks(NackReason.NO_SUBSCRIBER).get()).isEqualTo(8 - owned);
     }
 
     @Test
@@ -244,7 +244,7 @@ class EgressRelayTest {
         Poll.until("an answer", WAIT, () -> sender.outcomes.size() == 1);
 
         assertThat(sender.nacks(AckReason.UNKNOWN_DESTINATION)).isEqualTo(1);
-        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).value()).isEqualTo(1);
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).get()).isEqualTo(1);
     }
 
     @Test
@@ -264,7 +264,7 @@ class EgressRelayTest {
         assertThat(sender.outcomes.get(99L).isOk()).isTrue();
         Poll.until("every copy answered", WAIT, () -> relay.bufferedBytes() == 0);
         assertThat(sender.extraAnswers).as("the second ACK is dropped").isEmpty();
-        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_ACK).value()).as("silently").isZero();
+        assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).as("silently").isZero();
     }
 
     @Test
@@ -282,7 +282,7 @@ class EgressRelayTest {
         long refused = sender.send("orders", 0, 1, 10);
         Poll.until("the new batch answered", WAIT, () -> sender.outcomes.containsKey(refused));
         assertThat(sender.outcomes.get(refused).reason()).isEqualTo(AckReason.OVERLOADED);
-        assertThat(relay.metrics().nacks(NackReason.DRAINING).value()).isEqualTo(1);
+        assertThat(relay.metrics().nacks(NackReason.DRAINING).get()).isEqualTo(1);
         assertThat(drained).as("still waiting for the batch in flight").isNotDone();
 
         assertThat(subscriber.ackHeld()).isEqualTo(1);

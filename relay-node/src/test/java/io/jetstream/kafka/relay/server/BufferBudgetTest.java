@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 
-import io.jetstream.kafka.relay.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Gauge;
 import org.junit.jupiter.api.Test;
 
 class BufferBudgetTest {
 
-    private final Gauge bytes = new Gauge();
-    private final Gauge batches = new Gauge();
+    private final Gauge bytes = Gauge.builder().name("bytes").build();
+    private final Gauge batches = Gauge.builder().name("batches").build();
     private final BufferBudget budget = new BufferBudget(100, bytes, batches);
 
     @Test
@@ -22,8 +22,8 @@ class BufferBudgetTest {
 
         assertThat(budget.reservedBytes()).isEqualTo(100);
         assertThat(budget.batches()).isEqualTo(2);
-        assertThat(bytes.value()).isEqualTo(100);
-        assertThat(batches.value()).isEqualTo(2);
+        assertThat(bytes.get()).isEqualTo(100);
+        assertThat(batches.get()).isEqualTo(2);
     }
 
     @Test
@@ -32,8 +32,8 @@ class BufferBudgetTest {
         budget.release(60);
 
         assertThat(budget.isEmpty()).isTrue();
-        assertThat(bytes.value()).isZero();
-        assertThat(batches.value()).isZero();
+        assertThat(bytes.get()).isZero();
+        assertThat(batches.get()).isZero();
         assertThat(budget.tryReserve(100)).isTrue();
     }
 

@@ -36,7 +36,7 @@ class HandshakeAdmissionTest {
         assertThat(admission.admit(channel())).isFalse();
 
         assertThat(admission.pending()).isEqualTo(2);
-        assertThat(metrics.errors(ErrorKind.CONNECTION_LIMIT).value()).isEqualTo(1);
+        assertThat(metrics.errors(ErrorKind.CONNECTION_LIMIT).get()).isEqualTo(1);
     }
 
     @Test
@@ -85,7 +85,7 @@ class HandshakeAdmissionTest {
 
         assertThat(late.isOpen()).isFalse();
         assertThat(done.isOpen()).isTrue();
-        assertThat(metrics.errors(ErrorKind.HANDSHAKE_TIMEOUT).value()).isEqualTo(1);
+        assertThat(metrics.errors(ErrorKind.HANDSHAKE_TIMEOUT).get()).isEqualTo(1);
         assertThat(admission.pending()).isZero();
     }
 }

@@ -59,9 +59,9 @@ class RelayServerInitializerTest {
 
         assertThat(channel.pipeline().names()).startsWith(
                 "idle", "flush-consolidation", "connection-role", "data-path", "unhandled");
-        assertThat(metrics.connections(ConnectionRole.PENDING).value()).isEqualTo(1);
+        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
         assertThat(channel.finishAndReleaseAll()).isFalse();
-        assertThat(metrics.connections(ConnectionRole.PENDING).value()).isZero();
+        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isZero();
     }
 
     @Test
@@ -96,10 +96,10 @@ class RelayServerInitializerTest {
 
         ConnectionRoles.assign(channel, ConnectionRole.SOURCE_TASK, metrics);
 
-        assertThat(metrics.connections(ConnectionRole.PENDING).value()).isZero();
-        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).value()).isEqualTo(1);
+        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isZero();
+        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).get()).isEqualTo(1);
         channel.close();
-        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).value()).isZero();
+        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).get()).isZero();
     }
 
     @Test
@@ -110,7 +110,7 @@ class RelayServerInitializerTest {
         channel.writeInbound(unconsumed);
 
         assertThat(unconsumed.refCnt()).isZero();
-        assertThat(metrics.errors(ErrorKind.INTERNAL).value()).isEqualTo(1);
+        assertThat(metrics.errors(ErrorKind.INTERNAL).get()).isEqualTo(1);
         assertThat(channel.isOpen()).isFalse();
         assertThat(channel.finishAndReleaseAll()).isFalse();
     }
@@ -124,7 +124,7 @@ class RelayServerInitializerTest {
 
         channel.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
         assertThat(channel.isOpen()).isFalse();
-        assertThat(metrics.errors(ErrorKind.IDLE_TIMEOUT).value()).isEqualTo(1);
+        assertThat(metrics.errors(ErrorKind.IDLE_TIMEOUT).get()).isEqualTo(1);
     }
 
     @Test
@@ -135,7 +135,7 @@ class RelayServerInitializerTest {
         // Close happens after the flush, which flush consolidation defers to a task.
         channel.runPendingTasks();
 
-        assertThat(metrics.errors(ErrorKind.FRAME_TOO_LARGE).value()).isEqualTo(1);
+        assertThat(metrics.errors(ErrorKind.FRAME_TOO_LARGE).get()).isEqualTo(1);
         assertThat(channel.isOpen()).isFalse();
         assertThat(LastResortHandler.classify(new CorruptedFrameException("bad magic"))).isEqualTo(ErrorKind.MALFORMED_FRAME);
         assertThat(LastResortHandler.classify(new IOException("Connection reset by peer"))).isEqualTo(ErrorKind.IO);

@@ -137,8 +137,8 @@ class RelayServerTlsTest {
                 channel -> reply.complete(pingOver(channel))).sync();
 
         assertThat(reply.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("ping");
-        assertThat(clientMetrics.connections(ConnectionRole.RELAY_OUT).value()).isEqualTo(1);
-        assertThat(serverMetrics.connections(ConnectionRole.PENDING).value()).isEqualTo(1);
+        assertThat(clientMetrics.connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(serverMetrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
     }
 
     @Test
@@ -155,7 +155,7 @@ class RelayServerTlsTest {
         assertThatThrownBy(() -> reply.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS))
                 .hasRootCauseInstanceOf(CertificateException.class);
         Poll.until("client to count the failed handshake", Duration.ofSeconds(10),
-                () -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).value() == 1);
+                () -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test
@@ -176,7 +176,7 @@ class RelayServerTlsTest {
             }).isInstanceOf(IOException.class);
         }
         Poll.until("server to count the failed handshake", Duration.ofSeconds(10),
-                () -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).value() == 1);
+                () -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test

@@ -21,11 +21,13 @@ public final class TestRelay implements AutoCloseable {
     private final RelayServer server;
     private final RelayMetrics metrics;
     private final InetSocketAddress data;
+    private final InetSocketAddress admin;
 
-    private TestRelay(RelayServer server, RelayMetrics metrics, InetSocketAddress data) {
+    private TestRelay(RelayServer server, RelayMetrics metrics, RelayServer.BoundAddresses bound) {
         this.server = server;
         this.metrics = metrics;
-        this.data = data;
+        this.data = bound.data();
+        this.admin = bound.admin();
     }
 
     /** Base configuration: stream {@value #STREAM}; add routes with {@link #route}. */
@@ -60,7 +62,7 @@ public final class TestRelay implements AutoCloseable {
         Map<String, Object> copy = new LinkedHashMap<>(props);
         RelayMetrics metrics = new RelayMetrics(String.valueOf(copy.get(RelayConfig.RELAY_ID)));
         RelayServer server = new RelayServer(new RelayConfig(copy), metrics, new ProtocolDataPipelineFactory());
-        return new TestRelay(server, metrics, server.start().data());
+        return new TestRelay(server, metrics, server.start());
     }
 
     public RelayServer server() {
@@ -73,6 +75,11 @@ public final class TestRelay implements AutoCloseable {
 
     public InetSocketAddress data() {
         return data;
+    }
+
+    /** The admin HTTP listener ({@code /health}, {@code /metrics}). */
+    public InetSocketAddress admin() {
+        return admin;
     }
 
     /** {@code host:port} as written in another relay's route. */

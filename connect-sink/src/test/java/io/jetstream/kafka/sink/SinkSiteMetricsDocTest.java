@@ -1,0 +1,41 @@
+package io.jetstream.kafka.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.Test;
+
+/** Every metric the destination-site task's metric class registers is in the table of docs/operations.md. */
+class SinkSiteMetricsDocTest {
+
+    @Test
+    void everyRegisteredMetricIsDocumented() throws Exception {
+        String operations = Files.readString(Path.of("../docs/operations.md"));
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        try (Metrics registry = new Metrics()) {
+            SinkSiteMetrics metrics = new SinkSiteMetrics(new PluginMetricsImpl(registry, Map.of()));
+            metrics.heard(p0, System.currentTimeMillis());
+            metrics.written(p0, System.currentTimeMillis());
+            metrics.gap(p0, 3);
+            metrics.recreation(p0);
+
+            Set<String> names = new TreeSet<>();
+            for (MetricName name : registry.metrics().keySet()) {
+                if (name.group().equals("plugins") && !name.name().equals("task-instance-id")) {
+                    names.add(name.name());
+                }
+            }
+            assertThat(names).contains(EndToEndLiveness.HEARTBEAT_AGE, EndToEndLiveness.RECORD_AGE)
+                    .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
+                            .contains("`" + name + "`"));
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.jetstream.kafka.source;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * When each partition is due an end-to-end heartbeat ({@code replication.heartbeat.interval.ms}):
+ * it made no batch (nor heartbeat) for an interval, and its previous heartbeat was answered or is
+ * older than the acknowledgement timeout, so that at most one heartbeat per partition is on the
+ * path. Heartbeats are looked for every quarter interval, not at every tick of the sender.
+ *
+ * <p>Bookkeeping only (what to send is {@link ReplicationSender}'s); not thread-safe: the sender
+ * calls it under its lock.
+ */
+final class HeartbeatSchedule {
+
+    /** A heartbeat on the path: its batch id and when it left. */
+    private record Out(long id, long sentNanos) {
+    }
+
+    private final long intervalNanos;
+    private final long ackTimeoutNanos;
+    private final Map<TopicPartition, Long> lastMadeNanos = new HashMap<>();
+    private final Map<TopicPartition, Out> out = new HashMap<>();
+    private final Map<Long, TopicPartition> byId = new HashMap<>();
+    private long nextLookNanos;
+
+    /** @param interval the heartbeat interval; zero: never due */
+    HeartbeatSchedule(Duration interval, Duration ackTimeout) {
+        this.intervalNanos = interval.toNanos();
+        this.ackTimeoutNanos = ackTimeout.toNanos();
+    }
+
+    /** Whether to look for due partitions now (every quarter interval); false when heartbeats are off. */
+    boolean lookNow(long nowNanos) {
+        if (intervalNanos == 0 || nowNanos - nextLookNanos < 0) {
+            return false;
+        }
+        nextLookNanos = nowNanos + intervalNanos / 4;
+        return true;
+    }
+
+    /** A batch of the partition was made: it is not idle. */
+    void batchMade(TopicPartition partition, long nowNanos) {
+        lastMadeNanos.put(partition, nowNanos);
+    }
+
+    /** Whether the partition is idle for an interval and has no heartbeat on the path. */
+    boolean due(TopicPartition partition, long nowNanos) {
+        Long lastMade = lastMadeNanos.get(partition);
+        boolean quiet = lastMade == null || nowNanos - lastMade >= intervalNanos;
+        Out previous = out.get(partition);
+        boolean answered = previous == null || nowNanos - previous.sentNanos() >= ackTimeoutNanos;
+        return quiet && answered;
+    }
+
+    /** A heartbeat of the partition left with batch id {@code id}. */
+    void sent(TopicPartition partition, long id, long nowNanos) {
+        Out previous = out.put(partition, new Out(id, nowNanos));
+        if (previous != null) {
+            byId.remove(previous.id()); // unanswered within the ack timeout: its answer no longer matters
+        }
+        byId.put(id, partition);
+        lastMadeNanos.put(partition, nowNanos);
+    }
+
+    /** The answer to batch {@code id}: true (and the partition's next heartbeat may go) if it was a heartbeat. */
+    boolean answered(long id) {
+        TopicPartition partition = byId.remove(id);
+        if (partition == null) {
+            return false;
+        }
+        out.remove(partition);
+        return true;
+    }
+
+    /** Forgets an assigned or revoked partition. */
+    void forget(TopicPartition partition) {
+        lastMadeNanos.remove(partition);
+        Out previous = out.remove(partition);
+        if (previous != null) {
+            byId.remove(previous.id());
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.jetstream.kafka.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.Test;
+
+/** Every metric the source-site task's metric classes register is in the table of docs/operations.md. */
+class SourceSiteMetricsDocTest {
+
+    @Test
+    void everyRegisteredMetricIsDocumented() throws Exception {
+        String operations = Files.readString(Path.of("../docs/operations.md"));
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        try (Metrics registry = new Metrics()) {
+            SourceSiteMetrics metrics = new SourceSiteMetrics(new PluginMetricsImpl(registry, Map.of()));
+            ReplicationLag lag = new ReplicationLag(parts -> Map.of(p0, 10L), parts -> Map.of(p0, 5L), null,
+                    tp -> 0L, () -> 0L, metrics::meanRecordBytes, System::nanoTime, metrics);
+            lag.assign(List.of(p0));
+            lag.refresh();
+
+            Set<String> names = new TreeSet<>();
+            for (MetricName name : registry.metrics().keySet()) {
+                if (name.group().equals("plugins") && !name.name().equals("task-instance-id")) {
+                    names.add(name.name());
+                }
+            }
+            assertThat(names).contains(ReplicationLag.LAG_RECORDS, ReplicationLag.CATCH_UP, "heartbeats-sent-total")
+                    .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
+                            .contains("`" + name + "`"));
+        }
+    }
+}
