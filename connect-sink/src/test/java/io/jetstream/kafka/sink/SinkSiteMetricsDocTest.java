@@ -1,5 +1,7 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -21,7 +23,7 @@ class SinkSiteMetricsDocTest {
         String operations = Files.readString(Path.of("../docs/operations.md"));
         TopicPartition p0 = new TopicPartition("orders", 0);
         try (Metrics registry = new Metrics()) {
-            SinkSiteMetrics metrics = new SinkSiteMetrics(new PluginMetricsImpl(registry, Map.of()));
+            SinkSiteMetrics metrics = new SinkSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(new PluginMetricsImpl(registry, Map.of()))));
             metrics.heard(p0, System.currentTimeMillis());
             metrics.written(p0, System.currentTimeMillis());
             metrics.gap(p0, 3);

@@ -149,7 +149,7 @@ class ReplicationSenderTest {
         sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 64L << 20, SenderIntegrity.OFF, interval),
                 List.of(r1, r2), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
-                new SourceSiteMetrics(new PluginMetricsImpl(kafkaMetrics, Map.of())));
+                new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(new PluginMetricsImpl(kafkaMetrics, Map.of())))));
         sender.assign(List.of(p0));
         return sender;
     }

@@ -1,5 +1,7 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -22,7 +24,7 @@ class SourceSiteMetricsDocTest {
         String operations = Files.readString(Path.of("../docs/operations.md"));
         TopicPartition p0 = new TopicPartition("orders", 0);
         try (Metrics registry = new Metrics()) {
-            SourceSiteMetrics metrics = new SourceSiteMetrics(new PluginMetricsImpl(registry, Map.of()));
+            SourceSiteMetrics metrics = new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(new PluginMetricsImpl(registry, Map.of()))));
             ReplicationLag lag = new ReplicationLag(parts -> Map.of(p0, 10L), parts -> Map.of(p0, 5L), null,
                     tp -> 0L, () -> 0L, metrics::meanRecordBytes, System::nanoTime, metrics);
             lag.assign(List.of(p0));

@@ -247,12 +247,12 @@ class RelayChainIT {
                 intruder));
         TestSender strangerSender = keep(new TestSender("source-task-0", a1Address, clients, intruder));
         Poll.until("both intruders refused", WAIT,
-                () -> b1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value() >= 1
-                        && a1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).value() >= 1);
+                () -> b1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1
+                        && a1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1);
         assertThat(strangerSubscriber.isReady()).isFalse();
         assertThat(strangerSender.isReady()).isFalse();
-        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).value()).isZero();
-        assertThat(a1.metrics().connections(ConnectionRole.SOURCE_TASK).value()).isZero();
+        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).get()).isZero();
+        assertThat(a1.metrics().connections(ConnectionRole.SOURCE_TASK).get()).isZero();
 
         // The bound certificates are served, and a1 (cn:relay-a1) may forward to b1.
         TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients,

@@ -191,7 +191,7 @@ class RelayContainerIT {
         assertThat(metric(relay.get("/metrics").body(),
                 "jetstream_relay_route_batches_out_total{destination=\"B\",route=\"direct\"}"))
                 .as("batches the container sent on its route").isPositive();
-        assertThat(env.relay("a1").metrics().route(ReplicationEnvironment.DESTINATION, "route-1").batchesOut().value())
+        assertThat(env.relay("a1").metrics().route(ReplicationEnvironment.DESTINATION, "route-1").batchesOut().get())
                 .as("batches through the environment's own ingress").isZero();
     }
 

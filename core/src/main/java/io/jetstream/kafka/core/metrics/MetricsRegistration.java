@@ -22,6 +22,9 @@ public interface MetricsRegistration extends AutoCloseable {
     /** Registers a metric; {@link IllegalArgumentException} when the name is taken. */
     void addMetric(MetricName name, MetricValueProvider<?> provider);
 
+    /** Removes a metric registered here; nothing when it is not registered. */
+    void removeMetric(MetricName name);
+
     /** The sensor of that name, created on first use. */
     Sensor addSensor(String name);
 

@@ -102,6 +102,11 @@ public final class OwnMetricsRegistration implements MetricsRegistration {
     }
 
     @Override
+    public void removeMetric(MetricName name) {
+        metrics.removeMetric(name);
+    }
+
+    @Override
     public Sensor addSensor(String name) {
         return metrics.sensor(name);
     }

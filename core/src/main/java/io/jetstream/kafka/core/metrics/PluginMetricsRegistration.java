@@ -39,6 +39,11 @@ public final class PluginMetricsRegistration implements MetricsRegistration {
     }
 
     @Override
+    public void removeMetric(MetricName name) {
+        metrics.removeMetric(name);
+    }
+
+    @Override
     public Sensor addSensor(String name) {
         return metrics.addSensor(name);
     }
