@@ -199,13 +199,16 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "for the next task instance. Keep it below the age at which hanging transactions "
                                 + "are aborted (the producer's transaction.timeout.ms, 60 s by default, and more).",
                         DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)")
-                .define(TRANSACTION_GAP_MS, Type.LONG, 0L, ConfigDef.Range.between(0, 1_000),
+                .define(TRANSACTION_GAP_MS, Type.LONG, 10L, ConfigDef.Range.between(0, 1_000),
                         Importance.LOW, "Exactly-once only. Least time from a transaction's commit to the task "
                                 + "handing Connect the records of the next one (records that arrive meanwhile join "
                                 + "it). The broker writes the commit markers after answering the commit; a write of "
                                 + "the next transaction to the same partitions before they are written is answered "
                                 + "CONCURRENT_TRANSACTIONS and retried by the broker after its "
-                                + "add.partitions.to.txn.retry.backoff.ms (20 ms by default). 0: no wait.",
+                                + "add.partitions.to.txn.retry.backoff.ms (20 ms by default), and every transaction "
+                                + "costs the destination broker markers on each partition it wrote. The gap makes "
+                                + "fewer, larger transactions at a low rate; under load a poll takes longer than it "
+                                + "anyway. 0: no wait (a transaction per poll, as soon as records are there).",
                         DELIVERY, 8, Width.SHORT, "Gap between transactions (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
