@@ -95,6 +95,8 @@ public final class SinkSiteTask extends SourceTask {
     private SinkSiteTaskConfig config;
     /** Exactly-once: when Connect last reported a transaction committed ({@link #commit()}). */
     private volatile long lastCommitNanos = System.nanoTime();
+    /** Exactly-once: {@code exactly.once.transaction.gap.ms}, read once at start, not per poll. */
+    private long transactionGapNanos;
     private ClusterClients targetCluster;
     private String sourceAlias;
     private TopicNamingPolicy naming;
@@ -139,6 +141,7 @@ public final class SinkSiteTask extends SourceTask {
         int taskId = config.taskId();
         int taskCount = config.taskCount();
         exactlyOnce = config.exactlyOnce();
+        transactionGapNanos = config.transactionGap().toNanos();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
         // Of two instances of this task subscribed at once (one left over from a stop that timed
@@ -424,10 +427,12 @@ public final class SinkSiteTask extends SourceTask {
      * next transaction's records go to Connect, so that their writes find the commit markers written.
      */
     private void awaitTransactionGap() throws InterruptedException {
-        long gapNanos = config.transactionGap().toNanos();
+        if (transactionGapNanos == 0) {
+            return;
+        }
         long since = System.nanoTime() - lastCommitNanos;
-        if (gapNanos > 0 && since < gapNanos) {
-            TimeUnit.NANOSECONDS.sleep(gapNanos - since);
+        if (since < transactionGapNanos) {
+            TimeUnit.NANOSECONDS.sleep(transactionGapNanos - since);
         }
     }
 
