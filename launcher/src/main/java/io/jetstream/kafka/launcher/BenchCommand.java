@@ -5,6 +5,12 @@ import io.jetstream.kafka.testkit.bench.BenchResult;
 import io.jetstream.kafka.testkit.bench.WanBench;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./jetstream bench <scenario>}: JetStream against MirrorMaker 2 on a two-site WAN (network
@@ -12,16 +18,37 @@ import java.io.PrintStream;
  * {@code target/bench/<scenario>.json} and {@code .html}. Exits 1 when a variant failed or lost,
  * duplicated or reordered a record; figures are reported, never judged.
  */
-final class BenchCommand implements JetstreamCli.Command {
+@Command(name = "bench", sortOptions = false,
+        description = "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html (wan [--quick])",
+        footer = {"", "Exit code 0 when every variant delivered every record exactly once and in order, 1 otherwise,"
+                + " 2 for a bad option."})
+final class BenchCommand implements Callable<Integer> {
 
-    @Override
-    public String summary() {
-        return "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html (wan [--quick])";
+    private final PrintStream out;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private BenchArguments arguments;
+
+    @Mixin
+    private HelpOption help;
+
+    BenchCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    /** The plan the command line describes; {@code defaultOutput} is the folder without {@code --out}. */
+    BenchPlan plan(Path defaultOutput) {
+        // The command as typed, for the report: everything the launcher was given, "bench" included.
+        String typed = "./jetstream " + String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
+        return arguments.plan(defaultOutput, typed);
     }
 
     @Override
-    public int run(String[] args, PrintStream out) throws Exception {
-        BenchPlan plan = BenchOptions.parse(args, SiteFiles.projectRoot().resolve("target").resolve("bench"));
+    public Integer call() throws Exception {
+        BenchPlan plan = plan(SiteFiles.projectRoot().resolve("target").resolve("bench"));
         out.println("JetStream bench " + plan.outputName() + ": variants " + String.join(", ", plan.variants()));
         BenchResult result = new WanBench(plan, out).run();
         return result.ok() ? 0 : 1;

@@ -16,7 +16,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code ./jetstream demo}: two local sites, relays behind emulated WAN routes, both connectors
@@ -24,7 +27,10 @@ import java.util.concurrent.CountDownLatch;
  * progress line, and a closing {@code RESULT} line checked by an independent verifier. Exits 1
  * when the result does not hold (anything lost, duplicated or out of order).
  */
-final class DemoCommand implements JetstreamCli.Command {
+@Command(name = "demo", sortOptions = false,
+        description = "run a two-site replication demo and print a RESULT line (--events N --routes K --avro"
+                + " --keep-running)")
+final class DemoCommand implements Callable<Integer> {
 
     /** Demo topics: name, partitions, share of the events, producer compression. */
     private record DemoTopic(String name, int partitions, double share, String compression) {
@@ -35,14 +41,26 @@ final class DemoCommand implements JetstreamCli.Command {
             new DemoTopic("demo.clicks", 3, 0.3, "none"),
             new DemoTopic("demo.audit", 1, 0.1, "zstd"));
 
-    @Override
-    public String summary() {
-        return "run a two-site replication demo and print a RESULT line (--events N --routes K --avro --keep-running)";
+    private final PrintStream out;
+
+    @Mixin
+    private DemoArguments arguments;
+
+    @Mixin
+    private HelpOption help;
+
+    DemoCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    /** The options given on the command line, checked. */
+    DemoOptions options() {
+        return arguments.options();
     }
 
     @Override
-    public int run(String[] args, PrintStream out) throws Exception {
-        DemoOptions options = DemoOptions.parse(args);
+    public Integer call() throws Exception {
+        DemoOptions options = options();
         // a fresh folder every run: process ids repeat (containers, reboots), and a broker refuses
         // data formatted for another cluster id
         Path baseDir = Files.createTempDirectory(Files.createDirectories(

@@ -1,80 +1,84 @@
 package io.jetstream.kafka.launcher;
 
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /**
- * The {@code ./jetstream} command line: one subcommand per job. Exit codes: 0 success, 1 the job
- * ran and failed (for the demo: its RESULT line does not hold), 2 bad usage or configuration.
+ * The {@code ./jetstream} command line: one picocli subcommand per job. Exit codes: 0 success, 1 the
+ * job ran and failed (for the demo: its RESULT line does not hold), 2 bad usage or configuration
+ * (picocli's message, naming the option, and the command's usage). Everything the launcher prints,
+ * usage and errors included, goes to the one stream it is given (standard output).
  */
-public final class JetstreamCli {
+@Command(name = "./jetstream", customSynopsis = "./jetstream <command> [options]",
+        description = "JetStream for Kafka: a demo, local sites, a relay, the WAN benchmark, offset translation.",
+        footer = {"", "./jetstream <command> --help lists a command's options. Exit codes: 0 success, 1 the job ran"
+                + " and failed, 2 bad usage or configuration."})
+public final class JetstreamCli implements Callable<Integer> {
 
-    /** A subcommand: runs with the arguments after its name and returns the exit code. */
-    interface Command {
-        int run(String[] args, PrintStream out) throws Exception;
+    @Spec
+    private CommandSpec spec;
 
-        String summary();
-    }
-
-    private JetstreamCli() {
-    }
-
-    static Map<String, Command> commands() {
-        Map<String, Command> commands = new LinkedHashMap<>();
-        commands.put("demo", new DemoCommand());
-        commands.put("sites", new SitesCommand());
-        commands.put("relay", new RelayCommand());
-        commands.put("bench", new BenchCommand());
-        commands.put("offsets", new OffsetsCommand());
-        return commands;
-    }
+    @Mixin
+    private HelpOption help;
 
     public static void main(String[] args) {
         System.exit(run(args, System.out));
     }
 
     static int run(String[] args, PrintStream out) {
-        Map<String, Command> commands = commands();
-        if (args.length == 0 || "help".equals(args[0]) || "--help".equals(args[0]) || "-h".equals(args[0])) {
-            usage(out, commands);
-            return args.length == 0 ? 2 : 0;
-        }
-        Command command = commands.get(args[0]);
-        if (command == null) {
-            out.println("Unknown command '" + args[0] + "'.");
-            usage(out, commands);
-            return 2;
-        }
-        try {
-            return command.run(Arrays.copyOfRange(args, 1, args.length), out);
-        } catch (UsageException e) {
-            out.println(e.getMessage());
-            return 2;
-        } catch (InterruptedException e) {
+        return commandLine(out).execute(args);
+    }
+
+    /** The launcher's command tree, printing to {@code out}. */
+    static CommandLine commandLine(PrintStream out) {
+        CommandLine cli = new CommandLine(new JetstreamCli())
+                .addSubcommand(new DemoCommand(out))
+                .addSubcommand(new SitesCommand(out))
+                .addSubcommand(new RelayCommand(out))
+                .addSubcommand(new BenchCommand(out))
+                .addSubcommand(new CommandLine(new OffsetsCommand()).addSubcommand(new OffsetsTranslateCommand(out)))
+                .addSubcommand(new HelpCommand());
+        // Set after the subcommands are added: picocli hands these settings down to them.
+        PrintWriter writer = new PrintWriter(out, true);
+        cli.setOut(writer)
+                .setErr(writer)
+                .setOverwrittenOptionsAllowed(true) // the last value given wins, as before picocli
+                .setExpandAtFiles(false)           // an argument starting with @ is that argument, not a file to read
+                .setUsageHelpAutoWidth(true)       // usage as wide as the terminal
+                .setExecutionExceptionHandler(JetstreamCli::failed);
+        // ./jetstream relay hands every argument, --help included, to the relay's own command line.
+        cli.getSubcommands().get("relay").setStopAtUnmatched(true);
+        return cli;
+    }
+
+    /** {@code ./jetstream} alone: the usage, as bad usage. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return ExitCode.USAGE;
+    }
+
+    /** A command that failed while running (not bad usage): what failed, with the trace, and exit code 1. */
+    private static int failed(Exception e, CommandLine command, ParseResult parsed) {
+        PrintWriter out = command.getErr();
+        String name = parsed.hasSubcommand() ? parsed.subcommand().commandSpec().name() : command.getCommandName();
+        if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
-            out.println(args[0] + " interrupted");
-            return 1;
-        } catch (Exception e) {
-            out.println(args[0] + " failed: " + e);
+            out.println(name + " interrupted");
+        } else {
+            out.println(name + " failed: " + e);
             e.printStackTrace(out);
-            return 1;
         }
-    }
-
-    private static void usage(PrintStream out, Map<String, Command> commands) {
-        out.println("usage: ./jetstream <command> [options]");
-        out.println();
-        commands.forEach((name, command) -> out.printf("  %-8s %s%n", name, command.summary()));
-    }
-
-    /** A bad option or argument; its message is shown as is, with exit code 2. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(String message) {
-            super(message);
-        }
+        out.flush();
+        return ExitCode.SOFTWARE;
     }
 }

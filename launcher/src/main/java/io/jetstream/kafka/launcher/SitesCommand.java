@@ -9,29 +9,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./jetstream sites}: starts two local sites (A and B: a KRaft broker and a Connect worker
  * each), prints their addresses and runs until interrupted, then stops both and removes their data.
  */
-final class SitesCommand implements JetstreamCli.Command {
+@Command(name = "sites", description = "start two local sites (Kafka + Connect each) and run until Ctrl-C")
+final class SitesCommand implements Callable<Integer> {
 
-    @Override
-    public String summary() {
-        return "start two local sites (Kafka + Connect each) and run until Ctrl-C";
+    private final PrintStream out;
+
+    @Option(names = "--keep-data", description = "keep the sites' work folder (data and logs) after Ctrl-C")
+    boolean keepData;
+
+    @Mixin
+    private HelpOption help;
+
+    SitesCommand(PrintStream out) {
+        this.out = out;
     }
 
     @Override
-    public int run(String[] args, PrintStream out) throws Exception {
-        boolean keepData = false;
-        for (String arg : args) {
-            if ("--keep-data".equals(arg)) {
-                keepData = true;
-            } else {
-                throw new JetstreamCli.UsageException("usage: ./jetstream sites [--keep-data]\nunknown option: " + arg);
-            }
-        }
+    public Integer call() throws Exception {
         // a fresh folder every run: process ids repeat (containers, reboots), and a broker refuses
         // data formatted for another cluster id
         Path baseDir = Files.createTempDirectory(Files.createDirectories(

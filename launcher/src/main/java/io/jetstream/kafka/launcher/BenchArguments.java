@@ -1,0 +1,185 @@
+package io.jetstream.kafka.launcher;
+
+import static io.jetstream.kafka.launcher.OptionChecks.requireWithin;
+
+import io.jetstream.kafka.testkit.bench.BenchPlan;
+import io.jetstream.kafka.testkit.bench.Variants;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The scenario and options of {@code ./jetstream bench} as picocli reads them (a mixin of
+ * {@link BenchCommand}); {@link #plan} lays them over the scenario's defaults ({@link
+ * BenchPlan#defaults}, which depend on {@code --quick}) and checks them. Every error names the
+ * option and what it accepts.
+ */
+final class BenchArguments {
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec command;
+
+    @Parameters(index = "0", paramLabel = "<scenario>", completionCandidates = Scenarios.class,
+            description = "the scenario: ${COMPLETION-CANDIDATES}")
+    private String scenario;
+
+    @Option(names = "--quick",
+            description = "JetStream 3 routes vs MM2 tuned at the source, small volumes (output <scenario>-quick)")
+    private boolean quick;
+
+    @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,
+            description = "run only these variants (known: ${COMPLETION-CANDIDATES})")
+    private String variants;
+
+    @Option(names = "--warmup-s", paramLabel = "S",
+            description = "warm-up at the latency phase's rate (default 90, quick 3)")
+    private Double warmupS;
+
+    @Option(names = "--warmup-burst-mb", paramLabel = "M",
+            description = "record MB produced unthrottled before that warm-up, the replicator running, so that the"
+                    + " busy path's code is compiled too (default 60, quick 0)")
+    private Double warmupBurstMb;
+
+    @Option(names = "--latency-s", paramLabel = "S", description = "latency phase duration (default 30, quick 10)")
+    private Double latencyS;
+
+    @Option(names = "--latency-rate", paramLabel = "R",
+            description = "latency phase rate in records/s (default 1000: ~20%% of one 40 Mbit/s uplink)")
+    private Double latencyRate;
+
+    @Option(names = "--backlog-mb", paramLabel = "M",
+            description = "record MB produced while paused, then drained (default 300, quick 25)")
+    private Double backlogMb;
+
+    @Option(names = "--uplink-mbit", paramLabel = "M",
+            description = "rate cap of each host's WAN uplink in Mbit/s (default 40)")
+    private Double uplinkMbit;
+
+    @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")
+    private Long delayMs;
+
+    @Option(names = "--network", paramLabel = "N",
+            description = "auto, namespaces or loopback (default auto: namespaces when root and available)")
+    private String network;
+
+    @Option(names = "--source-prop", paramLabel = "K=V",
+            description = "set K on JetStream's source-site connector on top of config/source-connector.json"
+                    + " (repeatable; for experiments: the report lists every changed key)")
+    private List<String> sourceProps;
+
+    @Option(names = "--sink-prop", paramLabel = "K=V",
+            description = "the same for the destination-site connector and config/sink-connector.json")
+    private List<String> sinkProps;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default target/bench)")
+    private Path output;
+
+    /**
+     * The plan these options describe: the scenario's defaults, each option given laid over them.
+     *
+     * @param defaultOutput where the files go without {@code --out}
+     * @param commandLine   the command as typed, for the report
+     */
+    BenchPlan plan(Path defaultOutput, String commandLine) {
+        CommandLine cli = command.commandLine();
+        if (!BenchPlan.SCENARIOS.contains(scenario)) {
+            throw new ParameterException(cli, "unknown scenario '" + scenario + "'; known: "
+                    + String.join(", ", BenchPlan.SCENARIOS));
+        }
+        BenchPlan plan = BenchPlan.defaults(scenario, quick, output != null ? output : defaultOutput, commandLine);
+        List<String> ids = variants != null ? variantIds(cli, variants) : plan.variants();
+        double warmup = given(cli, "--warmup-s", warmupS, 0, 600, plan.warmup().toMillis() / 1000.0);
+        double burstMb = given(cli, "--warmup-burst-mb", warmupBurstMb, 0, 10_000, plan.warmupBurstBytes() / 1e6);
+        double latency = given(cli, "--latency-s", latencyS, 1, 3600, plan.latencyPhase().toMillis() / 1000.0);
+        double rate = given(cli, "--latency-rate", latencyRate, 1, 1_000_000, plan.latencyRate());
+        double backlog = given(cli, "--backlog-mb", backlogMb, 1, 100_000, plan.backlogBytes() / 1e6);
+        double uplink = given(cli, "--uplink-mbit", uplinkMbit, 1, 10_000, plan.uplinkBitsPerSecond() / 1e6);
+        long delay = delayMs != null ? delayMs : plan.oneWayDelay().toMillis();
+        requireWithin(cli, "--delay-ms", delay, 0, 1000);
+        BenchPlan.NetworkMode mode = network != null ? networkMode(cli, network) : plan.network();
+        try {
+            return plan.withVariants(ids)
+                    .withPhases(Duration.ofMillis(Math.round(warmup * 1000)), Math.round(burstMb * 1e6),
+                            Duration.ofMillis(Math.round(latency * 1000)), rate, Math.round(backlog * 1e6))
+                    .withNetwork(mode, Math.round(uplink * 1e6), Duration.ofMillis(delay))
+                    .withConnectorProps(properties(cli, "--source-prop", sourceProps),
+                            properties(cli, "--sink-prop", sinkProps));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, e.getMessage(), e);
+        }
+    }
+
+    /** The option's value if given (checked against its range), else the scenario's default. */
+    private static double given(CommandLine cli, String option, Double value, double min, double max,
+                                double scenarioDefault) {
+        if (value == null) {
+            return scenarioDefault;
+        }
+        requireWithin(cli, option, value, min, max);
+        return value;
+    }
+
+    private static List<String> variantIds(CommandLine cli, String list) {
+        List<String> ids = new ArrayList<>();
+        for (String id : list.split(",")) {
+            if (!id.isBlank()) {
+                ids.add(id.trim());
+            }
+        }
+        List<String> unknown = ids.stream().filter(id -> !Variants.fullRun().contains(id)).toList();
+        if (ids.isEmpty() || !unknown.isEmpty()) {
+            throw new ParameterException(cli, "--variants: " + (ids.isEmpty() ? "no variant given"
+                    : "unknown " + unknown) + "; known: " + String.join(", ", Variants.fullRun()));
+        }
+        return ids;
+    }
+
+    private static BenchPlan.NetworkMode networkMode(CommandLine cli, String value) {
+        return switch (value) {
+            case "auto" -> BenchPlan.NetworkMode.AUTO;
+            case "namespaces" -> BenchPlan.NetworkMode.NAMESPACES;
+            case "loopback" -> BenchPlan.NetworkMode.LOOPBACK;
+            default -> throw new ParameterException(cli, "--network: '" + value
+                    + "' is not one of auto, namespaces, loopback");
+        };
+    }
+
+    /** {@code K=V} pairs in the order given, keys and values trimmed; a later key wins. */
+    private static Map<String, String> properties(CommandLine cli, String option, List<String> pairs) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String pair : pairs != null ? pairs : List.<String>of()) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new ParameterException(cli, option + ": '" + pair + "' is not KEY=VALUE");
+            }
+            properties.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return properties;
+    }
+
+    /** The scenarios, for the usage text. */
+    static final class Scenarios implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return BenchPlan.SCENARIOS.iterator();
+        }
+    }
+
+    /** The variant ids, for the usage text. */
+    static final class VariantIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Variants.fullRun().iterator();
+        }
+    }
+}

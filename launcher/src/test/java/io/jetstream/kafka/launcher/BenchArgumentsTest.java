@@ -1,0 +1,116 @@
+package io.jetstream.kafka.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jetstream.kafka.testkit.bench.BenchPlan;
+import io.jetstream.kafka.testkit.bench.Variants;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
+
+class BenchArgumentsTest {
+
+    private static final Path OUT = Path.of("target", "bench");
+
+    private static BenchPlan plan(String... args) {
+        String[] line = new String[args.length + 1];
+        line[0] = "bench";
+        System.arraycopy(args, 0, line, 1, args.length);
+        return Launcher.parse(BenchCommand.class, line).plan(OUT);
+    }
+
+    @Test
+    void theScenarioAloneRunsTheFullPlan() {
+        BenchPlan plan = plan("wan");
+        assertThat(plan).isEqualTo(BenchPlan.defaults("wan", false, OUT, "./jetstream bench wan"));
+        assertThat(plan.quick()).isFalse();
+        assertThat(plan.variants()).containsExactlyElementsOf(Variants.fullRun());
+        assertThat(plan.network()).isEqualTo(BenchPlan.NetworkMode.AUTO);
+        assertThat(plan.warmupBurstBytes()).as("a burst before the steady warm-up").isEqualTo(60_000_000L);
+    }
+
+    @Test
+    void quickRunsTheQuickDefaults() {
+        assertThat(plan("wan", "--quick"))
+                .isEqualTo(BenchPlan.defaults("wan", true, OUT, "./jetstream bench wan --quick"));
+    }
+
+    @Test
+    void optionsOverrideTheScenarioDefaults() {
+        BenchPlan plan = plan("wan", "--quick", "--variants", "js-1route,mm2-tuned-dst",
+            "--latency-s", "12", "--latency-rate", "500", "--backlog-mb", "40", "--warmup-s", "2", "--warmup-burst-mb", "5",
+            "--uplink-mbit", "20", "--delay-ms", "50", "--network", "loopback", "--out", "/tmp/x");
+        assertThat(plan.outputName()).isEqualTo("wan-quick");
+        assertThat(plan.variants()).containsExactly("js-1route", "mm2-tuned-dst");
+        assertThat(plan.latencyPhase()).isEqualTo(Duration.ofSeconds(12));
+        assertThat(plan.latencyRate()).isEqualTo(500);
+        assertThat(plan.warmupRate()).as("the warm-up runs at the latency phase's rate").isEqualTo(500);
+        assertThat(plan.backlogBytes()).isEqualTo(40_000_000L);
+        assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(plan.warmupBurstBytes()).isEqualTo(5_000_000L);
+        assertThat(plan.uplinkBitsPerSecond()).isEqualTo(20_000_000L);
+        assertThat(plan.oneWayDelay()).isEqualTo(Duration.ofMillis(50));
+        assertThat(plan.network()).isEqualTo(BenchPlan.NetworkMode.LOOPBACK);
+        assertThat(plan.outputDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(plan.commandLine()).startsWith("./jetstream bench wan --quick --variants js-1route,mm2-tuned-dst ")
+                .endsWith(" --out /tmp/x");
+        assertThat(plan("wan", "--warmup-s", "1.5").warmup()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(plan("wan", "--network", "namespaces").network()).isEqualTo(BenchPlan.NetworkMode.NAMESPACES);
+    }
+
+    @Test
+    void connectorPropertiesAreSetOnTopOfTheShippedFiles() {
+        BenchPlan plan = plan("wan", "--sink-prop", "transaction.boundary=interval",
+            "--source-prop", "batch.policy=fixed", "--sink-prop", "poll.max.records = 500");
+        assertThat(plan.sourceProps()).containsExactlyEntriesOf(Map.of("batch.policy", "fixed"));
+        assertThat(plan.sinkProps()).containsOnly(Map.entry("transaction.boundary", "interval"),
+                Map.entry("poll.max.records", "500"));
+        assertThat(plan("wan").sinkProps()).isEmpty();
+        assertThatThrownBy(() -> plan("wan", "--sink-prop", "novalue"))
+                .hasMessage("--sink-prop: 'novalue' is not KEY=VALUE");
+        assertThatThrownBy(() -> plan("wan", "--source-prop", "=value"))
+                .hasMessage("--source-prop: '=value' is not KEY=VALUE");
+    }
+
+    @Test
+    void errorsNameTheOptionAndWhatItAccepts() {
+        assertThatThrownBy(() -> plan()).isInstanceOf(ParameterException.class).hasMessageContaining("<scenario>");
+        assertThatThrownBy(() -> plan("lan")).hasMessage("unknown scenario 'lan'; known: wan");
+        assertThatThrownBy(() -> plan("wan", "--variants", "js-9routes"))
+                .hasMessageContaining("--variants").hasMessageContaining("js-9routes")
+                .hasMessageContaining(Variants.MM2_TUNED_SRC);
+        assertThatThrownBy(() -> plan("wan", "--variants", ",")).hasMessageStartingWith("--variants: no variant given");
+        assertThatThrownBy(() -> plan("wan", "--latency-s", "soon"))
+                .hasMessageContaining("--latency-s").hasMessageContaining("'soon'");
+        assertThatThrownBy(() -> plan("wan", "--backlog-mb", "0")).hasMessage("--backlog-mb: 0 is not between 1 and 100000");
+        assertThatThrownBy(() -> plan("wan", "--warmup-burst-mb", "-1")).hasMessageStartingWith("--warmup-burst-mb: -1");
+        assertThatThrownBy(() -> plan("wan", "--warmup-s", "601")).hasMessageStartingWith("--warmup-s: 601");
+        assertThatThrownBy(() -> plan("wan", "--latency-rate", "0")).hasMessageStartingWith("--latency-rate: 0");
+        assertThatThrownBy(() -> plan("wan", "--uplink-mbit", "0.5")).hasMessageStartingWith("--uplink-mbit: 0.5");
+        assertThatThrownBy(() -> plan("wan", "--delay-ms", "1001")).hasMessageStartingWith("--delay-ms: 1001");
+        assertThatThrownBy(() -> plan("wan", "--network", "docker"))
+                .hasMessage("--network: 'docker' is not one of auto, namespaces, loopback");
+        assertThatThrownBy(() -> plan("wan", "--delay-ms")).hasMessageContaining("--delay-ms");
+        assertThatThrownBy(() -> plan("wan", "--fast")).hasMessageContaining("Unknown option: '--fast'");
+    }
+
+    @Test
+    void badUsageExits2BeforeAnythingRuns() {
+        for (String[] line : new String[][] {{"bench"}, {"bench", "lan"}, {"bench", "wan", "--backlog-mb", "0"},
+            {"bench", "wan", "--fast"}}) {
+            assertThat(Launcher.run(line).exitCode()).as(String.join(" ", line)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void theUsageNamesEveryOptionAndTheKnownVariants() {
+        Launcher.Outcome help = Launcher.run("bench", "wan", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.text()).contains("<scenario>", "--quick", "--variants", "--warmup-s", "--warmup-burst-mb",
+                "--latency-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
+                "--source-prop", "--sink-prop", "--out", Variants.MM2_TUNED_SRC, "~20% of one 40 Mbit/s uplink");
+    }
+}
