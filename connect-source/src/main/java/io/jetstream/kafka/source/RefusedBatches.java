@@ -47,7 +47,8 @@ final class RefusedBatches {
 
     /** Reports the records of every batch the sender found refused since the last call, then skips the batch. */
     void handle(ReplicationSender sender) {
-        for (ReplicationSender.Refused refused : sender.takeRefused()) {
+        ReplicationSender.Refused refused;
+        while ((refused = sender.nextRefused()) != null) {
             report(refused);
             sender.skip(refused);
         }

@@ -24,7 +24,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -53,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * <p>Refused batches: a batch the destination refuses for good (a NACK re-sending cannot help)
  * stops the task ({@link #fatalError()}), unless {@link Settings#skipRefused()} (the connector's
  * {@code errors.tolerance=all}). Then the batch waits in its place in the window, not sent again,
- * until the task has taken it ({@link #takeRefused()}, decoded from the frame kept for re-sends:
+ * until the task has taken it ({@link #nextRefused()}, decoded from the frame kept for re-sends:
  * no record is kept twice) and reported its records; {@link #skip} then puts a skip marker in its
  * place ({@link RecordBatch#skipMarker}): same predecessor and offsets, no records, so the batches
  * after it chain on as before and the destination moves past the skipped offsets. The partition
@@ -161,7 +160,7 @@ final class ReplicationSender implements AutoCloseable {
 
     /**
      * A batch the destination refused for good, taken by the task to report its records
-     * ({@link #takeRefused()}) before it is skipped ({@link #skip}).
+     * ({@link #nextRefused()}) before it is skipped ({@link #skip}).
      *
      * @param batch the refused batch, decoded from the frame the sender kept
      * @param reason the destination's reason
@@ -675,7 +674,7 @@ final class ReplicationSender implements AutoCloseable {
     /**
      * The destination refused a batch for good. A skip marker refused too, or any batch when refused
      * batches are not skipped, stops the task with a message naming the batch and the reason; else
-     * the batch waits, never sent again, for the task to take it ({@link #takeRefused()}).
+     * the batch waits, never sent again, for the task to take it ({@link #nextRefused()}).
      */
     private void onRefused(InFlightWindow.Entry<Pending> entry, AckFrame ack) {
         Pending pending = entry.payload();
@@ -713,13 +712,13 @@ final class ReplicationSender implements AutoCloseable {
     private static final long NEVER_NANOS = Long.MAX_VALUE / 4;
 
     /**
-     * The batches refused for good since the last call (only with {@link Settings#skipRefused()}),
-     * each decoded from the frame the sender kept for re-sends; a batch since revoked, or
-     * acknowledged after all (an answer to another copy), is left out. Call {@link #skip} for each
-     * once its records are reported. Task thread.
+     * The next batch refused for good and not taken yet (only with {@link Settings#skipRefused()}),
+     * decoded from the frame the sender kept for re-sends, or null. A batch since revoked, or
+     * acknowledged after all (an answer to another copy), is passed over. One at a time, so that at
+     * most one refused batch is held decoded; call {@link #skip} for it once its records are
+     * reported. Task thread.
      */
-    synchronized List<Refused> takeRefused() {
-        List<Refused> out = new ArrayList<>(refused.size());
+    synchronized Refused nextRefused() {
         Long id;
         while ((id = refused.pollFirst()) != null) {
             InFlightWindow.Entry<Pending> entry = window.get(id);
@@ -728,9 +727,9 @@ final class ReplicationSender implements AutoCloseable {
             }
             Pending pending = entry.payload();
             RecordBatch batch = decoder.decode(pending.frame.encodedBatch());
-            out.add(new Refused(id, batch, pending.refusal.reason(), pending.refusal.message()));
+            return new Refused(id, batch, pending.refusal.reason(), pending.refusal.message());
         }
-        return out;
+        return null;
     }
 
     /**

@@ -494,7 +494,7 @@ class ReplicationSenderTest {
                         "of " + p0.topic() + "-" + p0.partition() + " (source offsets 0..0, 1 records)")
                 .as("the destination's reason").hasMessageContaining("topic not allowed")
                 .as("how to skip such batches").hasMessageContaining("errors.tolerance=all");
-        assertThat(sender.takeRefused()).as("nothing is skipped unasked").isEmpty();
+        assertThat(sender.nextRefused()).as("nothing is skipped unasked").isNull();
         assertThatThrownBy(() -> sender.append(p0, record(1))).hasMessageContaining("refused");
     }
 
@@ -524,15 +524,14 @@ class ReplicationSenderTest {
         now.addAndGet(Duration.ofSeconds(1).toNanos()); // past the retry backoff
         sender.tick();
         assertThat(allSent()).as("a refused batch is not sent again").hasSize(3);
-        List<ReplicationSender.Refused> refused = sender.takeRefused();
-        assertThat(refused).hasSize(1);
-        ReplicationSender.Refused batch = refused.get(0);
+        ReplicationSender.Refused batch = sender.nextRefused();
+        assertThat(batch).isNotNull();
         assertThat(batch.partition()).isEqualTo(p0);
         assertThat(batch.reason()).isEqualTo(AckReason.NOT_AUTHORIZED);
         assertThat(batch.message()).isEqualTo("topic not allowed");
         assertThat(batch.batch().records()).as("read back from the frame kept for re-sends")
                 .extracting(ReplicatedRecord::offset).containsExactly(2L, 3L);
-        assertThat(sender.takeRefused()).as("taken once").isEmpty();
+        assertThat(sender.nextRefused()).as("taken once").isNull();
 
         sender.skip(batch);
         List<BatchFrame> afterSkip = allSent();
@@ -574,7 +573,7 @@ class ReplicationSenderTest {
         sender.append(p0, record(2));
         sender.append(p0, record(3));
         assertThat(allSent()).as("the successor waits until the marker takes the refused batch's place").hasSize(1);
-        ReplicationSender.Refused refused = sender.takeRefused().get(0);
+        ReplicationSender.Refused refused = sender.nextRefused();
         sender.skip(refused);
         sender.tick();
         List<BatchFrame> sent = allSent(); // by batch id: the successor was made before the marker
@@ -586,7 +585,7 @@ class ReplicationSenderTest {
         assertThat(sender.fatalError()).hasMessageContaining("orders-0 (source offsets 0..1, 2 records: "
                         + "MALFORMED_BATCH bad crc)").hasMessageContaining("skip marker")
                 .hasMessageContaining("NOT_AUTHORIZED topic not allowed");
-        assertThat(sender.takeRefused()).as("a marker is never skipped in turn").isEmpty();
+        assertThat(sender.nextRefused()).as("a marker is never skipped in turn").isNull();
         assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
     }
 
@@ -597,7 +596,7 @@ class ReplicationSenderTest {
         sender.append(p0, record(1));
         sender.onFrame(r1, AckFrame.nack(allSent().get(0).header(), AckReason.OBSOLETE_INCARNATION, "recreated"));
         sender.revoke(List.of(p0));
-        assertThat(sender.takeRefused()).isEmpty();
+        assertThat(sender.nextRefused()).isNull();
         assertThat(sender.inFlightBatches()).isZero();
     }
 
@@ -608,9 +607,9 @@ class ReplicationSenderTest {
         sender.append(p0, record(1));
         BatchFrame sent = allSent().get(0);
         sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "made up by a relay"));
-        assertThat(sender.takeRefused()).as("an unsigned refusal is retried, not believed").isEmpty();
+        assertThat(sender.nextRefused()).as("an unsigned refusal is retried, not believed").isNull();
         sender.onFrame(r1, key.sign(AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "topic not allowed")));
-        ReplicationSender.Refused refused = sender.takeRefused().get(0);
+        ReplicationSender.Refused refused = sender.nextRefused();
         sender.skip(refused);
         BatchFrame marker = allSent().get(allSent().size() - 1);
         assertThat(key.verify(marker)).as("the marker leaves signed").isEqualTo(FrameSigner.Verdict.VALID);
