@@ -127,19 +127,19 @@ class FrameSignerTest {
             assertThat(markerPayload[0]).as("payload version 4").isEqualTo((byte) 4);
             BatchHeader markerHeader = marker.header();
             assertThat(verifyBatch(data.header().withMac(markerHeader.mac()), payloadOf(data)))
-                    .as("the marker's MAC on the batch it stands for").isEqualTo(Verdict.INVALID);
+                    .as("the marker's MAC on the batch it stands for").isEqualTo(Verdict.WRONG);
             byte[] notAMarker = markerPayload.clone();
             notAMarker[0] = 3;
-            assertThat(verifyBatch(markerHeader, notAMarker)).as("the flag").isEqualTo(Verdict.INVALID);
+            assertThat(verifyBatch(markerHeader, notAMarker)).as("the flag").isEqualTo(Verdict.WRONG);
             byte[] otherRange = markerPayload.clone();
             otherRange[otherRange.length - 1] = 9;
-            assertThat(verifyBatch(markerHeader, otherRange)).as("the skipped record count").isEqualTo(Verdict.INVALID);
+            assertThat(verifyBatch(markerHeader, otherRange)).as("the skipped record count").isEqualTo(Verdict.WRONG);
             BatchHeader otherLast = new BatchHeader(markerHeader.routing(), "orders", 7, 99, 100, 120, 0,
                     markerHeader.createdAtMillis(), markerHeader.codec(), markerHeader.uncompressedSize(),
                     markerHeader.crc32c(), markerHeader.mac());
             assertThat(verifyBatch(otherLast, markerPayload))
-                    .as("the last offset").isEqualTo(Verdict.INVALID);
-            assertThat(signer.verify(forged)).as("a marker made up without the key").isEqualTo(Verdict.INVALID);
+                    .as("the last offset").isEqualTo(Verdict.WRONG);
+            assertThat(signer.verify(forged)).as("a marker made up without the key").isEqualTo(Verdict.WRONG);
         } finally {
             data.release();
             marker.release();
