@@ -198,13 +198,18 @@ class ReplicationReceiverTest {
 
     /** The skip marker the source sends in the place of a refused batch of {@code offsets} after {@code prev}. */
     private BatchFrame skipMarker(String topic, long prev, long... offsets) {
+        return skipMarker(Uuid.ZERO_UUID, topic, prev, offsets);
+    }
+
+    private BatchFrame skipMarker(Uuid topicId, String topic, long prev, long... offsets) {
         List<ReplicatedRecord> records = new ArrayList<>();
         for (long offset : offsets) {
             records.add(new ReplicatedRecord(offset, 5000 + offset, null, null));
         }
         RoutingHeader routing = RoutingHeader.unrouted("demo", nextId++, "node-1", "B");
         return BatchFrame.copyOf(routing, encoder.encode(RecordBatch.skipMarker(new RecordBatch(topic, 0, prev,
-                records)), CompressionCodec.NONE), System.currentTimeMillis(), UnpooledByteBufAllocator.DEFAULT);
+                RecordBatch.contiguousFrom(prev), records, topicId)), CompressionCodec.NONE), System.currentTimeMillis(),
+                UnpooledByteBufAllocator.DEFAULT);
     }
 
     @Test
@@ -270,6 +275,21 @@ class ReplicationReceiverTest {
 
     private static final Uuid OLD = Uuid.randomUuid();
     private static final Uuid NEW = Uuid.randomUuid();
+
+    @Test
+    void aSkipMarkerOfTheIncarnationBeforeIsAcknowledgedAtOnceWhereItsBatchWasRefused() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 4L);
+        storedIds.put("orders-0", NEW);
+        storedPreviousIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, skipMarker(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, of(NEW, "orders", 4, 5));
+        assertThat(pollOffsets()).as("the current incarnation goes on").containsExactly(5L);
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OBSOLETE_INCARNATION,
+                AckReason.NONE);
+        assertThat(metric("skipped-at-source-records-total")).isEqualTo(1.0);
+    }
 
     @Test
     void aRecreatedTopicIsReplicatedFromItsFirstRecordAfterTheOldOnes() throws Exception {
