@@ -62,6 +62,14 @@ import org.slf4j.LoggerFactory;
  * sender re-sends later (never unbounded buffering); a batch that applies at once is never refused
  * for the hold area, so a full hold area always drains.
  *
+ * <p>Skip markers ({@link RecordBatch#isSkipMarker()}): the source-site connector, under
+ * {@code errors.tolerance=all}, sends one in the place of a batch this destination refused for good.
+ * It is checked (MAC, decoding) like any batch and applied in order like one whose records are all
+ * absent (see {@link PartitionSequencer}): nothing is written, the partition moves past its offsets
+ * without counting them as a gap, the batches after it follow. A marker of a partition nothing is
+ * written of here (a topic outside {@code topics.allow}, a partition beyond the limit, a topic
+ * incarnation left behind) is acknowledged at once. Counted ({@code skipped-at-source-*}) and logged.
+ *
  * <p>Integrity ({@link FrameIntegrity}, {@code integrity.key}): a batch's MAC is checked before
  * anything in it is used (its topic, offsets, records), topic metadata's before it is applied; a
  * frame that fails is refused with a NACK {@code NOT_AUTHORIZED}, never written, counted
@@ -263,6 +271,7 @@ final class ReplicationReceiver implements AutoCloseable {
     private final FrameIntegrity integrity;
     private final Translator translator;
     private final WarningThrottle integrityWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    private final WarningThrottle skipWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private long heldBytes;
     private volatile boolean closed;
     /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
@@ -452,6 +461,11 @@ final class ReplicationReceiver implements AutoCloseable {
             String topic = header.topic();
             metrics.heard(new TopicPartition(topic, header.partition()), header.createdAtMillis());
             if (!isAllowed(topic)) {
+                RecordBatch marker = skipMarkerOrNull(frame);
+                if (marker != null) {
+                    acceptUnsequenced(in.from(), header, marker, "topic " + topic + " is not allowed here");
+                    return;
+                }
                 metrics.refused();
                 send(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic
                         + " is not allowed by topics.allow or came from " + settings.targetAlias()));
@@ -468,6 +482,10 @@ final class ReplicationReceiver implements AutoCloseable {
             try {
                 topics.ensure(topic, header.partition());
             } catch (DestinationTopics.PartitionLimitException e) {
+                if (batch.isSkipMarker()) {
+                    acceptUnsequenced(in.from(), header, batch, e.getMessage());
+                    return;
+                }
                 metrics.refused();
                 log.error("Batch of {}-{} offsets {}..{} refused: {}", topic, header.partition(), header.firstOffset(),
                         header.lastOffset(), e.getMessage());
@@ -491,6 +509,48 @@ final class ReplicationReceiver implements AutoCloseable {
             offer(in.from(), header, batch, Math.max(in.bytes(), decodedBytes(batch)), out);
         } finally {
             frame.release();
+        }
+    }
+
+    /**
+     * The batch as a skip marker, when it is one (checked only for a frame that declares no records
+     * and offsets past its predecessor, as only markers do); else null.
+     */
+    private RecordBatch skipMarkerOrNull(BatchFrame frame) {
+        BatchHeader header = frame.header();
+        if (header.recordCount() != 0 || header.lastOffset() == header.prevOffset()) {
+            return null;
+        }
+        try {
+            RecordBatch batch = decoder.decode(frame.encodedBatch());
+            return batch.isSkipMarker() ? batch : null;
+        } catch (ProtocolException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A skip marker of a partition this destination writes nothing of (a topic it does not allow, a
+     * partition beyond its limit, an incarnation of the topic it has left): acknowledged at once. Its
+     * successors are refused, or belong to another incarnation, on their own; nothing of the
+     * partition is written, so there is no progress to move past the skipped offsets.
+     */
+    private void acceptUnsequenced(Upstream from, BatchHeader header, RecordBatch marker, String why) {
+        metrics.skippedAtSource(marker.skipped().records());
+        warnSkipped(marker, why + "; nothing of that partition is written here");
+        send(from, AckFrame.ok(header));
+    }
+
+    /** WARN (at most one per 10 s) that the source skipped the marker's offsets. */
+    private void warnSkipped(RecordBatch marker, String detail) {
+        long notLogged = skipWarnings.admit();
+        if (notLogged != WarningThrottle.QUIET) {
+            log.warn("Origin offsets {}..{} of {}-{} ({} records) were skipped at the source: its errors.tolerance=all "
+                    + "skipped the batch after this destination refused it for good, and reported its records to "
+                    + "its dead letter queue, if it has one. They are not written here; {} (counted in "
+                    + "skipped-at-source-records-total{})", marker.firstOffset(), marker.lastOffset(), marker.topic(),
+                    marker.partition(), marker.skipped().records(), detail,
+                    notLogged == 0 ? "" : "; " + notLogged + " more since the last such warning");
         }
     }
 
@@ -553,11 +613,19 @@ final class ReplicationReceiver implements AutoCloseable {
                 return;
             }
             long duplicatesBefore = sequencer.duplicateRecords();
+            long skippedBefore = sequencer.skippedRecords();
             long heldBefore = sequencer.heldBytes();
             PartitionSequencer.Result<AckTarget> result = sequencer.offer(batch,
                     new AckTarget(from, AckFrame.ok(header)), bytes);
             heldBytes += sequencer.heldBytes() - heldBefore;
             metrics.duplicates(sequencer.duplicateRecords() - duplicatesBefore);
+            long skipped = sequencer.skippedRecords() - skippedBefore;
+            if (skipped > 0) {
+                metrics.skippedAtSource(skipped);
+                if (batch.isSkipMarker()) {
+                    warnSkipped(batch, "the records after them follow");
+                }
+            }
             for (ReplicatedRecord record : result.records()) {
                 out.add(new Delivery(batch.topic(), batch.partition(), record, state.incarnation));
             }
@@ -585,6 +653,11 @@ final class ReplicationReceiver implements AutoCloseable {
             return adopted;
         }
         if (batch.topicId().equals(current.previousTopicId)) {
+            if (batch.isSkipMarker()) {
+                acceptUnsequenced(from, header, batch, "it belongs to topic id " + batch.topicId()
+                        + ", deleted and recreated as " + current.topicId);
+                return null;
+            }
             send(from, AckFrame.nack(header, AckReason.OBSOLETE_INCARNATION, "topic " + tp.topic() + " id "
                     + batch.topicId() + " was deleted and recreated as " + current.topicId));
             return null;

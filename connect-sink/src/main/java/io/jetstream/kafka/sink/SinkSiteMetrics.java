@@ -26,6 +26,8 @@ final class SinkSiteMetrics {
     private final Sensor duplicates;
     private final Sensor overloaded;
     private final Sensor refused;
+    private final Sensor skippedAtSourceBatches;
+    private final Sensor skippedAtSourceRecords;
     private final Sensor malformed;
     private final Sensor rewritten;
     private final Sensor destinationTopicsRecreated;
@@ -44,6 +46,12 @@ final class SinkSiteMetrics {
         overloaded = metrics.counter("overloaded-nacks", "Batches refused because the task's buffer was full.", false);
         refused = metrics.counter("refused-batches", "Batches of topics outside topics.allow or from this cluster.",
                 false);
+        skippedAtSourceBatches = metrics.counter("skipped-at-source-batches", "Skip markers applied: batches "
+                + "this destination refused for good (or would refuse) that the source-site connector skipped under "
+                + "errors.tolerance=all; nothing of them is written, the batches after them follow.", false);
+        skippedAtSourceRecords = metrics.counter("skipped-at-source-records", "Records of the batches counted in "
+                + "skipped-at-source-batches-total: at the source site in its dead letter queue, if it has one, "
+                + "never written here.", false);
         malformed = metrics.counter("malformed-batches", "Batches whose payload failed to decode (CRC, format).", false);
         rewritten = metrics.counter("rewritten-records", "At-least-once only: records a previous task instance "
                 + "wrote after its last stored progress (a crash), written again after the takeover: duplicates at "
@@ -144,6 +152,11 @@ final class SinkSiteMetrics {
 
     void refused() {
         refused.record(1);
+    }
+
+    void skippedAtSource(long records) {
+        skippedAtSourceBatches.record(1);
+        skippedAtSourceRecords.record(records);
     }
 
     void malformed() {

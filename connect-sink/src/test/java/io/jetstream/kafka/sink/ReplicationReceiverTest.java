@@ -196,8 +196,100 @@ class ReplicationReceiverTest {
         assertThat(gapMetric("offset-gaps-total")).isZero();
     }
 
+    /** The skip marker the source sends in the place of a refused batch of {@code offsets} after {@code prev}. */
+    private BatchFrame skipMarker(String topic, long prev, long... offsets) {
+        return skipMarker(Uuid.ZERO_UUID, topic, prev, offsets);
+    }
+
+    private BatchFrame skipMarker(Uuid topicId, String topic, long prev, long... offsets) {
+        List<ReplicatedRecord> records = new ArrayList<>();
+        for (long offset : offsets) {
+            records.add(new ReplicatedRecord(offset, 5000 + offset, null, null));
+        }
+        RoutingHeader routing = RoutingHeader.unrouted("demo", nextId++, "node-1", "B");
+        return BatchFrame.copyOf(routing, encoder.encode(RecordBatch.skipMarker(new RecordBatch(topic, 0, prev,
+                RecordBatch.contiguousFrom(prev), records, topicId)), CompressionCodec.NONE), System.currentTimeMillis(),
+                UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    @Test
+    void aSkipMarkerFillsTheChainSoTheBatchesAfterItAreWrittenWithoutAGapAndIsAcknowledgedOnceTheyAreDurable()
+            throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20); // offset.gap.policy=fail
+        stored.put("orders-0", 9L);
+        receiver.onFrame(upstream, batch("orders", 9, 10, 11));
+        receiver.onFrame(upstream, batch("orders", 14, 15, 16)); // arrives before the marker: held
+        assertThat(pollOffsets()).containsExactly(10L, 11L);
+        receiver.onFrame(upstream, skipMarker("orders", 11, 12, 13, 14));
+        assertThat(pollOffsets()).as("nothing of the marker, then its successor").containsExactly(15L, 16L);
+        assertThat(gapMetric("offset-gaps-total")).as("a vouched skip is no gap").isZero();
+        assertThat(metric("skipped-at-source-records-total")).isEqualTo(3.0);
+        assertThat(metric("skipped-at-source-batches-total")).isEqualTo(1.0);
+
+        receiver.onWritten("orders", 0, 11, null);
+        assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(11L);
+        receiver.onWritten("orders", 0, 16, null);
+        assertThat(upstream.acks).as("the marker once a record after it is durable, its skipped offsets never being "
+                + "stored as progress").extracting(AckFrame::lastOffset).containsExactly(11L, 14L, 16L);
+        assertThat(upstream.acks).allMatch(AckFrame::isOk);
+
+        receiver.onFrame(upstream, skipMarker("orders", 11, 12, 13, 14));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).as("a re-sent marker is a duplicate").hasSize(4).allMatch(AckFrame::isOk);
+        assertThat(metric("skipped-at-source-records-total")).as("counted once").isEqualTo(3.0);
+    }
+
+    @Test
+    void aSkipMarkerOfATopicNothingIsWrittenOfHereIsAcknowledgedAtOnce() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver.onFrame(upstream, batch("secrets", -1, 0, 1));
+        receiver.onFrame(upstream, skipMarker("secrets", -1, 0, 1));
+        receiver.onFrame(upstream, batch("secrets", 1, 2));
+        receiver.onFrame(upstream, skipMarker("secrets", 1, 2));
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.NOT_AUTHORIZED,
+                AckReason.NONE, AckReason.NOT_AUTHORIZED, AckReason.NONE);
+        assertThat(topics.ensured).isEmpty();
+        assertThat(metric("skipped-at-source-records-total")).isEqualTo(3.0);
+        assertThat(metric("refused-batches-total")).as("the batches, not the markers").isEqualTo(2.0);
+    }
+
+    @Test
+    void aSkipMarkerIsBelievedOnlyWithTheSourcesMac() throws Exception {
+        receiver(FrameIntegrity.of(key, true));
+        stored.put("orders-0", 9L);
+        receiver.onFrame(upstream, skipMarker("orders", 9, 10, 11));
+        receiver.onFrame(upstream, FrameSigner.ofSecret("a-relays-own-key-that-is-32-bytes-long!")
+                .sign(skipMarker("orders", 9, 10, 11)));
+        receiver.onFrame(upstream, signed(batch("orders", 11, 12)));
+        assertThat(pollOffsets()).as("the batch after an unbelieved marker waits").isEmpty();
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.NOT_AUTHORIZED,
+                AckReason.NOT_AUTHORIZED);
+        assertThat(metric("integrity-failures-total")).isEqualTo(2);
+
+        receiver.onFrame(upstream, signed(skipMarker("orders", 9, 10, 11)));
+        assertThat(pollOffsets()).containsExactly(12L);
+        assertThat(metric("skipped-at-source-records-total")).isEqualTo(2.0);
+        assertEveryAckSignedByTheDestination();
+    }
+
     private static final Uuid OLD = Uuid.randomUuid();
     private static final Uuid NEW = Uuid.randomUuid();
+
+    @Test
+    void aSkipMarkerOfTheIncarnationBeforeIsAcknowledgedAtOnceWhereItsBatchWasRefused() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 4L);
+        storedIds.put("orders-0", NEW);
+        storedPreviousIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, skipMarker(OLD, "orders", 999, 1_000));
+        receiver.onFrame(upstream, of(NEW, "orders", 4, 5));
+        assertThat(pollOffsets()).as("the current incarnation goes on").containsExactly(5L);
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OBSOLETE_INCARNATION,
+                AckReason.NONE);
+        assertThat(metric("skipped-at-source-records-total")).isEqualTo(1.0);
+    }
 
     @Test
     void aRecreatedTopicIsReplicatedFromItsFirstRecordAfterTheOldOnes() throws Exception {

@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.batch.BatchEncoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.EncodedBatch;
@@ -22,6 +23,7 @@ import io.jetstream.kafka.schema.SchemaTranslator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +48,16 @@ import org.slf4j.LoggerFactory;
  * the ack timeout; memory held (open and unacknowledged batches) is bounded by
  * {@code maxBufferedBytes} through {@link #shouldPause()}, which the task turns into paused
  * partitions.
+ *
+ * <p>Refused batches: a batch the destination refuses for good (a NACK re-sending cannot help)
+ * stops the task ({@link #fatalError()}), unless {@link Settings#skipRefused()} (the connector's
+ * {@code errors.tolerance=all}). Then the batch waits in its place in the window, not sent again,
+ * until the task has taken it ({@link #nextRefused()}, decoded from the frame kept for re-sends:
+ * no record is kept twice) and reported its records; {@link #skip} then puts a skip marker in its
+ * place ({@link RecordBatch#skipMarker}): same predecessor and offsets, no records, so the batches
+ * after it chain on as before and the destination moves past the skipped offsets. The partition
+ * commits past them once the marker is acknowledged. A marker the destination refuses too stops
+ * the task: nothing is skipped twice, and nothing loops.
  *
  * <p>Integrity ({@link SenderIntegrity}, {@code integrity.key}): every batch and topic metadata is
  * signed; an answer that would commit a batch or stop the task counts only with the destination's
@@ -101,10 +113,14 @@ final class ReplicationSender implements AutoCloseable {
     private record MetadataInFlight(String topic, int partitionCount, long schemaGeneration) {
     }
 
-    /** What the sender needs besides its collaborators. */
+    /**
+     * What the sender needs besides its collaborators. {@code skipRefused}: whether a batch the
+     * destination refuses for good is skipped (Connect's {@code errors.tolerance=all}) rather than
+     * stopping the task.
+     */
     record Settings(String streamId, String nodeId, String destination, CompressionCodec codec,
                     Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity,
-                    Duration heartbeatInterval) {
+                    Duration heartbeatInterval, boolean skipRefused) {
         Settings {
             Objects.requireNonNull(streamId, "streamId");
             Objects.requireNonNull(nodeId, "nodeId");
@@ -112,6 +128,19 @@ final class ReplicationSender implements AutoCloseable {
             Objects.requireNonNull(codec, "codec");
             Objects.requireNonNull(integrity, "integrity");
             Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        }
+
+        /** A refused batch stops the task. */
+        Settings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
+                 Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity, Duration heartbeatInterval) {
+            this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, integrity,
+                    heartbeatInterval, false);
+        }
+
+        /** The same settings, skipping refused batches or not. */
+        Settings skippingRefused(boolean skip) {
+            return new Settings(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes,
+                    integrity, heartbeatInterval, skip);
         }
 
         /** Without end-to-end heartbeats. */
@@ -129,6 +158,20 @@ final class ReplicationSender implements AutoCloseable {
         }
     }
 
+    /**
+     * A batch the destination refused for good, taken by the task to report its records
+     * ({@link #nextRefused()}) before it is skipped ({@link #skip}).
+     *
+     * @param batch the refused batch, decoded from the frame the sender kept
+     * @param reason the destination's reason
+     * @param message the destination's message
+     */
+    record Refused(long batchId, RecordBatch batch, AckReason reason, String message) {
+        TopicPartition partition() {
+            return new TopicPartition(batch.topic(), batch.partition());
+        }
+    }
+
     /** A batch in the window: its frame plus what the policy and the re-send logic need. */
     private static final class Pending {
         final BatchFrame frame;
@@ -137,6 +180,10 @@ final class ReplicationSender implements AutoCloseable {
         final int records;
         Relay via;
         boolean onWire;
+        /** The destination's final refusal, while the batch waits to be skipped; else null. */
+        AckFrame refusal;
+        /** For a skip marker: what the skipped batch was and why it was refused; else null. */
+        String skips;
 
         Pending(BatchFrame frame, long oldestArrivalNanos, long wireBytes, int records) {
             this.frame = frame;
@@ -154,6 +201,10 @@ final class ReplicationSender implements AutoCloseable {
     private final SourceSiteMetrics metrics;
     private final BatchAccumulator accumulator = new BatchAccumulator();
     private final BatchEncoder encoder = new BatchEncoder();
+    /** Reads back a refused batch's records from its frame (task thread, under the lock). */
+    private final BatchDecoder decoder = new BatchDecoder();
+    /** Ids of refused batches the task has not taken yet; each is an entry of the window. */
+    private final ArrayDeque<Long> refused = new ArrayDeque<>();
     private final BatchIdSequence ids = BatchIdSequence.withRandomEpoch();
     private final InFlightWindow<Pending> window = new InFlightWindow<>(p -> ReferenceCountUtil.release(p.frame));
     private final Map<TopicPartition, Long> oldestArrival = new HashMap<>();
@@ -336,6 +387,9 @@ final class ReplicationSender implements AutoCloseable {
         }
         for (InFlightWindow.Entry<Pending> entry : window.due(now)) {
             Pending pending = entry.payload();
+            if (pending.refusal != null) {
+                continue; // refused for good: waits to be skipped, never sent again
+            }
             if (pending.onWire) {
                 // no acknowledgement within the timeout: the batch may be lost with a relay
                 metrics.timeout();
@@ -595,21 +649,17 @@ final class ReplicationSender implements AutoCloseable {
         if (ack.isOk()) {
             if (window.ack(ack.batchId()) != null) {
                 leaveWire(pending);
-                policy.onBatchAcked(entry.records(), pending.wireBytes, entry.sentAtNanos(), now,
-                        pending.oldestArrivalNanos);
-                metrics.batchAcked(entry.records(), pending.wireBytes, now - pending.oldestArrivalNanos);
+                if (pending.skips == null) { // a skip marker tells the policy and the metrics nothing
+                    policy.onBatchAcked(entry.records(), pending.wireBytes, entry.sentAtNanos(), now,
+                            pending.oldestArrivalNanos);
+                    metrics.batchAcked(entry.records(), pending.wireBytes, now - pending.oldestArrivalNanos);
+                }
             }
             return;
         }
         metrics.nack(ack.reason().name());
         if (!ack.reason().retriable()) {
-            BatchHeader refused = entry.payload().frame.header();
-            fatal.compareAndSet(null, new IllegalStateException("The destination refused for good batch "
-                    + ack.batchId() + " of " + ack.topic() + "-" + ack.partition() + " (source offsets "
-                    + refused.firstOffset() + ".." + refused.lastOffset() + ", " + entry.records() + " records): "
-                    + ack.reason() + " " + ack.message() + ". Nothing of it or after it in that partition was "
-                    + "committed at the source; the task stops here and stops again after a restart until the "
-                    + "cause (see the destination-site task's log) is removed"));
+            onRefused(entry, ack);
             return;
         }
         // A route or hop that failed: the ingress avoids it now, so try again soon on another one.
@@ -619,6 +669,99 @@ final class ReplicationSender implements AutoCloseable {
         if (ack.reason() == AckReason.WRITE_FAILED && ack.message().startsWith(SchemaTranslator.MISSING_PREFIX)) {
             schemasMissing.onSchemasMissing(pending.frame.header().topic());
         }
+    }
+
+    /**
+     * The destination refused a batch for good. A skip marker refused too, or any batch when refused
+     * batches are not skipped, stops the task with a message naming the batch and the reason; else
+     * the batch waits, never sent again, for the task to take it ({@link #nextRefused()}).
+     */
+    private void onRefused(InFlightWindow.Entry<Pending> entry, AckFrame ack) {
+        Pending pending = entry.payload();
+        if (pending.refusal != null) {
+            return; // an answer to an earlier attempt: it was refused already
+        }
+        BatchHeader header = pending.frame.header();
+        String partition = header.topic() + "-" + header.partition();
+        if (pending.skips != null) {
+            fatal.compareAndSet(null, new IllegalStateException("The destination refused for good " + pending.skips
+                    + ", and then also the skip marker sent in its place (batch " + ack.batchId() + "): "
+                    + ack.reason() + " " + ack.message() + ". The skipped records were reported to the dead letter "
+                    + "queue, if the connector has one; nothing of " + partition + " from source offset "
+                    + header.firstOffset() + " on was committed at the source. The task stops here (a destination "
+                    + "that predates skip markers refuses them as malformed: upgrade the destination-site connector)"));
+            return;
+        }
+        String what = "batch " + ack.batchId() + " of " + partition + " (source offsets " + header.firstOffset() + ".."
+                + header.lastOffset() + ", " + entry.records() + " records): " + ack.reason() + " " + ack.message();
+        if (!settings.skipRefused()) {
+            fatal.compareAndSet(null, new IllegalStateException("The destination refused for good " + what
+                    + ". Nothing of it or after it in that partition was committed at the source; the task stops here "
+                    + "and stops again after a restart until the cause (see the destination-site task's log) is "
+                    + "removed, or until errors.tolerance=all (with errors.deadletterqueue.topic.name) on this "
+                    + "connector skips such batches"));
+            return;
+        }
+        leaveWire(pending);
+        pending.refusal = ack;
+        window.retryAt(entry, nanoTime.getAsLong() + NEVER_NANOS);
+        refused.addLast(entry.batchId());
+    }
+
+    /** A deadline no refused batch reaches: it is never sent again. */
+    private static final long NEVER_NANOS = Long.MAX_VALUE / 4;
+
+    /**
+     * The next batch refused for good and not taken yet (only with {@link Settings#skipRefused()}),
+     * decoded from the frame the sender kept for re-sends, or null. A batch since revoked, or
+     * acknowledged after all (an answer to another copy), is passed over. One at a time, so that at
+     * most one refused batch is held decoded; call {@link #skip} for it once its records are
+     * reported. Task thread.
+     */
+    synchronized Refused nextRefused() {
+        Long id;
+        while ((id = refused.pollFirst()) != null) {
+            InFlightWindow.Entry<Pending> entry = window.get(id);
+            if (entry == null || entry.acked() || entry.payload().refusal == null) {
+                continue;
+            }
+            Pending pending = entry.payload();
+            RecordBatch batch = decoder.decode(pending.frame.encodedBatch());
+            return new Refused(id, batch, pending.refusal.reason(), pending.refusal.message());
+        }
+        return null;
+    }
+
+    /**
+     * Puts a skip marker in the refused batch's place and sends it (after any older batch of the
+     * partition that waits for its retry, like any batch). Nothing happens when the batch left the
+     * window meanwhile (its partition was revoked). Task thread, after the records were reported:
+     * the partition commits past them only once the marker is acknowledged.
+     */
+    synchronized void skip(Refused refusal) {
+        InFlightWindow.Entry<Pending> entry = window.get(refusal.batchId());
+        if (closed || entry == null || entry.acked() || entry.payload().refusal == null) {
+            return;
+        }
+        Pending refusedBatch = entry.payload();
+        BatchHeader header = refusedBatch.frame.header();
+        RecordBatch marker = RecordBatch.skipMarker(refusal.batch());
+        long now = nanoTime.getAsLong();
+        long id = ids.next();
+        RoutingHeader routing = RoutingHeader.unrouted(settings.streamId(), id, settings.nodeId(), settings.destination());
+        EncodedBatch encoded = encoder.encode(marker, CompressionCodec.NONE);
+        BatchFrame frame = settings.integrity().sign(BatchFrame.copyOf(routing, encoded, System.currentTimeMillis(),
+                alloc));
+        Pending pending = new Pending(frame, refusedBatch.oldestArrivalNanos, encoded.payloadSize() + 128L, 0);
+        pending.skips = "batch " + refusal.batchId() + " of " + header.topic() + "-" + header.partition()
+                + " (source offsets " + header.firstOffset() + ".." + header.lastOffset() + ", " + entry.records()
+                + " records: " + refusal.reason() + " " + refusal.message() + ")";
+        metrics.refusedBatchSkipped(entry.records());
+        InFlightWindow.Entry<Pending> replaced = window.replace(entry, id, marker.lastOffset(), 0, pending.wireBytes,
+                pending, now, now);
+        if (!waitsForPredecessor(replaced)) {
+            trySend(replaced, now, policy.decision(now));
+        } // else it is due now and leaves with the next tick, after its predecessor
     }
 
     /**

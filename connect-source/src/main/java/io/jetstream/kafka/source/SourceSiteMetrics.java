@@ -31,6 +31,8 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
     private final Sensor nacks;
     private final Sensor unverifiedAcks;
     private final Sensor heartbeats;
+    private final Sensor skippedBatches;
+    private final Sensor skippedRecords;
     private final LongAdder recordsRead = new LongAdder();
     private final LongAdder recordBytesRead = new LongAdder();
 
@@ -61,6 +63,18 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         heartbeats = metrics.counter("heartbeats-sent", "End-to-end heartbeats sent: empty batches on partitions "
                 + "idle for replication.heartbeat.interval.ms, so the destination hears from this task while the "
                 + "topics are idle.", false);
+        skippedBatches = metrics.counter("skipped-refused-batches", "With errors.tolerance=all: batches the "
+                + "destination refused for good (a topic it does not allow, a failed integrity check, ...), skipped: "
+                + "their records were reported to the dead letter queue, if the connector has one, and a skip marker "
+                + "took their place.", false);
+        skippedRecords = metrics.counter("skipped-refused-records", "Records of the batches counted in "
+                + "skipped-refused-batches-total.", false);
+    }
+
+    /** A batch the destination refused for good was skipped (errors.tolerance=all). */
+    void refusedBatchSkipped(int records) {
+        skippedBatches.record(1);
+        skippedRecords.record(records);
     }
 
     void heartbeatSent() {

@@ -76,6 +76,7 @@ public final class SourceSiteTask extends SinkTask {
     /** Schema ids looked up and shipped ({@code schema.translation.enabled}), or null. */
     private SourceSiteSchemas schemas;
     private OversizedRecords oversized;
+    private RefusedBatches refusedBatches;
     private OriginCoverage coverage;
     private TopicIncarnations incarnations;
     private Admin admin;
@@ -160,7 +161,7 @@ public final class SourceSiteTask extends SinkTask {
         sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
                 config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
-                config.heartbeatInterval()),
+                config.heartbeatInterval()).skippingRefused(tolerateAll(props)),
                 relays, policy, System::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         senderRef[0] = sender;
         metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
@@ -187,8 +188,8 @@ public final class SourceSiteTask extends SinkTask {
                 + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
         metrics.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
                 + " policy).", () -> modelInput(policy, in -> in.rttNanos() / 1e6));
-        oversized = new OversizedRecords(errantRecordReporter(), "all".equals(props.get("errors.tolerance")),
-                sender::maxRecordBytes);
+        oversized = new OversizedRecords(errantRecordReporter(), tolerateAll(props), sender::maxRecordBytes);
+        refusedBatches = new RefusedBatches(errantRecordReporter(), props.get("errors.deadletterqueue.topic.name"));
         metrics.gauge("oversized-records-total", "Records too large for a batch frame to the relays, skipped under "
                 + "errors.tolerance=all (and reported to the dead letter queue when the connector has one).",
                 oversized::skipped);
@@ -303,6 +304,7 @@ public final class SourceSiteTask extends SinkTask {
         if (failure != null) {
             throw new ConnectException(failure.getMessage(), failure);
         }
+        refusedBatches.handle(sender); // errors.tolerance=all: report and skip what the destination refused
         if (!records.isEmpty() && sender.maxRecordBytes() == ReplicationSender.RECORD_LIMIT_UNKNOWN) {
             // Sizes are checked against the relays' frame limits, which arrive with their handshakes:
             // checked against a guess, a record too large for them would fail the task at the send.
@@ -471,6 +473,11 @@ public final class SourceSiteTask extends SinkTask {
             throw new RetriableException("Cannot tell whether skipped source offsets were legitimately absent; "
                     + "the records are handed over again: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether the connector sets Connect's {@code errors.tolerance=all}: skip what cannot be replicated. */
+    private static boolean tolerateAll(Map<String, String> props) {
+        return "all".equals(props.get("errors.tolerance"));
     }
 
     /** Connect's reporter for records this task cannot replicate; null from a worker without one. */

@@ -491,8 +491,128 @@ class ReplicationSenderTest {
         sender.onFrame(r1, AckFrame.nack(r1.sent.get(0).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
         assertThat(sender.fatalError()).hasMessageContaining("NOT_AUTHORIZED")
                 .as("names the partition and the source offsets").hasMessageContaining(
-                        "of " + p0.topic() + "-" + p0.partition() + " (source offsets 0..0, 1 records)");
+                        "of " + p0.topic() + "-" + p0.partition() + " (source offsets 0..0, 1 records)")
+                .as("the destination's reason").hasMessageContaining("topic not allowed")
+                .as("how to skip such batches").hasMessageContaining("errors.tolerance=all");
+        assertThat(sender.nextRefused()).as("nothing is skipped unasked").isNull();
         assertThatThrownBy(() -> sender.append(p0, record(1))).hasMessageContaining("refused");
+    }
+
+    // ---- errors.tolerance=all: refused batches are skipped -------------------------------------
+
+    private ReplicationSender skippingSender(SenderIntegrity integrity) {
+        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30, integrity, Duration.ZERO, true),
+                List.of(r1), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
+        sender.assign(List.of(p0));
+        return sender;
+    }
+
+    @Test
+    void underErrorsToleranceAllARefusedBatchGivesWayToASkipMarkerOnWhichTheLaterBatchesChain() {
+        skippingSender(SenderIntegrity.OFF);
+        for (long offset = 0; offset < 6; offset++) {
+            sender.append(p0, record(offset));
+        }
+        List<BatchFrame> sent = allSent();
+        assertThat(sent).extracting(f -> f.header().prevOffset()).containsExactly(-1L, 1L, 3L);
+        sender.onFrame(r1, AckFrame.nack(sent.get(1).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
+        assertThat(sender.fatalError()).as("the task goes on").isNull();
+
+        now.addAndGet(Duration.ofSeconds(1).toNanos()); // past the retry backoff
+        sender.tick();
+        assertThat(allSent()).as("a refused batch is not sent again").hasSize(3);
+        ReplicationSender.Refused batch = sender.nextRefused();
+        assertThat(batch).isNotNull();
+        assertThat(batch.partition()).isEqualTo(p0);
+        assertThat(batch.reason()).isEqualTo(AckReason.NOT_AUTHORIZED);
+        assertThat(batch.message()).isEqualTo("topic not allowed");
+        assertThat(batch.batch().records()).as("read back from the frame kept for re-sends")
+                .extracting(ReplicatedRecord::offset).containsExactly(2L, 3L);
+        assertThat(sender.nextRefused()).as("taken once").isNull();
+
+        sender.skip(batch);
+        List<BatchFrame> afterSkip = allSent();
+        assertThat(afterSkip).hasSize(4);
+        BatchFrame marker = afterSkip.get(3);
+        assertThat(marker.header().batchId()).isNotEqualTo(sent.get(1).header().batchId());
+        assertThat(marker.header().recordCount()).isZero();
+        assertThat(marker.header().prevOffset()).as("the refused batch's place in the chain").isEqualTo(1L);
+        assertThat(marker.header().firstOffset()).isEqualTo(2L);
+        assertThat(marker.header().lastOffset()).as("its successor's prevOffset").isEqualTo(3L)
+                .isEqualTo(sent.get(2).header().prevOffset());
+        var decoded = new BatchDecoder().decode(marker.encodedBatch());
+        assertThat(decoded.isSkipMarker()).isTrue();
+        assertThat(decoded.skipped().records()).isEqualTo(2);
+        assertThat(metric("skipped-refused-batches-total")).isEqualTo(1.0);
+        assertThat(metric("skipped-refused-records-total")).isEqualTo(2.0);
+
+        sender.append(p0, record(6));
+        sender.append(p0, record(7));
+        assertThat(allSent().get(4).header().prevOffset()).as("the chain goes on as before").isEqualTo(5L);
+        sender.onFrame(r1, ok(sent.get(0)));
+        sender.onFrame(r1, ok(sent.get(2)));
+        sender.onFrame(r1, ok(allSent().get(4)));
+        assertThat(sender.committableOffsets(List.of(p0))).as("not past the skipped records before the marker's ack")
+                .containsEntry(p0, 2L);
+        sender.onFrame(r1, ok(marker));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 8L);
+        assertThat(sender.inFlightBatches()).isZero();
+        assertThat(sender.bufferedBytes()).isZero();
+    }
+
+    @Test
+    void successorsWaitForTheSkipMarkerAndARefusedMarkerStopsTheTaskNamingBothRefusals() {
+        skippingSender(SenderIntegrity.OFF);
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        BatchFrame first = allSent().get(0);
+        sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.MALFORMED_BATCH, "bad crc"));
+        sender.append(p0, record(2));
+        sender.append(p0, record(3));
+        assertThat(allSent()).as("the successor waits until the marker takes the refused batch's place").hasSize(1);
+        ReplicationSender.Refused refused = sender.nextRefused();
+        sender.skip(refused);
+        sender.tick();
+        List<BatchFrame> sent = allSent(); // by batch id: the successor was made before the marker
+        assertThat(sent).hasSize(3);
+        assertThat(sent.get(2).header().recordCount()).as("the marker").isZero();
+        assertThat(sent.get(1).header().prevOffset()).as("the successor chains on the skipped batch").isEqualTo(1L);
+
+        sender.onFrame(r1, AckFrame.nack(sent.get(2).header(), AckReason.NOT_AUTHORIZED, "topic not allowed"));
+        assertThat(sender.fatalError()).hasMessageContaining("orders-0 (source offsets 0..1, 2 records: "
+                        + "MALFORMED_BATCH bad crc)").hasMessageContaining("skip marker")
+                .hasMessageContaining("NOT_AUTHORIZED topic not allowed");
+        assertThat(sender.nextRefused()).as("a marker is never skipped in turn").isNull();
+        assertThat(sender.committableOffsets(List.of(p0))).isEmpty();
+    }
+
+    @Test
+    void aRefusedBatchOfARevokedPartitionIsNeitherReportedNorSkipped() {
+        skippingSender(SenderIntegrity.OFF);
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        sender.onFrame(r1, AckFrame.nack(allSent().get(0).header(), AckReason.OBSOLETE_INCARNATION, "recreated"));
+        sender.revoke(List.of(p0));
+        assertThat(sender.nextRefused()).isNull();
+        assertThat(sender.inFlightBatches()).isZero();
+    }
+
+    @Test
+    void withAKeyOnlyTheDestinationsSignedRefusalSkipsABatch() {
+        skippingSender(SenderIntegrity.of(key));
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        BatchFrame sent = allSent().get(0);
+        sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "made up by a relay"));
+        assertThat(sender.nextRefused()).as("an unsigned refusal is retried, not believed").isNull();
+        sender.onFrame(r1, key.sign(AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "topic not allowed")));
+        ReplicationSender.Refused refused = sender.nextRefused();
+        sender.skip(refused);
+        BatchFrame marker = allSent().get(allSent().size() - 1);
+        assertThat(key.verify(marker)).as("the marker leaves signed").isEqualTo(FrameSigner.Verdict.VALID);
     }
 
     // ---- end-to-end integrity ----------------------------------------------------------------

@@ -440,6 +440,79 @@ class DataSafetyIT {
         assertThat(env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure()).isNull();
     }
 
+    /**
+     * A batch the destination refuses for good (here: a topic its {@code topics.allow} leaves out,
+     * while another topic flows) follows Connect's error conventions: by default the source task
+     * fails naming topic, partition, source offsets and the destination's reason; with
+     * {@code errors.tolerance=all} and a dead letter queue the refused records go to the queue, a skip
+     * marker takes each refused batch's place, and the other topic's records all arrive, once and in
+     * order, while the task stays RUNNING.
+     */
+    @Test
+    @Order(5)
+    void aBatchTheDestinationRefusesForGoodFailsTheTaskOrGoesToTheDeadLetterQueue() throws Exception {
+        String refused = "demo.refused";
+        String flowing = "demo.flowing";
+        String deadLetters = "jetstream-source-refused-dlq";
+        env.deploySink(Map.of("topics.allow", "demo\\.(?!refused$).*"));
+        env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, DEADLINE);
+        env.siteA().createTopic(refused, 1);
+        env.siteA().createTopic(flowing, 2);
+        env.siteA().createTopic(deadLetters, 1);
+        try (KafkaProducer<byte[], byte[]> producer = plain()) {
+            produce(producer, refused, "refused", 50); // offsets 0..49
+            String failure = Poll.value("the source task fails on the refused batch", DEADLINE,
+                    () -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure());
+            assertThat(failure).contains("demo.refused-0 (source offsets 0..").contains("NOT_AUTHORIZED")
+                    .contains("topics.allow").contains("errors.tolerance=all");
+
+            env.deploySource(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", deadLetters,
+                    "errors.deadletterqueue.topic.replication.factor", "1",
+                    "errors.deadletterqueue.context.headers.enable", "true"));
+            for (int i = 0; i < 600; i++) {
+                producer.send(new ProducerRecord<>(flowing, i % 2, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                        ("flowing-" + i).getBytes(StandardCharsets.UTF_8)));
+                if (i % 10 == 0) {
+                    producer.send(new ProducerRecord<>(refused, 0, null,
+                            ("refused-" + (50 + i / 10)).getBytes(StandardCharsets.UTF_8)));
+                }
+                if (i % 100 == 0) {
+                    producer.flush(); // several batches of each topic
+                }
+            }
+            producer.flush();
+        }
+        try {
+            String replica = "A." + flowing;
+            Poll.until("every record of " + flowing + " arrives", DEADLINE, Duration.ofSeconds(1),
+                    () -> values(replica, 0).size() >= 300 && values(replica, 1).size() >= 300);
+            for (int partition = 0; partition < 2; partition++) {
+                int first = partition;
+                assertThat(values(replica, partition)).as("partition %d in order, once", partition)
+                        .containsExactlyElementsOf(IntStream.range(0, 300).map(i -> 2 * i + first)
+                                .mapToObj(i -> "flowing-" + i).toList());
+            }
+            List<String> expected = IntStream.range(0, 110).mapToObj(i -> "refused-" + i).toList();
+            Poll.until("every refused record is in the dead letter queue", DEADLINE, Duration.ofSeconds(1),
+                    () -> deadLetterValues(deadLetters).containsAll(expected));
+            assertThat(deadLetterValues(deadLetters)).as("only the refused records").allMatch(v -> v.startsWith(
+                    "refused-"));
+            env.connectA().awaitRunning(ReplicationEnvironment.SOURCE_CONNECTOR, 1, DEADLINE);
+            assertThat(sourceMetric("skipped-refused-records-total")).isGreaterThanOrEqualTo(110.0);
+            assertThat(JmxReader.sum(env.siteB().requireWorker().process().pid(), "kafka.connect:type=plugins,"
+                    + "connector=" + ReplicationEnvironment.SINK_CONNECTOR + ",*", "skipped-at-source-records-total"))
+                    .as("skipped-at-source-records-total").isGreaterThanOrEqualTo(110.0);
+        } finally {
+            env.deploySink(Map.of()); // allows demo.refused again first: the source may re-read some of it
+            env.deploySource(Map.of());
+        }
+    }
+
+    private static List<String> deadLetterValues(String topic) {
+        return TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).partitions()
+                .getOrDefault(0, List.of()).stream().map(TopicContent.Entry::value).toList();
+    }
+
     @Test
     @Order(6)
     void anOffsetResetPastUnreplicatedRecordsIsDetectedAfterTheAssignment() throws Exception {

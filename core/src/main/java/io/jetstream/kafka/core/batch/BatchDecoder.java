@@ -116,6 +116,9 @@ public final class BatchDecoder {
 
     private RecordBatch readBatch(EncodedBatch encoded) {
         int magic = reader.readUnsignedByte("magic");
+        if (magic == BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER) {
+            return readSkipMarker(encoded);
+        }
         long coveredFrom = RecordBatch.contiguousFrom(encoded.prevOffset());
         Uuid topicId = Uuid.ZERO_UUID;
         if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE || magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
@@ -128,7 +131,8 @@ public final class BatchDecoder {
             }
         } else if (magic != PAYLOAD_MAGIC) {
             throw new ProtocolException(MALFORMED, "payload magic " + magic + " is none of " + PAYLOAD_MAGIC + ", "
-                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + " and " + BatchFormat.PAYLOAD_MAGIC_COLUMNAR);
+                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + ", " + BatchFormat.PAYLOAD_MAGIC_COLUMNAR + " and "
+                    + BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER);
         }
         long offset = reader.readVarlong("baseOffset");
         long timestamp = reader.readVarlong("baseTimestamp");
@@ -200,6 +204,37 @@ public final class BatchDecoder {
                     + encoded.lastOffset());
         }
         return batch;
+    }
+
+    /**
+     * Version 4: a skip marker. Its range must follow its {@code prevOffset}, start at or after its
+     * coverage, and match the header, which declares no records.
+     */
+    private RecordBatch readSkipMarker(EncodedBatch encoded) {
+        long coveredFrom = reader.readVarlong("coveredFrom");
+        Uuid topicId = new Uuid(reader.readLong("topicId"), reader.readLong("topicId"));
+        long first = reader.readVarlong("firstOffset");
+        long last = reader.readVarlong("lastOffset");
+        int skipped = reader.readCount("skippedRecords");
+        if (reader.remaining() != 0) {
+            throw new ProtocolException(MALFORMED, reader.remaining() + " bytes follow the skip marker");
+        }
+        if (encoded.recordCount() != 0) {
+            throw new ProtocolException(MALFORMED, "a skip marker carries no records, the header declares "
+                    + encoded.recordCount());
+        }
+        boolean rangeValid = coveredFrom >= 0 && first >= coveredFrom && first > encoded.prevOffset() && last >= first
+                && skipped >= 1;
+        if (!rangeValid) {
+            throw new ProtocolException(MALFORMED, "skip marker of offsets " + first + ".." + last + " (" + skipped
+                    + " records, coveredFrom " + coveredFrom + ") does not follow prevOffset " + encoded.prevOffset());
+        }
+        if (first != encoded.firstOffset() || last != encoded.lastOffset()) {
+            throw new ProtocolException(MALFORMED, "skip marker offsets " + first + ".." + last
+                    + " differ from the header's " + encoded.firstOffset() + ".." + encoded.lastOffset());
+        }
+        return new RecordBatch(encoded.topic(), encoded.partition(), encoded.prevOffset(), coveredFrom, List.of(),
+                topicId, new RecordBatch.SkippedRange(first, last, skipped));
     }
 
     private String[] readHeaderKeys() {

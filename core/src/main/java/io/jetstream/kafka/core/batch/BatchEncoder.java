@@ -63,8 +63,20 @@ import org.apache.kafka.common.utils.ByteBufferOutputStream;
  *       to them by index. The topic name is not in the payload: it travels once, in the frame header.
  *   <li>Versions 1 and 2, which older senders write, keep each value inside its record (version 2
  *       adds {@code coveredFrom} after the magic) and have no topic id; {@link BatchDecoder} reads
- *       all three.
+ *       all of them.
  * </ul>
+ *
+ * <h2>Skip marker (version 4)</h2>
+ * A {@link RecordBatch#isSkipMarker() skip marker} stands for a batch the destination refused for
+ * good and the sender skipped ({@code errors.tolerance=all}); it carries no records:
+ * <pre>
+ * +-------+-------------+---------------------+-------------+------------+----------------+
+ * | magic | coveredFrom | topicId             | firstOffset | lastOffset | skippedRecords |
+ * | 4     | varlong     | 2 x int64 (MSB 1st) | varlong     | varlong    | uvarint        |
+ * +-------+-------------+---------------------+-------------+------------+----------------+
+ * </pre>
+ * The frame header declares 0 records and the skipped range's first and last offsets. Only
+ * destinations that know version 4 read it (an older one refuses it as malformed).
  *
  * <h2>Threading and buffers</h2>
  * An encoder is not thread-safe: use one per thread (one per sender task). It reuses its buffers,
@@ -128,6 +140,9 @@ public final class BatchEncoder {
     }
 
     private int writeRecords(RecordBatch batch) {
+        if (batch.isSkipMarker()) {
+            return writeSkipMarker(batch);
+        }
         List<ReplicatedRecord> records = batch.records();
         writer.reset();
         writer.writeByte(BatchFormat.PAYLOAD_MAGIC_COLUMNAR);
@@ -165,6 +180,18 @@ public final class BatchEncoder {
                 writer.writeBytes(value);
             }
         }
+        return writer.position();
+    }
+
+    private int writeSkipMarker(RecordBatch marker) {
+        writer.reset();
+        writer.writeByte(BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER);
+        writer.writeVarlong(marker.coveredFrom());
+        writer.writeLong(marker.topicId().getMostSignificantBits());
+        writer.writeLong(marker.topicId().getLeastSignificantBits());
+        writer.writeVarlong(marker.skipped().firstOffset());
+        writer.writeVarlong(marker.skipped().lastOffset());
+        writer.writeUnsignedVarint(marker.skipped().records());
         return writer.position();
     }
 

@@ -28,6 +28,14 @@ final class BatchFormat {
     static final int PAYLOAD_MAGIC_COLUMNAR = 3;
 
     /**
+     * Payload format version 4, a skip marker ({@link RecordBatch#isSkipMarker()}): {@code coveredFrom}
+     * (varlong) and the topic id as in version 3, then the skipped range's first and last offsets
+     * (varlongs) and its record count (uvarint), and nothing else; the frame header declares no
+     * records. Layout in {@link BatchEncoder}.
+     */
+    static final int PAYLOAD_MAGIC_SKIP_MARKER = 4;
+
+    /**
      * Kafka record-batch magic handed to the kafka-clients codecs. Magic 2 selects the modern
      * framing (for example the correct LZ4 frame checksum); it is not written to our wire.
      */

@@ -35,15 +35,40 @@ import org.apache.kafka.common.Uuid;
  * any offsets faithfully, deltas wrap around), the sender does. An empty batch is legal and carries
  * no data: its {@link #firstOffset()} and {@link #lastOffset()} are {@code prevOffset}.
  *
+ * <p>Skip marker: a batch with {@code skipped} set carries no records but stands, in its
+ * partition's chain, for a batch the destination refused for good and the sender skipped under
+ * Connect's {@code errors.tolerance=all} (its records went to the source's dead letter queue). It
+ * has the refused batch's {@code prevOffset}, coverage and topic id, and its first and last offsets
+ * are the refused batch's ({@link SkippedRange}): the destination moves its progress past them,
+ * writing nothing, and the batches after it follow. Encoded as payload version 4
+ * ({@link BatchEncoder}).
+ *
  * @param topic origin topic name
  * @param partition origin partition, {@code >= 0}
  * @param prevOffset last offset before this batch, or -1
  * @param coveredFrom lowest origin offset the batch vouches for (see above), {@code >= 0}
  * @param records the records, copied into an immutable list
  * @param topicId the origin topic's id when the records were read, or {@link Uuid#ZERO_UUID} when unknown
+ * @param skipped for a skip marker, the offsets and record count of the batch it stands for; else null
  */
 public record RecordBatch(String topic, int partition, long prevOffset, long coveredFrom,
-                          List<ReplicatedRecord> records, Uuid topicId) {
+                          List<ReplicatedRecord> records, Uuid topicId, SkippedRange skipped) {
+
+    /**
+     * The origin offsets {@code firstOffset..lastOffset}, {@code records} records, of a batch the
+     * destination refused for good and the sender skipped.
+     */
+    public record SkippedRange(long firstOffset, long lastOffset, int records) {
+        public SkippedRange {
+            if (firstOffset < 0 || lastOffset < firstOffset) {
+                throw new IllegalArgumentException("skipped offsets " + firstOffset + ".." + lastOffset
+                        + " must be an ascending range of offsets >= 0");
+            }
+            if (records < 1) {
+                throw new IllegalArgumentException("a skipped range holds at least one record, not " + records);
+            }
+        }
+    }
 
     public RecordBatch {
         Objects.requireNonNull(topic, "topic");
@@ -58,6 +83,32 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
         }
         records = List.copyOf(records);
         Objects.requireNonNull(topicId, "topicId");
+        if (skipped != null && !records.isEmpty()) {
+            throw new IllegalArgumentException("a skip marker carries no records, not " + records.size());
+        }
+    }
+
+    /** A batch of records (not a skip marker). */
+    public RecordBatch(String topic, int partition, long prevOffset, long coveredFrom, List<ReplicatedRecord> records,
+                       Uuid topicId) {
+        this(topic, partition, prevOffset, coveredFrom, records, topicId, null);
+    }
+
+    /**
+     * The skip marker that stands for {@code refused} (a batch with records) in its partition's chain:
+     * same topic, partition, {@code prevOffset}, coverage and topic id, no records.
+     */
+    public static RecordBatch skipMarker(RecordBatch refused) {
+        if (refused.isEmpty()) {
+            throw new IllegalArgumentException("only a batch with records can be skipped: " + refused);
+        }
+        return new RecordBatch(refused.topic, refused.partition, refused.prevOffset, refused.coveredFrom, List.of(),
+                refused.topicId, new SkippedRange(refused.firstOffset(), refused.lastOffset(), refused.size()));
+    }
+
+    /** Whether this batch is a skip marker (see the class comment). */
+    public boolean isSkipMarker() {
+        return skipped != null;
     }
 
     /** A batch of a topic whose id is not known. */
@@ -85,13 +136,19 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
         return coveredFrom != contiguousFrom(prevOffset);
     }
 
-    /** Offset of the first record, or {@code prevOffset} when the batch is empty. */
+    /** Offset of the first record (of the skipped range for a skip marker), or {@code prevOffset} when empty. */
     public long firstOffset() {
+        if (skipped != null) {
+            return skipped.firstOffset();
+        }
         return records.isEmpty() ? prevOffset : records.get(0).offset();
     }
 
-    /** Offset of the last record, or {@code prevOffset} when the batch is empty. */
+    /** Offset of the last record (of the skipped range for a skip marker), or {@code prevOffset} when empty. */
     public long lastOffset() {
+        if (skipped != null) {
+            return skipped.lastOffset();
+        }
         return records.isEmpty() ? prevOffset : records.get(records.size() - 1).offset();
     }
 
@@ -108,6 +165,7 @@ public record RecordBatch(String topic, int partition, long prevOffset, long cov
         return "RecordBatch[" + topic + "-" + partition + ", prevOffset=" + prevOffset
                 + (hasCoverageGap() ? ", coveredFrom=" + coveredFrom : "") + (hasTopicId() ? ", topicId=" + topicId : "")
                 + ", offsets=" + firstOffset()
-                + ".." + lastOffset() + ", records=" + records.size() + "]";
+                + ".." + lastOffset() + ", records=" + records.size()
+                + (skipped != null ? ", skip marker of " + skipped.records() + " records" : "") + "]";
     }
 }

@@ -156,6 +156,41 @@ public final class InFlightWindow<P> {
         return entry;
     }
 
+    /**
+     * Puts another batch in an unacknowledged entry's place in its partition's queue, under a new
+     * id, with its own size and payload (due at {@code deadlineNanos}); the old payload is released
+     * and later answers to the old id are unknown. The sender's skip marker takes the place of a
+     * batch the destination refused for good this way, so that the partition's commit position
+     * passes the refused batch only once the marker is acknowledged.
+     *
+     * @return the new entry
+     * @throws IllegalStateException when {@code entry} is acknowledged or no longer in the window,
+     *                               or {@code batchId} is in flight already
+     */
+    public Entry<P> replace(Entry<P> entry, long batchId, long lastOffset, int records, long bytes, P payload,
+                            long nowNanos, long deadlineNanos) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
+        if (entry.acked || byId.get(entry.batchId) != entry || queue == null) {
+            throw new IllegalStateException("batch " + entry.batchId + " is not an unacknowledged batch of the window");
+        }
+        if (byId.containsKey(batchId)) {
+            throw new IllegalStateException("batch id " + batchId + " is already in flight");
+        }
+        Entry<P> next = new Entry<>(batchId, entry.partition, lastOffset, records, bytes, payload, nowNanos,
+                deadlineNanos);
+        ArrayDeque<Entry<P>> rebuilt = new ArrayDeque<>(queue.size());
+        for (Entry<P> e : queue) {
+            rebuilt.addLast(e == entry ? next : e);
+        }
+        byPartition.put(entry.partition, rebuilt);
+        byId.remove(entry.batchId);
+        byId.put(batchId, next);
+        this.bytes += bytes - entry.bytes;
+        this.records += records - entry.records;
+        release.accept(entry.payload);
+        return next;
+    }
+
     /** Marks a batch as sent again now, due again at {@code deadlineNanos} unless acknowledged. */
     public void resent(Entry<P> entry, long nowNanos, long deadlineNanos) {
         entry.sentAtNanos = nowNanos;

@@ -31,6 +31,14 @@ import java.util.TreeMap;
  * gap by returning, or refuses it by throwing, and then nothing of the batch is applied. A partition
  * without progress ({@code lastWritten = -1}) has no gap: replication starts where the sender starts.
  *
+ * <p>Skip markers ({@link RecordBatch#isSkipMarker()}): a marker stands for a batch the sender
+ * skipped after the destination refused it for good. It applies like a batch whose records are all
+ * absent: {@code lastWritten} moves to its last offset, nothing is handed over, and its offsets are
+ * no gap (it vouches for them). Its acknowledgement waits, like any other, until an offset at or
+ * after its last one is durable: a record written after it, since the skipped offsets themselves
+ * are never stored as progress. Until then the sender keeps the marker, and a restarted task
+ * starts before it, so a crash here never leaves a successor waiting for a predecessor nobody sends.
+ *
  * <p>Acknowledgements: a batch (applied, duplicate or partly duplicate) is acknowledged only once
  * every record up to its last offset is durable ({@link #onDurable}), so an ACK always means "written".
  *
@@ -67,6 +75,7 @@ public final class PartitionSequencer<A> {
     private long durable;
     private long heldBytes;
     private long duplicateRecords;
+    private long skippedRecords;
     private final GapHandler gaps;
 
     /**
@@ -117,6 +126,9 @@ public final class PartitionSequencer<A> {
         boolean hasProgress = lastWritten >= 0;
         if (hasProgress && batch.coveredFrom() > lastWritten + 1) {
             gaps.onGap(batch.topic(), batch.partition(), lastWritten + 1, batch.coveredFrom() - 1);
+        }
+        if (batch.isSkipMarker() && batch.lastOffset() > lastWritten) {
+            skippedRecords += batch.skipped().records();
         }
         for (ReplicatedRecord record : batch.records()) {
             if (record.offset() > lastWritten) {
@@ -206,6 +218,11 @@ public final class PartitionSequencer<A> {
 
     public int pendingAcks() {
         return pendingAcks.size();
+    }
+
+    /** Records the sender skipped (refused for good, see the class comment) whose markers were applied here. */
+    public long skippedRecords() {
+        return skippedRecords;
     }
 
     /** Records received again that were already written (steady-state resends or restarts). */

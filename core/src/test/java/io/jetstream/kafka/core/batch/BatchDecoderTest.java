@@ -121,9 +121,47 @@ class BatchDecoderTest {
     void anUnknownPayloadVersionIsMalformed() {
         EncodedBatch encoded = encoder.encode(batch, CompressionCodec.NONE);
         byte[] bytes = bytes(encoded);
-        bytes[0] = 4;
+        bytes[0] = 5;
         assertKind(() -> decoder.decode(withPayload(encoded, bytes, crc(bytes))), Kind.MALFORMED);
     }
+
+    @Test
+    void aSkipMarkerIsWrittenInVersionFourAndDecodesWithTheRefusedBatchsPlaceInTheChain() {
+        Uuid topicId = Uuid.randomUuid();
+        RecordBatch refused = new RecordBatch("orders", 2, 9, 10, batch.records(), topicId);
+        RecordBatch marker = RecordBatch.skipMarker(refused);
+        EncodedBatch encoded = encoder.encode(marker, CompressionCodec.NONE);
+        assertThat(encoded.payload().get(encoded.payload().position())).isEqualTo((byte) 4);
+        assertThat(encoded.recordCount()).isZero();
+        assertThat(encoded.prevOffset()).isEqualTo(9);
+        assertThat(encoded.firstOffset()).isEqualTo(10);
+        assertThat(encoded.lastOffset()).isEqualTo(11);
+        RecordBatch decoded = decoder.decode(encoded);
+        assertThat(decoded).isEqualTo(marker);
+        assertThat(decoded.isSkipMarker()).isTrue();
+        assertThat(decoded.records()).isEmpty();
+        assertThat(decoded.skipped()).isEqualTo(new RecordBatch.SkippedRange(10, 11, 2));
+        assertThat(decoded.coveredFrom()).isEqualTo(10);
+        assertThat(decoded.topicId()).isEqualTo(topicId);
+        assertThat(decoder.decode(encoder.encode(batch, CompressionCodec.NONE)).isSkipMarker()).isFalse();
+    }
+
+    @Test
+    void aSkipMarkerThatDisagreesWithItsHeaderOrItsChainIsMalformed() {
+        EncodedBatch encoded = encoder.encode(RecordBatch.skipMarker(batch), CompressionCodec.NONE);
+        int size = encoded.uncompressedSize();
+        assertKind(() -> decoder.decode(copy(encoded, size, 0, 10, 12)), Kind.MALFORMED);
+        assertKind(() -> decoder.decode(copy(encoded, size, 0, 9, 11)), Kind.MALFORMED);
+        assertKind(() -> decoder.decode(copy(encoded, size, 1, 10, 11)), Kind.MALFORMED);
+        assertKind(() -> decoder.decode(sized(encoded, java.util.Arrays.copyOf(bytes(encoded), size + 1))),
+                Kind.MALFORMED);
+        EncodedBatch beforeItsPredecessor = new EncodedBatch(encoded.topic(), encoded.partition(), 10, 10, 11, 0,
+                CompressionCodec.NONE, size, encoded.crc32c(), encoded.payload().duplicate());
+        assertKind(() -> decoder.decode(beforeItsPredecessor), Kind.MALFORMED);
+        byte[] cut = java.util.Arrays.copyOf(bytes(encoded), size - 1);
+        assertKind(() -> decoder.decode(sized(encoded, cut)), Kind.TRUNCATED);
+    }
+
 
     @Test
     void aFlippedPayloadBitFailsTheCrc() {

@@ -38,6 +38,33 @@ class InFlightWindowTest {
     }
 
     @Test
+    void aReplacementTakesTheRefusedBatchsPlaceSoTheCommitPassesItOnlyOnceTheReplacementIsAcknowledged() {
+        window.add(1, p0, 9, 10, 100, "b1", 0, 20);
+        InFlightWindow.Entry<String> refused = window.add(2, p0, 19, 10, 100, "refused", 0, 20);
+        window.add(3, p0, 29, 10, 100, "b3", 0, 20);
+        window.ack(1);
+        window.ack(3);
+        assertThat(window.committableOffset(p0)).isEqualTo(OptionalLong.of(10));
+
+        InFlightWindow.Entry<String> marker = window.replace(refused, 7, 19, 0, 5, "marker", 30, 30);
+        assertThat(released).containsExactly("b1", "refused");
+        assertThat(window.get(2)).as("answers to the refused batch's id are unknown now").isNull();
+        assertThat(window.ack(2)).isNull();
+        assertThat(window.bytes()).isEqualTo(105);
+        assertThat(window.unackedRecords()).isZero();
+        assertThat(window.isOldestUnacked(marker)).isTrue();
+        assertThat(window.committableOffset(p0)).isEqualTo(OptionalLong.of(10));
+
+        window.ack(7);
+        assertThat(window.committableOffset(p0)).as("past the skipped batch and its acknowledged successor")
+                .isEqualTo(OptionalLong.of(30));
+        assertThat(window.size()).isZero();
+        assertThat(window.bytes()).isZero();
+        assertThatThrownBy(() -> window.replace(marker, 8, 19, 0, 5, "again", 40, 40))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void countsWhatIsStillUnacknowledgedApartFromAcknowledgedBatchesHeldForAPredecessor() {
         window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         window.add(2, p0, 19, 7, 70, "b2", 0, 20);

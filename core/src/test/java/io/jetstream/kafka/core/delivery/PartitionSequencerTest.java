@@ -39,6 +39,30 @@ class PartitionSequencerTest {
     }
 
     @Test
+    void aSkipMarkerFillsTheChainWithoutWritingOrAGapAndIsAcknowledgedOnceALaterRecordIsDurable() {
+        PartitionSequencer<String> seq = new PartitionSequencer<>(9, (topic, partition, from, to) -> {
+            throw new IllegalStateException("gap " + from + ".." + to);
+        });
+        RecordBatch marker = RecordBatch.skipMarker(batch(12, 13, 14, 15));
+        assertThat(offsets(seq.offer(batch(9, 10, 11, 12), "b1", 10))).containsExactly(10L, 11L, 12L);
+        // the batch after the skipped one arrives first and waits for the marker, not for the records
+        assertThat(seq.offer(batch(15, 16, 17), "b3", 10).held()).isTrue();
+        PartitionSequencer.Result<String> applied = seq.offer(marker, "marker", 10);
+        assertThat(offsets(applied)).as("nothing of the marker is written, its successor is").containsExactly(16L, 17L);
+        assertThat(seq.lastWritten()).isEqualTo(17);
+        assertThat(seq.skippedRecords()).isEqualTo(3);
+        assertThat(seq.heldBatches()).isZero();
+        assertThat(seq.onDurable(12)).containsExactly("b1");
+        // offsets 13..15 are never stored as progress: a record written after them makes the marker durable
+        assertThat(seq.onDurable(17)).containsExactly("marker", "b3");
+        PartitionSequencer.Result<String> again = seq.offer(marker, "marker again", 10);
+        assertThat(offsets(again)).isEmpty();
+        assertThat(again.dueAcks()).as("a re-sent marker is a duplicate, acknowledged at once").containsExactly(
+                "marker again");
+        assertThat(seq.skippedRecords()).as("counted once").isEqualTo(3);
+    }
+
+    @Test
     void aGapTheSenderCannotVouchForIsReportedBeforeTheBatchApplies() {
         List<String> gaps = new ArrayList<>();
         PartitionSequencer<String> seq = new PartitionSequencer<>(99,

@@ -3,7 +3,10 @@ package io.jetstream.kafka.core.protocol.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.core.batch.BatchEncoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.RecordBatch;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.AckStatus;
@@ -18,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -96,6 +100,57 @@ class FrameSignerTest {
         } finally {
             signed.release();
         }
+    }
+
+    /**
+     * A skip marker's flag and range live in its payload (version 4) and header, both covered: a relay
+     * without the key can neither turn a batch into a marker (which would make the destination move
+     * past records it never received) nor change a marker's range, nor make one up.
+     */
+    @Test
+    void aSkipMarkersFlagAndRangeAreCoveredByTheMac() {
+        RecordBatch refused = new RecordBatch("orders", 7, 99, List.of(
+                new ReplicatedRecord(100, 1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
+                new ReplicatedRecord(109, 2L, null, null)));
+        BatchEncoder encoder = new BatchEncoder();
+        BatchFrame data = BatchFrame.copyOf(ROUTING, encoder.encode(refused, CompressionCodec.NONE), 1L,
+                UnpooledByteBufAllocator.DEFAULT);
+        BatchFrame marker = signer.sign(BatchFrame.copyOf(ROUTING, encoder.encode(RecordBatch.skipMarker(refused),
+                CompressionCodec.NONE), 1L, UnpooledByteBufAllocator.DEFAULT));
+        BatchFrame forged = new FrameSigner("another-key-of-at-least-32-bytes-long!!".getBytes(StandardCharsets.UTF_8))
+                .sign(BatchFrame.copyOf(ROUTING, encoder.encode(RecordBatch.skipMarker(refused), CompressionCodec.NONE),
+                        1L, UnpooledByteBufAllocator.DEFAULT));
+        try {
+            assertThat(signer.verify(marker)).isEqualTo(Verdict.VALID);
+            byte[] markerPayload = new byte[marker.payload().readableBytes()];
+            marker.payload().getBytes(marker.payload().readerIndex(), markerPayload);
+            assertThat(markerPayload[0]).as("payload version 4").isEqualTo((byte) 4);
+            BatchHeader markerHeader = marker.header();
+            assertThat(verifyBatch(data.header().withMac(markerHeader.mac()), payloadOf(data)))
+                    .as("the marker's MAC on the batch it stands for").isEqualTo(Verdict.WRONG);
+            byte[] notAMarker = markerPayload.clone();
+            notAMarker[0] = 3;
+            assertThat(verifyBatch(markerHeader, notAMarker)).as("the flag").isEqualTo(Verdict.WRONG);
+            byte[] otherRange = markerPayload.clone();
+            otherRange[otherRange.length - 1] = 9;
+            assertThat(verifyBatch(markerHeader, otherRange)).as("the skipped record count").isEqualTo(Verdict.WRONG);
+            BatchHeader otherLast = new BatchHeader(markerHeader.routing(), "orders", 7, 99, 100, 120, 0,
+                    markerHeader.createdAtMillis(), markerHeader.codec(), markerHeader.uncompressedSize(),
+                    markerHeader.crc32c(), markerHeader.mac());
+            assertThat(verifyBatch(otherLast, markerPayload))
+                    .as("the last offset").isEqualTo(Verdict.WRONG);
+            assertThat(signer.verify(forged)).as("a marker made up without the key").isEqualTo(Verdict.WRONG);
+        } finally {
+            data.release();
+            marker.release();
+            forged.release();
+        }
+    }
+
+    private static byte[] payloadOf(BatchFrame frame) {
+        byte[] bytes = new byte[frame.payload().readableBytes()];
+        frame.payload().getBytes(frame.payload().readerIndex(), bytes);
+        return bytes;
     }
 
     /** The canonical input, written out independently: label and fields, strings and payload length-prefixed. */
