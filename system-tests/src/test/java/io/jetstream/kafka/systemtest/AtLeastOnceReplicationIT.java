@@ -9,6 +9,8 @@ import io.jetstream.kafka.testkit.workload.VerificationReport;
 import io.jetstream.kafka.testkit.workload.Verifier;
 import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,6 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code rewritten-records-total} metric, read over JMX from the restarted worker, must count exactly
  * the duplicates the verifier finds. (Order is checked when no duplicate was written: a record
  * re-written after the crash necessarily follows later ones.)
+ *
+ * <p>The same worker also shows what becomes of the destination connector deployed with
+ * {@code exactly.once.support=required} where exactly-once is not enabled: Connect ignores the key
+ * there, and the task, which cannot be told, proves it and fails instead of acting as exactly-once.
  */
 class AtLeastOnceReplicationIT {
 
@@ -91,6 +97,50 @@ class AtLeastOnceReplicationIT {
                 assertThat(report.orderViolations()).as(report.toString()).isZero();
             }
         }
+    }
+
+    /**
+     * The destination connector switched to {@code exactly.once.support=required} on this worker
+     * (no {@code exactly.once.source.support=enabled}) while records of one partition flow: its tasks
+     * fail naming the worker key, and log it at ERROR. Switched back to {@code requested}, it
+     * replicates every record.
+     */
+    @Test
+    void anExactlyOnceConnectorOnAWorkerWithoutExactlyOnceFailsNamingTheWorkerKeyAndRequestedGetsEverything()
+            throws Exception {
+        String sink = ReplicationEnvironment.SINK_CONNECTOR;
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
+        env.siteA().createTopic("demo.eoscheck", 1);
+        env.deploySink(Map.of("exactly.once.support", "required"));
+        try (Workload workload = new Workload(WorkloadSpec.builder("demo.eoscheck", 1).records(6_000).valueBytes(128)
+                .recordsPerSecond(1_000).build(), env.siteA().bootstrapServers())) {
+            workload.start();
+            String failure = Poll.value("a destination task fails: its worker runs without exactly-once",
+                    Duration.ofSeconds(90), () -> env.connectB().status(sink).firstFailure());
+            System.out.println("exactly.once.support=required on a worker without exactly-once: " + failure);
+            assertThat(failure).contains("exactly.once.support=required")
+                    .contains("exactly.once.source.support=enabled").contains("exactly.once.support=requested");
+            Path log = env.siteB().requireWorker().process().logFile();
+            Poll.until("the task logged the reason at ERROR", Duration.ofSeconds(30),
+                    () -> Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().anyMatch(line -> line.contains(
+                            "] ERROR The destination-site connector is configured exactly-once")
+                            && line.contains("exactly.once.source.support=enabled")
+                            && line.endsWith("(SinkSiteTask)")));
+
+            env.deploySink(Map.of()); // exactly.once.support=requested: at-least-once, as the worker runs it
+            Poll.until("the destination tasks run again", Duration.ofSeconds(90),
+                    () -> env.connectB().status(sink).isRunningWith(2));
+            VerificationReport report = Verifier.builder(env.siteB().bootstrapServers())
+                    .topicMapping(topic -> "A." + topic).samePartitions(true)
+                    .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
+                    .deadline(Duration.ofSeconds(120)).build()
+                    .verify(workload.awaitCompletion(Duration.ofSeconds(60)));
+            System.out.println("after exactly.once.support=requested: " + report.summaryLine());
+            assertThat(report.missing()).as(report.toString()).isZero();
+            assertThat(report.partitionMismatches()).as(report.toString()).isZero();
+            assertThat(report.fieldMismatches()).as(report.toString()).isZero();
+        }
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
     }
 
     private static long writtenAtB(String topic) throws Exception {
