@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * progress covers them.
  *
  * <p>Exactly-once is what the connector asks for ({@code exactly.once.support=required}); whether
- * the worker grants it, Connect does not say. {@link WorkerTransactionsCheck} proves it does not from
+ * the worker running the task grants it, Connect does not say (it checks the key only when the
+ * config is submitted). {@link WorkerTransactionsCheck} proves it does not from
  * what Connect reports, and the task then fails before acknowledging more.
  *
  * <p>Threads: Connect's task thread calls start and poll, and on a worker with exactly-once commit

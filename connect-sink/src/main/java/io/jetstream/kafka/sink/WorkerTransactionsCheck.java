@@ -8,11 +8,15 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Exactly-once: proves from what Connect reports that the worker does not run this task in
  * transactions, although the connector asks for them ({@code exactly.once.support=required}).
- * Connect honours that key only on workers with {@code exactly.once.source.support=enabled};
- * elsewhere it runs the task at-least-once and tells the task nothing. A task that believed it
- * would acknowledge batches upstream on the strength of transactions that do not exist, without
- * the at-least-once safeguards (reading its stored progress back first, counting what a crashed
- * predecessor wrote).
+ * Connect refuses that key when the config is submitted to a worker without
+ * {@code exactly.once.source.support=enabled}
+ * ({@code DistributedHerder.validateSourceConnectorExactlyOnceSupport}), but a stored config is not
+ * checked again: each worker runs source tasks in transactions or not after its own setting
+ * ({@code DistributedHerder.startTask}), so after exactly-once is disabled on the workers, or on a
+ * worker that joins without it or is still {@code preparing} in a rolling upgrade, the task runs
+ * at-least-once and is told nothing. A task that believed it would acknowledge batches upstream on
+ * the strength of transactions that do not exist, without the at-least-once safeguards (reading
+ * its stored progress back first, counting what a crashed predecessor wrote).
  *
  * <p>Two kinds of evidence, each definite:
  * <ul>
@@ -119,8 +123,9 @@ final class WorkerTransactionsCheck {
         }
         evidence = new Evidence("The destination-site connector is configured exactly-once (exactly.once.support="
                 + "required), but this Connect worker runs its tasks without transactions: " + what + ". Connect "
-                + "runs source tasks in transactions only on workers with exactly.once.source.support=enabled "
-                + "and ignores exactly.once.support elsewhere. The task stops before it acknowledges anything "
+                + "runs source tasks in transactions only on workers with exactly.once.source.support=enabled, "
+                + "whatever the connector asks (it checks exactly.once.support only when a config is submitted). "
+                + "The task stops before it acknowledges anything "
                 + "more to the source on the strength of transactions (records written stay; the source keeps "
                 + "every batch not acknowledged and sends it again). Either set exactly.once.source.support="
                 + "enabled on every worker of this Connect cluster (docs/operations.md), or set "

@@ -3,6 +3,7 @@ package io.jetstream.kafka.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.testkit.Poll;
+import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.JmxReader;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
@@ -35,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the duplicates the verifier finds. (Order is checked when no duplicate was written: a record
  * re-written after the crash necessarily follows later ones.)
  *
- * <p>The same worker also shows what becomes of the destination connector deployed with
- * {@code exactly.once.support=required} where exactly-once is not enabled: Connect ignores the key
- * there, and the task, which cannot be told, proves it and fails instead of acting as exactly-once.
+ * <p>The same worker also shows what becomes of the destination connector configured with
+ * {@code exactly.once.support=required} on a worker where exactly-once is not enabled: Connect
+ * refuses such a config when it is submitted, but not once it is stored, and runs the task
+ * at-least-once without telling it; the task proves it and fails instead of acting as exactly-once.
  */
 class AtLeastOnceReplicationIT {
 
@@ -100,18 +102,28 @@ class AtLeastOnceReplicationIT {
     }
 
     /**
-     * The destination connector switched to {@code exactly.once.support=required} on this worker
-     * (no {@code exactly.once.source.support=enabled}) while records of one partition flow: its tasks
-     * fail naming the worker key, and log it at ERROR. Switched back to {@code requested}, it
+     * The destination connector is deployed with {@code exactly.once.support=required} while the
+     * worker has exactly-once enabled (Connect refuses it otherwise), then the worker is restarted
+     * with {@code exactly.once.source.support=disabled}, as after a rolling downgrade: Connect runs
+     * the stored config's tasks at-least-once. While records of one partition flow the tasks fail
+     * naming the worker key, and log it at ERROR. Switched to {@code requested}, the connector
      * replicates every record.
      */
     @Test
     void anExactlyOnceConnectorOnAWorkerWithoutExactlyOnceFailsNamingTheWorkerKeyAndRequestedGetsEverything()
             throws Exception {
         String sink = ReplicationEnvironment.SINK_CONNECTOR;
+        ConnectWorker workerB = env.siteB().requireWorker();
         env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
         env.siteA().createTopic("demo.eoscheck", 1);
+        workerB.stop();
+        workerB.setProperty("exactly.once.source.support", "enabled");
+        workerB.start();
         env.deploySink(Map.of("exactly.once.support", "required"));
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
+        workerB.stop();
+        workerB.setProperty("exactly.once.source.support", "disabled");
+        workerB.start();
         try (Workload workload = new Workload(WorkloadSpec.builder("demo.eoscheck", 1).records(6_000).valueBytes(128)
                 .recordsPerSecond(1_000).build(), env.siteA().bootstrapServers())) {
             workload.start();
