@@ -62,8 +62,14 @@ import org.slf4j.LoggerFactory;
  * read_committed consumers can read them ({@link StableCommits}), with at-least-once once the stored
  * progress covers them.
  *
- * <p>Threads: Connect's task thread calls poll; producer threads call commitRecord; a Netty
- * event-loop thread per task runs the relay connections.
+ * <p>Exactly-once is what the connector asks for ({@code exactly.once.support=required}); whether
+ * the worker running the task grants it, Connect does not say (it checks the key only when the
+ * config is submitted). {@link WorkerTransactionsCheck} proves it does not from
+ * what Connect reports, and the task then fails before acknowledging more.
+ *
+ * <p>Threads: Connect's task thread calls start and poll, and on a worker with exactly-once commit
+ * and commitRecord; on a worker without, producer threads call commitRecord and an offset-commit
+ * thread calls commit; a Netty event-loop thread per task runs the relay connections.
  */
 public final class SinkSiteTask extends SourceTask {
 
@@ -108,6 +114,10 @@ public final class SinkSiteTask extends SourceTask {
     private DestinationTopics topics;
     private SinkSiteMetrics metrics;
     private boolean exactlyOnce;
+    /** Exactly-once: proves the worker writes without transactions (null in at-least-once mode). */
+    private volatile WorkerTransactionsCheck transactionsCheck;
+    /** The thread Connect polls this task on (null before the first poll): with exactly-once it commits there too. */
+    private volatile Thread pollThread;
     private BoundedReads progressReads;
     private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
     /** Exactly-once: holds acknowledgements until the records are readable ({@link StableCommits}). */
@@ -115,7 +125,11 @@ public final class SinkSiteTask extends SourceTask {
     private Admin stableOffsetsAdmin;
     /** Applies topic metadata off the task thread (see {@link ReplicationReceiver}). */
     private ExecutorService metadataApplier;
-    /** Source partition maps by origin partition: one per partition, not one per record. Task thread only. */
+    /**
+     * Source partition maps by origin partition: one per partition and poll, not one per record, made
+     * afresh for each poll: Connect hands each record back to commitRecord with its map, whose
+     * identity tells the record's poll ({@link WorkerTransactionsCheck}). Task thread only.
+     */
     private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
     /** The exact offset map's entries, written with the records (null when offset.map.enabled=false). */
     private OffsetMapWriter offsetMap;
@@ -141,6 +155,7 @@ public final class SinkSiteTask extends SourceTask {
         int taskId = config.taskId();
         int taskCount = config.taskCount();
         exactlyOnce = config.exactlyOnce();
+        transactionsCheck = exactlyOnce ? new WorkerTransactionsCheck(config.transactionPerPoll()) : null;
         transactionGapNanos = config.transactionGap().toNanos();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
@@ -172,8 +187,14 @@ public final class SinkSiteTask extends SourceTask {
             stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
             Duration callTimeout = config.clusterCallTimeout();
             Admin stableAdmin = stableOffsetsAdmin;
+            WorkerTransactionsCheck check = transactionsCheck;
             stableCommits = new StableCommits(destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout),
-                    (origin, offset, topicId) -> receiver.onWritten(origin.topic(), origin.partition(), offset, topicId),
+                    (origin, offset, topicId) -> {
+                        // nothing is acknowledged once the worker is known to write without transactions
+                        if (check.evidence() == null) {
+                            receiver.onWritten(origin.topic(), origin.partition(), offset, topicId);
+                        }
+                    },
                     STABLE_RECHECK, config.stableTimeout(), System::nanoTime, Executors.newSingleThreadScheduledExecutor(
                             new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
             metrics.gauge("commits-awaiting-stability", "Exactly-once: committed transactions (per origin "
@@ -391,6 +412,12 @@ public final class SinkSiteTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        pollThread = Thread.currentThread();
+        WorkerTransactionsCheck.Evidence withoutTransactions = transactionsCheck == null ? null
+                : transactionsCheck.evidence();
+        if (withoutTransactions != null) {
+            throw new ConnectException(withoutTransactions.message());
+        }
         RuntimeException unstable = stableCommits == null ? null : stableCommits.failure();
         if (unstable != null) {
             throw new ConnectException(unstable.getMessage());
@@ -413,6 +440,7 @@ public final class SinkSiteTask extends SourceTask {
             takeOverNewPartitions(deliveries);
         }
         List<SourceRecord> records = new ArrayList<>(deliveries.size() + 16);
+        sourcePartitions.clear(); // this poll's own maps: their identity tells commitRecord the poll
         for (ReplicationReceiver.Delivery delivery : deliveries) {
             records.add(toSourceRecord(delivery));
         }
@@ -625,9 +653,16 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (exactlyOnce) {
             boolean written = metadata != null && metadata.hasOffset();
+            TopicPartition destination = written ? new TopicPartition(metadata.topic(), metadata.partition()) : null;
+            long destinationOffset = written ? metadata.offset() : -1L;
+            // the record's source partition map is its poll's own (see sourcePartitions)
+            WorkerTransactionsCheck.Evidence found = transactionsCheck.written(partition, destination,
+                    destinationOffset);
+            if (found != null) {
+                log.error(found.message());
+            }
             stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(TOPIC_ID),
-                    written ? new TopicPartition(metadata.topic(), metadata.partition()) : null,
-                    written ? metadata.offset() : -1L);
+                    destination, destinationOffset);
         } else {
             receiver.onWritten(originTopic, originPartition, originOffset, offset.get(TOPIC_ID));
         }
@@ -635,11 +670,27 @@ public final class SinkSiteTask extends SourceTask {
 
     /**
      * At-least-once: Connect stored offsets; acknowledges what the stored progress covers. Exactly-once:
-     * a transaction committed (Connect calls this after each); its records are acknowledged once stable.
+     * a transaction committed (Connect calls this after each, on the task thread); its records are
+     * acknowledged once stable. Called from another thread, it follows an offset flush of a worker
+     * without transactions: nothing is acknowledged and the task fails ({@link WorkerTransactionsCheck}).
      */
     @Override
     public void commit() {
         if (exactlyOnce) {
+            WorkerTransactionsCheck check = transactionsCheck;
+            if (check == null) {
+                return; // start() has not finished: nothing was written
+            }
+            Thread caller = Thread.currentThread();
+            Thread polling = pollThread;
+            WorkerTransactionsCheck.Evidence found = polling == null ? null // never polled: nothing written
+                    : check.committed(caller == polling, caller.getName());
+            if (found != null) {
+                log.error(found.message());
+            }
+            if (check.evidence() != null) {
+                return; // acknowledges nothing: poll() fails the task
+            }
             lastCommitNanos = System.nanoTime();
             stableCommits.committed();
         } else {

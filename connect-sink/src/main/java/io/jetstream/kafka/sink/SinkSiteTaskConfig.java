@@ -19,6 +19,8 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
     /** Connect's connector key, passed on so the task knows whether its commits are transactional. */
     public static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
     public static final String NAME = "name";
+    /** Connect's connector key: with {@code poll} (its default) each poll's records are one transaction. */
+    public static final String TRANSACTION_BOUNDARY = OffsetMapConfigs.TRANSACTION_BOUNDARY;
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef(SinkSiteConfig.CONFIG_DEF)
             .define(TASK_ID, Type.INT, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.atLeast(0), Importance.LOW,
@@ -31,6 +33,11 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
                     "Connect's connector key: with 'required' the task acknowledges a batch when the transaction "
                             + "holding its records commits; otherwise after the offset flush that stores its "
                             + "progress (at-least-once).")
+            .define(TRANSACTION_BOUNDARY, Type.STRING, "poll",
+                    ConfigDef.CaseInsensitiveValidString.in("poll", "interval", "connector"), Importance.LOW,
+                    "Connect's connector key: with exactly-once and 'poll' each poll's records are one "
+                            + "transaction, which lets the task check that the worker really writes in "
+                            + "transactions (WorkerTransactionsCheck).")
             .define(NAME, Type.STRING, "jetstream-sink", new ConfigDef.NonEmptyString(), Importance.LOW,
                     "Connect's connector name; names the task's relay session and clients.");
 
@@ -52,6 +59,11 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
     /** Whether Connect commits this task's records in transactions (exactly-once). */
     public boolean exactlyOnce() {
         return "required".equalsIgnoreCase(getString(EXACTLY_ONCE_SUPPORT));
+    }
+
+    /** Whether each poll's records are one transaction when Connect runs the task exactly-once. */
+    public boolean transactionPerPoll() {
+        return "poll".equalsIgnoreCase(getString(TRANSACTION_BOUNDARY));
     }
 
     public String connectorName() {

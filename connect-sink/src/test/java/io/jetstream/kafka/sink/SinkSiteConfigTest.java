@@ -238,6 +238,17 @@ class SinkSiteConfigTest {
     }
 
     @Test
+    void theTaskKnowsWhetherEachPollIsOneTransactionFromConnectsBoundaryKey() {
+        Map<String, String> task = SinkSiteConnector.taskConfigs(valid(), 1).get(0);
+        assertThat(new SinkSiteTaskConfig(task).transactionPerPoll()).as("Connect's default, poll").isTrue();
+        task.put(SinkSiteTaskConfig.TRANSACTION_BOUNDARY, "Interval");
+        assertThat(new SinkSiteTaskConfig(task).transactionPerPoll()).isFalse();
+        task.put(SinkSiteTaskConfig.TRANSACTION_BOUNDARY, "every-poll");
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task))
+                .hasMessageContaining(SinkSiteTaskConfig.TRANSACTION_BOUNDARY);
+    }
+
+    @Test
     void integrityIsOffWithoutAKeyAndRequiredWithOneUnlessSaidOtherwise() {
         SinkSiteConfig off = new SinkSiteConfig(valid());
         assertThat(off.integrityKey()).isEmpty();

@@ -3,12 +3,15 @@ package io.jetstream.kafka.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.testkit.Poll;
+import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.JmxReader;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
 import io.jetstream.kafka.testkit.workload.Verifier;
 import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,6 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code rewritten-records-total} metric, read over JMX from the restarted worker, must count exactly
  * the duplicates the verifier finds. (Order is checked when no duplicate was written: a record
  * re-written after the crash necessarily follows later ones.)
+ *
+ * <p>The same worker also shows what becomes of the destination connector configured with
+ * {@code exactly.once.support=required} on a worker where exactly-once is not enabled: Connect
+ * refuses such a config when it is submitted, but not once it is stored, and runs the task
+ * at-least-once without telling it; the task proves it and fails instead of acting as exactly-once.
  */
 class AtLeastOnceReplicationIT {
 
@@ -91,6 +99,82 @@ class AtLeastOnceReplicationIT {
                 assertThat(report.orderViolations()).as(report.toString()).isZero();
             }
         }
+    }
+
+    /**
+     * The destination connector is deployed with {@code exactly.once.support=required} while the
+     * worker has exactly-once enabled (Connect refuses it otherwise), then the worker is restarted
+     * with {@code exactly.once.source.support=disabled}, as after a rolling downgrade: Connect runs
+     * the stored config's tasks at-least-once. Without records the tasks fail at Connect's first
+     * periodic commit (its offset-commit thread); with offset flushes out of the way (10 min) and
+     * records of one partition flowing, at the first poll written with no commit marker before it.
+     * Both name the worker key and are logged at ERROR. Switched to {@code requested}, the connector
+     * replicates every record.
+     */
+    @Test
+    void anExactlyOnceConnectorOnAWorkerWithoutExactlyOnceFailsNamingTheWorkerKeyAndRequestedGetsEverything()
+            throws Exception {
+        String sink = ReplicationEnvironment.SINK_CONNECTOR;
+        ConnectWorker workerB = env.siteB().requireWorker();
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
+        env.siteA().createTopic("demo.eoscheck", 1);
+        restartWorkerB(Map.of("exactly.once.source.support", "enabled"));
+        env.deploySink(Map.of("exactly.once.support", "required"));
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
+
+        restartWorkerB(Map.of("exactly.once.source.support", "disabled"));
+        String idle = awaitFailure("commit() from thread");
+        System.out.println("required, worker without exactly-once, no records: " + idle);
+        assertThat(idle).contains("exactly.once.support=required").contains("exactly.once.source.support=enabled")
+                .contains("exactly.once.support=requested");
+
+        restartWorkerB(Map.of("offset.flush.interval.ms", "600000"));
+        try (Workload workload = new Workload(WorkloadSpec.builder("demo.eoscheck", 1).records(6_000).valueBytes(128)
+                .recordsPerSecond(1_000).build(), env.siteA().bootstrapServers())) {
+            workload.start();
+            String flowing = awaitFailure("no commit marker between them");
+            System.out.println("required, worker without exactly-once, records flowing: " + flowing);
+            assertThat(flowing).contains("A.demo.eoscheck-0").contains("exactly.once.support=required")
+                    .contains("exactly.once.source.support=enabled").contains("exactly.once.support=requested");
+            Path log = workerB.process().logFile();
+            Poll.until("the task logged the reason at ERROR", Duration.ofSeconds(30),
+                    () -> Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().anyMatch(line -> line.contains(
+                            "] ERROR The destination-site connector is configured exactly-once")
+                            && line.contains("no commit marker between them") && line.endsWith("(SinkSiteTask)")));
+
+            restartWorkerB(Map.of("offset.flush.interval.ms", "1000"));
+            env.deploySink(Map.of()); // exactly.once.support=requested: at-least-once, as the worker runs it
+            Poll.until("the destination tasks run again", Duration.ofSeconds(90),
+                    () -> env.connectB().status(sink).isRunningWith(2));
+            VerificationReport report = Verifier.builder(env.siteB().bootstrapServers())
+                    .topicMapping(topic -> "A." + topic).samePartitions(true)
+                    .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
+                    .deadline(Duration.ofSeconds(120)).build()
+                    .verify(workload.awaitCompletion(Duration.ofSeconds(60)));
+            System.out.println("after exactly.once.support=requested: " + report.summaryLine());
+            assertThat(report.missing()).as(report.toString()).isZero();
+            assertThat(report.partitionMismatches()).as(report.toString()).isZero();
+            assertThat(report.fieldMismatches()).as(report.toString()).isZero();
+        }
+        env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
+    }
+
+    /** Restarts site B's worker (graceful stop) with worker properties changed. */
+    private static void restartWorkerB(Map<String, String> properties) throws Exception {
+        ConnectWorker worker = env.siteB().requireWorker();
+        worker.stop();
+        for (Map.Entry<String, String> property : properties.entrySet()) {
+            worker.setProperty(property.getKey(), property.getValue());
+        }
+        worker.start();
+    }
+
+    /** The first failure trace of a destination task that contains {@code text}. */
+    private static String awaitFailure(String text) throws Exception {
+        return Poll.value("a destination task fails with '" + text + "'", Duration.ofSeconds(90), () -> {
+            String failure = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure();
+            return failure != null && failure.contains(text) ? failure : null;
+        });
     }
 
     private static long writtenAtB(String topic) throws Exception {

@@ -37,6 +37,7 @@ public final class ConnectWorker implements AutoCloseable {
     private final int restPort;
     private final JavaProcess process;
     private final ConnectRestClient rest;
+    private final Path propertiesFile;
 
     ConnectWorker(String name, Path workDir, String bootstrapServers, List<Path> pluginPath,
                   Map<String, String> overrides, String heap, ConnectRuntime runtime) throws IOException {
@@ -65,6 +66,7 @@ public final class ConnectWorker implements AutoCloseable {
         props.setProperty("plugin.path", pluginPath.stream().map(Path::toString).collect(Collectors.joining(",")));
         props.putAll(overrides);
         Path file = workDir.resolve("connect-worker.properties");
+        this.propertiesFile = file;
         Files.createDirectories(workDir);
         try (OutputStream out = Files.newOutputStream(file)) {
             props.store(out, "Connect worker of site " + name + ", written by the JetStream test kit");
@@ -108,6 +110,21 @@ public final class ConnectWorker implements AutoCloseable {
         }
         log.info("Connect worker of site {} ready at {} in {} ms", name, restUrl(),
                 (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /**
+     * Changes one worker property in the worker's properties file: it takes effect at the next
+     * {@link #start()}, as an operator's edit does (e.g. {@code exactly.once.source.support}).
+     */
+    public void setProperty(String key, String value) throws IOException {
+        Properties props = new Properties();
+        try (InputStream in = Files.newInputStream(propertiesFile)) {
+            props.load(in);
+        }
+        props.setProperty(key, value);
+        try (OutputStream out = Files.newOutputStream(propertiesFile)) {
+            props.store(out, "Connect worker of site " + name + ", written by the JetStream test kit");
+        }
     }
 
     /** Graceful stop (SIGTERM): tasks stop and commit. */
