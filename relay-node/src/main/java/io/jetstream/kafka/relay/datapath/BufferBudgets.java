@@ -32,18 +32,18 @@ final class BufferBudgets {
         this.roomWaiters = roomWaiters;
     }
 
-    /** Opens the budget of one upstream connection, which is woken whenever its bytes return. */
-    Account open(UpstreamHandler owner, long connectionMaxBytes) {
+    /** Opens the budget of one upstream connection, whose handler is woken whenever its bytes return. */
+    Account open(Waiter owner, long connectionMaxBytes) {
         return new Account(owner, BufferBudget.unmetered(connectionMaxBytes));
     }
 
     /** One upstream connection's budget, within the relay's. */
     final class Account {
 
-        private final UpstreamHandler owner;
+        private final Waiter owner;
         private final BufferBudget connection;
 
-        private Account(UpstreamHandler owner, BufferBudget connection) {
+        private Account(Waiter owner, BufferBudget connection) {
             this.owner = owner;
             this.connection = connection;
         }

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * <p>Per-connection state lives on the channel's event loop; {@link #wake}, {@link #sendReceipt}
  * and {@link #sendAck} may be called from any thread.
  */
-final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+final class UpstreamHandler extends ChannelInboundHandlerAdapter implements Waiter {
 
     private static final Logger log = LoggerFactory.getLogger(UpstreamHandler.class);
 
@@ -237,7 +237,8 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Something this connection may be waiting for changed; re-checks on the event loop. Any thread. */
-    void wake() {
+    @Override
+    public void wake() {
         if (!wakeScheduled.compareAndSet(false, true)) {
             return;
         }
