@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the relay's layers apart: configuration and metrics know nothing of Netty or of the
- * server, so they stay usable (and testable) alone, e.g. by the launcher or a future control plane.
+ * server, so they stay usable (and testable) alone, e.g. by the launcher or a future control plane;
+ * route choice knows nothing of connections.
  */
 class RelayArchitectureTest {
 
@@ -21,6 +22,14 @@ class RelayArchitectureTest {
     void configurationAndMetricsDoNotDependOnNettyOrTheServer() {
         noClasses().that().resideInAnyPackage("..relay.config..", "..relay.metrics..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "..relay.server..", "..relay.admin..")
+                .check(MAIN);
+    }
+
+    @Test
+    void routeChoiceKnowsNothingOfConnections() {
+        noClasses().that().resideInAPackage("..relay.routing..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "..relay.datapath..",
+                        "..relay.server..", "..relay.admin..")
                 .check(MAIN);
     }
 

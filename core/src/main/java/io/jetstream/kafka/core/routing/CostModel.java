@@ -37,17 +37,17 @@ public final class CostModel {
     }
 
     /** Egress cost of sending {@code wireBytes} on {@code route}. */
-    public static double egressCost(RouteSpec route, long wireBytes) {
+    public static double egressCost(PricedRoute route, long wireBytes) {
         return Math.max(0, wireBytes) / BYTES_PER_GB * route.pricePerGb();
     }
 
     /** Relay cost of keeping {@code route}'s relays for {@code duration}. */
-    public static double relayCost(RouteSpec route, Duration duration) {
+    public static double relayCost(PricedRoute route, Duration duration) {
         return duration.toNanos() / NANOS_PER_HOUR * route.relayPricePerHour();
     }
 
     /** Money per hour of carrying {@code bytesPerSecond} on {@code route}, relays included. */
-    public static double spendPerHour(RouteSpec route, double bytesPerSecond) {
+    public static double spendPerHour(PricedRoute route, double bytesPerSecond) {
         return bytesPerSecond * 3_600 / BYTES_PER_GB * route.pricePerGb() + route.relayPricePerHour();
     }
 
@@ -55,7 +55,7 @@ public final class CostModel {
      * Price per GB of a route when it runs at {@code bytesPerSecond}: its egress price plus its relay
      * price spread over the GB it carries in an hour. Ranks routes for "cheapest first".
      */
-    public static double effectivePricePerGb(RouteSpec route, double bytesPerSecond) {
+    public static double effectivePricePerGb(PricedRoute route, double bytesPerSecond) {
         double gbPerHour = Math.max(bytesPerSecond, 1.0) * 3_600 / BYTES_PER_GB;
         return route.pricePerGb() + route.relayPricePerHour() / gbPerHour;
     }

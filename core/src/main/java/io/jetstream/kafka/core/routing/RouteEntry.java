@@ -14,7 +14,7 @@ import io.jetstream.kafka.core.model.LinkMonitor;
  */
 final class RouteEntry {
 
-    final RouteSpec spec;
+    final PricedRoute spec;
     final LinkMonitor link;
     final CapacityEstimate capacity;
     final RouteHealth health;
@@ -39,7 +39,7 @@ final class RouteEntry {
     long lastChosenSeq;
     long lastChosenAtNanos;
 
-    RouteEntry(RouteSpec spec, RouteSchedulerSettings settings, long createdAtNanos) {
+    RouteEntry(PricedRoute spec, RouteSchedulerSettings settings, long createdAtNanos) {
         this.spec = spec;
         this.link = new LinkMonitor(settings.estimators());
         this.capacity = new CapacityEstimate(settings.estimators().linkTimeConstant().toNanos());

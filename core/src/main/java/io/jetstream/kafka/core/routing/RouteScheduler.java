@@ -57,7 +57,7 @@ import java.util.Optional;
  * <p>Thread-safe: every public method is synchronized; Netty event loops of several connections
  * may call it. Each call is O(routes).
  */
-public final class RouteScheduler {
+public final class RouteScheduler<R extends PricedRoute> {
 
     /** A route takes at most this many seconds of its delivered rate in flight. */
     static final double COMMIT_SECONDS = 2.0;
@@ -73,9 +73,9 @@ public final class RouteScheduler {
                              boolean full, boolean meetsTarget, boolean healthy) {
     }
 
-    public RouteScheduler(List<RouteSpec> specs, RouteSchedulerSettings settings) {
+    public RouteScheduler(List<? extends R> specs, RouteSchedulerSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        for (RouteSpec spec : specs) {
+        for (R spec : specs) {
             if (routes.putIfAbsent(spec.name(), new RouteEntry(spec, settings, 0)) != null) {
                 throw new IllegalArgumentException("duplicate route name " + spec.name());
             }
@@ -89,7 +89,7 @@ public final class RouteScheduler {
      * the batch on the route and reports its outcome with {@link #onAcked} or {@link #onNack}, or
      * hands it back with {@link #onReleased} if it did not send it after all.
      */
-    public synchronized Optional<RouteSpec> choose(int wireBytes, long nowNanos) {
+    public synchronized Optional<R> choose(int wireBytes, long nowNanos) {
         Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
         double reference = referenceCapacity(estimates.values());
         detectStalls(estimates, reference, nowNanos);
@@ -111,7 +111,13 @@ public final class RouteScheduler {
                 .or(() -> preferred(candidates, false))
                 .or(() -> earliest(candidates.stream().filter(Candidate::affordable).toList()));
         chosen.ifPresent(c -> commit(c, wireBytes, nowNanos));
-        return chosen.map(c -> c.entry().spec);
+        return chosen.map(c -> route(c.entry()));
+    }
+
+    /** The caller's route an entry was made for: every entry is made from an {@code R} in the constructor. */
+    @SuppressWarnings("unchecked")
+    private R route(RouteEntry entry) {
+        return (R) entry.spec;
     }
 
     /**
@@ -350,7 +356,7 @@ public final class RouteScheduler {
     }
 
     /** A batch sent at {@code sentAtNanos} on {@code route} was acknowledged end to end. */
-    public synchronized void onAcked(RouteSpec route, long wireBytes, long sentAtNanos, long ackedAtNanos) {
+    public synchronized void onAcked(R route, long wireBytes, long sentAtNanos, long ackedAtNanos) {
         RouteEntry entry = entry(route);
         entry.acked(wireBytes, ackedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
@@ -364,7 +370,7 @@ public final class RouteScheduler {
      * free of what the destination adds (transaction commits, waiting for a predecessor that took
      * another route). Its answer is reported later with {@link #onSettled}, not {@link #onAcked}.
      */
-    public synchronized void onReceived(RouteSpec route, long wireBytes, long sentAtNanos, long receivedAtNanos) {
+    public synchronized void onReceived(R route, long wireBytes, long sentAtNanos, long receivedAtNanos) {
         RouteEntry entry = entry(route);
         entry.received(wireBytes, receivedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, receivedAtNanos);
@@ -375,13 +381,15 @@ public final class RouteScheduler {
      * The destination answered a batch that {@code route} had already carried ({@link #onReceived}):
      * written or not, timed out or not, that is the destination's doing, not the route's.
      */
-    public synchronized void onSettled(RouteSpec route, long wireBytes, boolean written, long nowNanos) {
+    public synchronized void onSettled(R route, long wireBytes, boolean written, long nowNanos) {
         entry(route).settled(wireBytes, written);
     }
 
-    /** A batch on {@code route} was refused or timed out; the caller re-sends it (choosing again). */
-    public synchronized void onNack(RouteSpec route, long wireBytes, NackReason reason, long nowNanos) {
-        Objects.requireNonNull(reason, "reason");
+    /**
+     * A batch on {@code route} was refused by a hop or timed out, a failure of the route whatever the
+     * reason; the caller re-sends it (choosing again).
+     */
+    public synchronized void onNack(R route, long wireBytes, long nowNanos) {
         RouteEntry entry = entry(route);
         entry.failed(wireBytes);
         entry.link.onFailed(wireBytes, nowNanos);
@@ -395,7 +403,7 @@ public final class RouteScheduler {
      * failure). Its bytes leave the in-flight count; it is no failure. Money already charged stays
      * charged (the cap remains an upper bound).
      */
-    public synchronized void onReleased(RouteSpec route, long wireBytes, long nowNanos) {
+    public synchronized void onReleased(R route, long wireBytes, long nowNanos) {
         entry(route).release(wireBytes);
     }
 
@@ -405,14 +413,14 @@ public final class RouteScheduler {
      * answer travelled the whole route, the route counts as working (a recovery probe succeeds).
      * Not a throughput sample: nothing was written.
      */
-    public synchronized void onAnswered(RouteSpec route, long wireBytes, long nowNanos) {
+    public synchronized void onAnswered(R route, long wireBytes, long nowNanos) {
         RouteEntry entry = entry(route);
         entry.answered(wireBytes, nowNanos);
         entry.health.onAck();
     }
 
     /** The connection of {@code route} was lost: all its batches in flight are failed; it goes down. */
-    public synchronized void onFailure(RouteSpec route, long nowNanos) {
+    public synchronized void onFailure(R route, long nowNanos) {
         RouteEntry entry = entry(route);
         entry.connectionLost();
         entry.link.onConnectionLost(nowNanos);
@@ -420,16 +428,16 @@ public final class RouteScheduler {
     }
 
     /** The connection of {@code route} is back: it is probed with the next batch it is chosen for. */
-    public synchronized void onRecovered(RouteSpec route, long nowNanos) {
+    public synchronized void onRecovered(R route, long nowNanos) {
         entry(route).health.onRecovered(nowNanos);
     }
 
     /** A heartbeat on {@code route} measured a round trip of {@code rttNanos}. */
-    public synchronized void onRttSample(RouteSpec route, long rttNanos, long nowNanos) {
+    public synchronized void onRttSample(R route, long rttNanos, long nowNanos) {
         entry(route).link.onRttSample(rttNanos, nowNanos);
     }
 
-    private RouteEntry entry(RouteSpec route) {
+    private RouteEntry entry(R route) {
         RouteEntry entry = routes.get(route.name());
         if (entry == null) {
             throw new IllegalArgumentException("unknown route " + route.name() + "; known: " + routes.keySet());

@@ -26,13 +26,13 @@ class CostAndSpendTest {
 
     @Test
     void spendAddsEgressAndRelayHours() {
-        RouteSpec route = new RouteSpec("via-c1", List.of("c1", "b1"), 0.07, 0.50);
+        TestRoute route = new TestRoute("via-c1", List.of("c1", "b1"), 0.07, 0.50);
         assertThat(CostModel.egressCost(route, 2_000_000_000L)).isCloseTo(0.14, within(1e-12));
         assertThat(CostModel.relayCost(route, Duration.ofMinutes(30))).isCloseTo(0.25, within(1e-12));
         assertThat(CostModel.spendPerHour(route, 1e6)).as("1 MB/s for an hour = 3.6 GB")
                 .isCloseTo(3.6 * 0.07 + 0.50, within(1e-12));
         assertThat(CostModel.effectivePricePerGb(route, 1e6)).isCloseTo(0.07 + 0.50 / 3.6, within(1e-12));
-        assertThat(CostModel.effectivePricePerGb(RouteSpec.free("x"), 1e6)).isZero();
+        assertThat(CostModel.effectivePricePerGb(TestRoute.free("x"), 1e6)).isZero();
     }
 
     @Test
@@ -59,9 +59,9 @@ class CostAndSpendTest {
 
     @Test
     void routeSpecRejectsNonsense() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RouteSpec(" ", List.of(), 0, 0))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TestRoute(" ", List.of(), 0, 0))
                 .isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RouteSpec("r", List.of(), -1, 0))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TestRoute("r", List.of(), -1, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pricePerGb");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpendCap(-1, 1))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -17,10 +17,10 @@ class RouteSchedulerConcurrencyTest {
 
     @Test
     void concurrentCallersRespectTheCapAndTheAccounts() throws Exception {
-        List<RouteSpec> routes = List.of(new RouteSpec("a", List.of("b1"), 0.02, 0),
-                new RouteSpec("b", List.of("a2", "b1"), 0.02, 0), new RouteSpec("c", List.of("c1", "b1"), 0.09, 0.5));
+        List<TestRoute> routes = List.of(new TestRoute("a", List.of("b1"), 0.02, 0),
+                new TestRoute("b", List.of("a2", "b1"), 0.02, 0), new TestRoute("c", List.of("c1", "b1"), 0.09, 0.5));
         double cap = 0.01;
-        RouteScheduler scheduler = new RouteScheduler(routes,
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(routes,
                 RouteSchedulerSettings.builder().spendCap(SpendCap.total(cap)).build());
         AtomicLong clock = new AtomicLong();
         AtomicLong sent = new AtomicLong();
@@ -33,7 +33,7 @@ class RouteSchedulerConcurrencyTest {
                     start.await();
                     for (int i = 0; i < 20_000; i++) {
                         long now = clock.addAndGet(1_000);
-                        Optional<RouteSpec> route = scheduler.choose(65_536, now);
+                        Optional<TestRoute> route = scheduler.choose(65_536, now);
                         if (route.isEmpty()) {
                             continue;
                         }

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 class RouteSchedulerTest {
 
     private static final long MS = 1_000_000L;
-    private final RouteSpec cheap = new RouteSpec("cheap", List.of("b1"), 0.02, 0);
-    private final RouteSpec costly = new RouteSpec("costly", List.of("c1", "b1"), 0.09, 0.5);
+    private final TestRoute cheap = new TestRoute("cheap", List.of("b1"), 0.02, 0);
+    private final TestRoute costly = new TestRoute("costly", List.of("c1", "b1"), 0.09, 0.5);
 
     @Test
     void cheapestRouteFirstWhileItHasRoom() {
-        RouteScheduler scheduler = new RouteScheduler(List.of(costly, cheap), RouteSchedulerSettings.defaults());
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(costly, cheap), RouteSchedulerSettings.defaults());
         for (int i = 0; i < 10; i++) {
             assertThat(scheduler.choose(65_536, i * MS)).contains(cheap);
         }
@@ -28,7 +28,7 @@ class RouteSchedulerTest {
 
     @Test
     void aLatencyTargetBuysTheFasterCostlierRoute() {
-        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, costly),
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, costly),
                 RouteSchedulerSettings.builder().latencyTarget(Duration.ofMillis(40)).build());
         scheduler.onRttSample(cheap, 150 * MS, 0); // 75 ms one way: misses 40 ms
         scheduler.onRttSample(costly, 40 * MS, 0);
@@ -43,8 +43,8 @@ class RouteSchedulerTest {
 
     @Test
     void aRouteTakesAtMostItsInFlightCapAndTheNextRouteTheRest() {
-        RouteSpec other = new RouteSpec("other", List.of("a2", "b1"), 0.02, 0);
-        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, other), RouteSchedulerSettings.defaults());
+        TestRoute other = new TestRoute("other", List.of("a2", "b1"), 0.02, 0);
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, other), RouteSchedulerSettings.defaults());
         int mib = 1 << 20;
         // nothing delivered yet: each route takes up to the 4 MiB floor
         for (int i = 0; i < 8; i++) {
@@ -63,7 +63,7 @@ class RouteSchedulerTest {
 
     @Test
     void aCheaperRouteAtItsCapLeavesTheBatchToACostlierOne() {
-        RouteScheduler scheduler = new RouteScheduler(List.of(cheap, costly), RouteSchedulerSettings.defaults());
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, costly), RouteSchedulerSettings.defaults());
         int mib = 1 << 20;
         for (int i = 0; i < 4; i++) {
             assertThat(scheduler.choose(mib, i * MS)).contains(cheap);
@@ -73,7 +73,7 @@ class RouteSchedulerTest {
 
     @Test
     void theSpendCapStopsAllSendingWhenReached() {
-        RouteScheduler scheduler = new RouteScheduler(List.of(cheap),
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap),
                 RouteSchedulerSettings.builder().spendCap(SpendCap.total(2.5e-7)).build());
         assertThat(scheduler.choose(10_000, 0)).contains(cheap); // 2e-7
         assertThat(scheduler.choose(10_000, MS)).isEmpty();
@@ -83,9 +83,9 @@ class RouteSchedulerTest {
 
     @Test
     void downAndDegradedRoutesAreAvoided() {
-        RouteSpec a = RouteSpec.free("a", "b1");
-        RouteSpec b = RouteSpec.free("b", "a2", "b1");
-        RouteScheduler scheduler = new RouteScheduler(List.of(a, b), RouteSchedulerSettings.defaults());
+        TestRoute a = TestRoute.free("a", "b1");
+        TestRoute b = TestRoute.free("b", "a2", "b1");
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(a, b), RouteSchedulerSettings.defaults());
         scheduler.onFailure(a, 0);
         for (int i = 0; i < 5; i++) {
             assertThat(scheduler.choose(1_000, MS)).contains(b);
@@ -94,19 +94,19 @@ class RouteSchedulerTest {
         assertThat(scheduler.choose(1_000, 2 * MS)).as("probe of the recovered route").contains(a);
         scheduler.onAcked(a, 1_000, 2 * MS, 3 * MS);
         assertThat(scheduler.snapshot(3 * MS).route("a").orElseThrow().state()).isEqualTo(RouteState.UP);
-        scheduler.onNack(b, 1_000, NackReason.REJECTED, 4 * MS);
+        scheduler.onNack(b, 1_000, 4 * MS);
         assertThat(scheduler.snapshot(4 * MS).route("b").orElseThrow().state()).isEqualTo(RouteState.DEGRADED);
         assertThat(scheduler.choose(1_000, 5 * MS)).as("healthy before degraded").contains(a);
     }
 
     @Test
     void aSilentRouteWithBatchesInFlightGoesDownWhileAnotherIsAcknowledged() {
-        RouteSpec a = RouteSpec.free("a", "b1");
-        RouteSpec b = RouteSpec.free("b", "b1");
-        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
+        TestRoute a = TestRoute.free("a", "b1");
+        TestRoute b = TestRoute.free("b", "b1");
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(a, b),
                 RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
-        RouteSpec first = scheduler.choose(1_000, 0).orElseThrow();
-        RouteSpec second = scheduler.choose(1_000, 0).orElseThrow();
+        TestRoute first = scheduler.choose(1_000, 0).orElseThrow();
+        TestRoute second = scheduler.choose(1_000, 0).orElseThrow();
         assertThat(List.of(first, second)).containsExactlyInAnyOrder(a, b);
         scheduler.onAcked(b, 1_000, 900 * MS, 1_000 * MS); // b's acks take 100 ms
         // silence counts beyond the stall timeout plus twice the best route's ack latency: 1.2 s
@@ -117,9 +117,9 @@ class RouteSchedulerTest {
 
     @Test
     void silenceOnEveryRouteIsTheDestinationsAndTakesNoRouteDown() {
-        RouteSpec a = RouteSpec.free("a", "b1");
-        RouteSpec b = RouteSpec.free("b", "b1");
-        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
+        TestRoute a = TestRoute.free("a", "b1");
+        TestRoute b = TestRoute.free("b", "b1");
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(a, b),
                 RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
         scheduler.choose(1_000, 0);
         scheduler.choose(1_000, 0);
@@ -131,9 +131,9 @@ class RouteSchedulerTest {
 
     @Test
     void aReceiptTakesTheBatchOffItsRouteSoTheDestinationsWaitNeitherFillsNorStallsIt() {
-        RouteSpec a = RouteSpec.free("a", "b1");
-        RouteSpec b = RouteSpec.free("b", "a2", "b1");
-        RouteScheduler scheduler = new RouteScheduler(List.of(a, b),
+        TestRoute a = TestRoute.free("a", "b1");
+        TestRoute b = TestRoute.free("b", "a2", "b1");
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(a, b),
                 RouteSchedulerSettings.builder().stallTimeout(Duration.ofSeconds(1)).build());
         int mib = 1 << 20;
         for (int i = 0; i < 8; i++) {
@@ -170,11 +170,11 @@ class RouteSchedulerTest {
 
     @Test
     void unknownAndDuplicateRoutesAreRejected() {
-        RouteScheduler scheduler = new RouteScheduler(List.of(cheap), RouteSchedulerSettings.defaults());
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap), RouteSchedulerSettings.defaults());
         assertThatThrownBy(() -> scheduler.onAcked(costly, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown route costly");
-        assertThatThrownBy(() -> new RouteScheduler(List.of(cheap, cheap), RouteSchedulerSettings.defaults()))
+        assertThatThrownBy(() -> new RouteScheduler<>(List.of(cheap, cheap), RouteSchedulerSettings.defaults()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicate");
-        assertThat(new RouteScheduler(List.of(), RouteSchedulerSettings.defaults()).choose(1, 0)).isEmpty();
+        assertThat(new RouteScheduler<>(List.of(), RouteSchedulerSettings.defaults()).choose(1, 0)).isEmpty();
     }
 }

@@ -4,9 +4,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.jetstream.kafka.core.routing.PricedRoute;
+
 /**
  * One route from this relay towards a destination, as configured under
- * {@code destinations.<destination>.routes.<name>}.
+ * {@code destinations.<destination>.routes.<name>}. The ingress's route schedulers take it as it is
+ * (a {@link PricedRoute}); a batch sent on it carries this relay's id and the hops as its path.
  *
  * @param destination       the destination site name
  * @param name              the route name, unique within the destination
@@ -17,7 +20,7 @@ import java.util.Optional;
  * @param relayPricePerHour what the relays used only by this route cost per hour
  */
 public record RouteSpec(String destination, String name, List<HopAddress> hops, double pricePerGb,
-                        double relayPricePerHour) {
+                        double relayPricePerHour) implements PricedRoute {
 
     public RouteSpec {
         Objects.requireNonNull(destination, "destination");

@@ -12,10 +12,13 @@ import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
+import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.relay.config.PeerIdentity;
+import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.ConnectionRoles;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
 import io.jetstream.kafka.transport.FrameDecoderHandler;
@@ -56,12 +59,23 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(HandshakeHandler.class);
 
-    private final DataPath path;
+    private final RelayConfig config;
+    private final RelayMetrics metrics;
+    private final Drain drain;
+    private final RoleHandlers roles;
     private final TrafficCounter traffic;
     private boolean rejected;
 
-    HandshakeHandler(DataPath path, TrafficCounter traffic) {
-        this.path = path;
+    /**
+     * @param drain   a draining relay turns peers away
+     * @param roles   makes the handler of an accepted peer's role
+     * @param traffic the connection's byte counter, bound to the peer once it is known
+     */
+    HandshakeHandler(RelayConfig config, RelayMetrics metrics, Drain drain, RoleHandlers roles, TrafficCounter traffic) {
+        this.config = config;
+        this.metrics = metrics;
+        this.drain = drain;
+        this.roles = roles;
         this.traffic = traffic;
     }
 
@@ -78,7 +92,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!(msg instanceof HelloFrame hello)) {
-            String what = msg instanceof io.jetstream.kafka.core.protocol.Frame f ? f.type().toString()
+            String what = msg instanceof Frame f ? f.type().toString()
                     : msg.getClass().getSimpleName();
             ReferenceCountUtil.release(msg);
             reject(ctx, ErrorKind.UNEXPECTED_FRAME, ErrorCode.UNEXPECTED_FRAME, "expected HELLO first, got " + what);
@@ -89,10 +103,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     + hello.version() + " is not supported (supported: " + ProtocolVersion.supportedRange() + ")");
             return;
         }
-        Optional<StreamSpec> stream = path.config().stream(hello.streamId());
+        Optional<StreamSpec> stream = config.stream(hello.streamId());
         if (stream.isEmpty()) {
             reject(ctx, ErrorKind.UNKNOWN_STREAM, ErrorCode.UNKNOWN_STREAM,
-                    "stream '" + hello.streamId() + "' is not served by relay " + path.config().relayId());
+                    "stream '" + hello.streamId() + "' is not served by relay " + config.relayId());
             return;
         }
         if (!stream.get().tokenMatches(hello.role(), hello.authToken())) {
@@ -110,10 +124,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        if (path.draining()) {
+        if (drain.draining()) {
             // Not an error of the peer's: no count, just the reason, so it goes to another relay.
             rejected = true;
-            ctx.writeAndFlush(ErrorFrame.of(ErrorCode.SHUTTING_DOWN, "relay " + path.config().relayId()
+            ctx.writeAndFlush(ErrorFrame.of(ErrorCode.SHUTTING_DOWN, "relay " + config.relayId()
                     + " is shutting down")).addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -121,28 +135,27 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void accept(ChannelHandlerContext ctx, HelloFrame hello, StreamSpec stream) {
-        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), path.metrics().peer(hello.nodeId()),
+        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), metrics.peer(hello.nodeId()),
                 hello.wantsReceipts());
         traffic.bind(session.metrics());
         // Authenticated: full-size frames from the next one on, and no more handshake limits.
         FrameDecoderHandler decoder = (FrameDecoderHandler) ctx.pipeline().get(ProtocolDataPipelineFactory.FRAME_DECODER);
-        HelloOkFrame ok = HelloOkFrame.answering(hello, path.config().relayId(), path.config().frameMaxBytes());
+        HelloOkFrame ok = HelloOkFrame.answering(hello, config.relayId(), config.frameMaxBytes());
         if (decoder != null) {
-            decoder.maxFrameBytes(path.config().frameMaxBytes());
+            decoder.maxFrameBytes(config.frameMaxBytes());
             decoder.macs(ok.macs());
         }
         if (ok.macs()) {
             FrameEncoderHandler.useMacs(ctx.channel());
         }
-        ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), path.metrics());
+        ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), metrics);
         ctx.writeAndFlush(ok);
         log.debug("Accepted {} on {}", session, ctx.channel());
 
         ChannelPipeline pipeline = ctx.pipeline();
         pipeline.addAfter(ctx.name(), "heartbeat",
-                new HeartbeatHandler(session, path.metrics(), path.config().heartbeatInterval().toNanos()));
-        pipeline.addAfter("heartbeat", "role", hello.role() == PeerRole.SUBSCRIBER
-                ? new SubscriberHandler(path, session) : new UpstreamHandler(path, session, stream));
+                new HeartbeatHandler(session, metrics, config.heartbeatInterval().toNanos()));
+        pipeline.addAfter("heartbeat", "role", roles.handlerFor(session, stream));
         pipeline.remove(this);
     }
 
@@ -162,7 +175,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {
         rejected = true;
-        Rejections.reject(ctx, path.metrics(), kind, code, message);
+        Rejections.reject(ctx, metrics, kind, code, message);
     }
 
     private static ConnectionRole connectionRole(PeerRole role) {
@@ -185,11 +198,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (Rejections.isReaderIdle(evt) && !rejected) {
             rejected = true;
-            Rejections.idle(ctx, path.metrics(), path.config().idleTimeout());
+            Rejections.idle(ctx, metrics, config.idleTimeout());
             return;
         }
         if (evt instanceof DrainStartedEvent) {
-            path.startDrain();
+            drain.start();
         }
         super.userEventTriggered(ctx, evt);
     }

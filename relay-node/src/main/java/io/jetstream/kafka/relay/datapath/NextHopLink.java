@@ -9,6 +9,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.PeerMetrics;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.transport.PeerClient;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -32,7 +33,8 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
 
     private final String hop;
     private final String streamId;
-    private final DataPath path;
+    private final RelayMetrics relayMetrics;
+    private final AckPath acks;
     private final Waiters waiters = new Waiters();
     private final AtomicLong epoch = new AtomicLong();
     private volatile State state = State.CONNECTING;
@@ -42,11 +44,13 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
     private long reportedBytesOut;
     private long reportedBytesIn;
 
-    NextHopLink(String hop, String streamId, DataPath path) {
+    /** @param acks where the next hop's ACKs go, and which fails the frames sent through a lost connection */
+    NextHopLink(String hop, String streamId, RelayMetrics relayMetrics, AckPath acks) {
         this.hop = hop;
         this.streamId = streamId;
-        this.path = path;
-        this.metrics = path.metrics().peer(hop);
+        this.relayMetrics = relayMetrics;
+        this.acks = acks;
+        this.metrics = relayMetrics.peer(hop);
     }
 
     void start(PeerClient peerClient) {
@@ -113,7 +117,7 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
     public void onReady(PeerClient c) {
         String relayId = c.peerNodeId();
         state = State.READY;
-        path.metrics().connections(ConnectionRole.RELAY_OUT).inc();
+        relayMetrics.connections(ConnectionRole.RELAY_OUT).inc();
         log.info("Connected to next hop {} ({}) for stream {}", hop, relayId, streamId);
         waiters.wakeAll();
     }
@@ -123,28 +127,28 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
         State previous = state;
         state = State.DOWN;
         if (previous == State.READY) {
-            path.metrics().connections(ConnectionRole.RELAY_OUT).dec();
+            relayMetrics.connections(ConnectionRole.RELAY_OUT).dec();
             log.info("Lost next hop {} for stream {}: {}", hop, streamId, cause == null ? "closed" : cause.toString());
         } else if (previous == State.CONNECTING) {
-            path.metrics().errors(ErrorKind.CONNECT_FAILED).inc();
+            relayMetrics.errors(ErrorKind.CONNECT_FAILED).inc();
             log.info("Cannot reach next hop {} for stream {}: {}", hop, streamId,
                     cause == null ? "closed" : cause.toString());
         } else {
-            path.metrics().errors(ErrorKind.CONNECT_FAILED).inc();
+            relayMetrics.errors(ErrorKind.CONNECT_FAILED).inc();
         }
         long lost = epoch.getAndIncrement();
-        path.failThrough(this, lost, "connection to next hop " + hop + " lost");
+        acks.failThrough(this, lost, "connection to next hop " + hop + " lost");
         waiters.wakeAll();
     }
 
     @Override
     public void onFrame(PeerClient c, Frame frame) {
         if (frame instanceof AckFrame ack) {
-            path.onAck(ack, this);
+            acks.onAck(ack, this);
         } else if (frame instanceof ErrorFrame error) {
             log.info("Next hop {} sent ERROR {}: {}", hop, error.code(), error.message());
         } else {
-            path.metrics().errors(ErrorKind.UNEXPECTED_FRAME).inc();
+            relayMetrics.errors(ErrorKind.UNEXPECTED_FRAME).inc();
             log.warn("Next hop {} sent an unexpected {} frame; dropped", hop, frame.type());
             ReferenceCountUtil.release(frame);
         }

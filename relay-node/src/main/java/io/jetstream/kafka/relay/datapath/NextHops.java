@@ -1,12 +1,13 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.protocol.PeerRole;
-
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.HopAddress;
+import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.PeerConnector;
 import io.netty.channel.EventLoopGroup;
 
@@ -21,12 +22,17 @@ final class NextHops {
 
     private final ConcurrentHashMap<String, NextHopLink> links = new ConcurrentHashMap<>();
     private final PeerConnector connector;
-    private final DataPath path;
+    private final RelayConfig config;
+    private final RelayMetrics metrics;
+    private final AckPath acks;
     private volatile boolean closed;
 
-    NextHops(PeerConnector connector, DataPath path) {
+    /** @param acks given to every link: where its ACKs go */
+    NextHops(PeerConnector connector, RelayConfig config, RelayMetrics metrics, AckPath acks) {
         this.connector = connector;
-        this.path = path;
+        this.config = config;
+        this.metrics = metrics;
+        this.acks = acks;
     }
 
     /**
@@ -43,10 +49,10 @@ final class NextHops {
         if (link != null || closed) {
             return link;
         }
-        if (!path.config().nextHopAllowed(hop)) {
+        if (!config.nextHopAllowed(hop)) {
             throw new IllegalArgumentException("next hop " + hop + " is not in the routes or next.hops.allowed");
         }
-        NextHopLink created = new NextHopLink(hop.toString(), stream.id(), path);
+        NextHopLink created = new NextHopLink(hop.toString(), stream.id(), metrics, acks);
         link = links.putIfAbsent(key, created);
         if (link != null) {
             return link;

@@ -3,7 +3,6 @@ package io.jetstream.kafka.relay.datapath;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -26,13 +25,13 @@ import io.netty.util.Timeout;
  * ACK, or with a NACK this relay makes (timeout, downstream lost, shutdown).
  *
  * <h2>Budget</h2>
- * The entry holds {@link #bytes} of the relay and connection budgets: the frame's wire size plus
- * its bookkeeping. The wire part returns as soon as every copy of the frame has been written to
- * its downstream ({@link #takeWrittenBytes()}): the frame no longer occupies this relay's memory,
- * and holding its bytes until the end-to-end answer would tie the relay's intake to the
- * destination's commit latency instead of to what it actually buffers. The bookkeeping part stays
- * until completion ({@link #takeRemainingBytes()}), so a flood of unanswered frames is still
- * bounded. Topic metadata sent to several subscribers completes with the first ACK;
+ * The entry holds the frame's {@link #reservation} of {@link #bytes} in the relay and connection
+ * budgets: the frame's wire size plus its bookkeeping. The wire part returns as soon as every copy
+ * of the frame has been written to its downstream ({@link #copyWritten()}): the frame no longer
+ * occupies this relay's memory, and holding its bytes until the end-to-end answer would tie the
+ * relay's intake to the destination's commit latency instead of to what it actually buffers. The
+ * bookkeeping part stays until completion releases the reservation, so a flood of unanswered
+ * frames is still bounded. Topic metadata sent to several subscribers completes with the first ACK;
  * the entry then stays until every copy is answered or it expires, so that later ACKs are dropped
  * silently instead of being counted as unknown.
  */
@@ -44,6 +43,7 @@ final class PendingEntry {
     final long epoch;
     final RouteSpec route;
     final RouteMetrics routeMetrics;
+    final BufferBudgets.Reservation reservation;
     final long bytes;
     final long sentAtNanos;
     final String streamId;
@@ -57,13 +57,12 @@ final class PendingEntry {
     private final AtomicBoolean received = new AtomicBoolean();
     private final AtomicInteger unansweredCopies;
     private final AtomicInteger unwrittenCopies;
-    /** Budget bytes this entry still holds. */
-    private final AtomicLong heldBytes;
     private final long bookkeepingBytes;
     volatile Timeout timeout;
 
     PendingEntry(Frame frame, UpstreamHandler upstream, List<Downstream> sentTo, long epoch, RouteSpec route,
-                 RouteMetrics routeMetrics, long bytes, long bookkeepingBytes, long sentAtNanos) {
+                 RouteMetrics routeMetrics, BufferBudgets.Reservation reservation, long bookkeepingBytes,
+                 long sentAtNanos) {
         RoutingHeader routing = Frames.routing(frame);
         this.key = new PendingKey(routing.originNodeId(), routing.id());
         this.upstream = upstream;
@@ -71,7 +70,8 @@ final class PendingEntry {
         this.epoch = epoch;
         this.route = route;
         this.routeMetrics = routeMetrics;
-        this.bytes = bytes;
+        this.reservation = reservation;
+        this.bytes = reservation.bytes();
         this.sentAtNanos = sentAtNanos;
         this.streamId = routing.streamId();
         if (frame instanceof BatchFrame batch) {
@@ -88,25 +88,17 @@ final class PendingEntry {
         }
         this.unansweredCopies = new AtomicInteger(this.sentTo.size());
         this.unwrittenCopies = new AtomicInteger(this.sentTo.size());
-        this.heldBytes = new AtomicLong(bytes);
         this.bookkeepingBytes = Math.min(bytes, bookkeepingBytes);
     }
 
     /**
-     * One copy of the frame was written (or its write failed). Returns the budget bytes to release
-     * now: the wire part once the last copy is out and the entry has not completed meanwhile, else 0.
+     * One copy of the frame was written (or its write failed, or was never made). Once the last copy
+     * is out, the wire part of the reservation returns, unless the entry completed meanwhile. Any thread.
      */
-    long takeWrittenBytes() {
-        if (unwrittenCopies.decrementAndGet() != 0) {
-            return 0;
+    void copyWritten() {
+        if (unwrittenCopies.decrementAndGet() == 0) {
+            reservation.keepOnly(bookkeepingBytes);
         }
-        long wire = bytes - bookkeepingBytes;
-        return heldBytes.compareAndSet(bytes, bookkeepingBytes) ? wire : 0;
-    }
-
-    /** Completion: returns every budget byte the entry still holds (each byte is returned once). */
-    long takeRemainingBytes() {
-        return heldBytes.getAndSet(0);
     }
 
     boolean wentTo(Downstream downstream) {

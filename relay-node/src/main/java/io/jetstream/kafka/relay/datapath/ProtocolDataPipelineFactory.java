@@ -8,6 +8,8 @@ import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.routing.RouteChooser;
+import io.jetstream.kafka.relay.routing.SchedulingRouteChooser;
 import io.jetstream.kafka.relay.server.DataPipelineContext;
 import io.jetstream.kafka.relay.server.DataPipelineFactory;
 import io.jetstream.kafka.transport.FrameDecoderHandler;
@@ -80,7 +82,7 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
         pipeline.addLast(FRAME_DECODER,
                 new FrameDecoderHandler(context.config().handshakeFrameMaxBytes(), errorCounter(metrics), true));
         pipeline.addLast("frame-encoder", encoder);
-        pipeline.addLast("handshake", new HandshakeHandler(current, traffic));
+        pipeline.addLast("handshake", current.handshake(traffic));
     }
 
     private static TransportErrorListener errorCounter(RelayMetrics metrics) {

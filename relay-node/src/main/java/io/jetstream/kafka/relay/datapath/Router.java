@@ -16,10 +16,14 @@ import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.relay.config.HopAddress;
+import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.metrics.RouteMetrics;
+import io.jetstream.kafka.relay.routing.RouteChooser;
+import io.jetstream.kafka.relay.routing.RouteLabels;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -42,16 +46,17 @@ import io.netty.util.ReferenceCountUtil;
  *       partition (none: NACK {@code NO_SUBSCRIBER}); topic metadata goes to every subscriber of
  *       the stream.</li>
  * </ul>
- * A frame handed downstream is registered in the pending table first, so its ACK finds the way
- * back. Forwarding re-encodes only the header around the same payload buffer (no copy).
+ * A frame handed downstream is registered on the {@link AckPath} first, so its ACK finds the way
+ * back; its budget reservation goes with it. Forwarding re-encodes only the header around the same
+ * payload buffer (no copy).
  */
 final class Router {
 
     /** What became of a frame. */
     enum Outcome {
-        /** Handed downstream (or failed through its pending entry): the entry owns its budget. */
+        /** Handed downstream (or failed through its pending entry): the entry owns its reservation. */
         FORWARDED,
-        /** Answered with a NACK here and released: the caller returns its budget. */
+        /** Answered with a NACK here and released: the caller releases its reservation. */
         ANSWERED,
         /**
          * Its next hop is still making its first connection, or every route holds its in-flight
@@ -60,30 +65,55 @@ final class Router {
         WAIT
     }
 
-    private final DataPath path;
+    private final RelayConfig config;
     private final String relayId;
+    private final RelayMetrics metrics;
+    private final RouteChooser chooser;
+    private final RouteLabels routeLabels;
+    private final NextHops nextHops;
+    private final Subscribers subscribers;
+    private final AckPath acks;
+    private final Waiters roomWaiters;
     private final ConcurrentHashMap<RouteSpec, List<String>> pathsByRoute = new ConcurrentHashMap<>();
 
-    Router(DataPath path) {
-        this.path = path;
-        this.relayId = path.config().relayId();
+    /**
+     * @param chooser     picks an ingress frame's route
+     * @param routeLabels series of frames that arrive routed
+     * @param nextHops    the links to next-hop relays
+     * @param subscribers the subscriptions, for frames at their egress
+     * @param acks        where frames handed downstream are registered
+     * @param roomWaiters where an upstream waits while every route holds its in-flight cap
+     */
+    Router(RelayConfig config, RelayMetrics metrics, RouteChooser chooser, RouteLabels routeLabels, NextHops nextHops,
+           Subscribers subscribers, AckPath acks, Waiters roomWaiters) {
+        this.config = config;
+        this.relayId = config.relayId();
+        this.metrics = metrics;
+        this.chooser = chooser;
+        this.routeLabels = routeLabels;
+        this.nextHops = nextHops;
+        this.subscribers = subscribers;
+        this.acks = acks;
+        this.roomWaiters = roomWaiters;
     }
 
-    Outcome route(Frame frame, long bytes, UpstreamHandler upstream) {
+    /** Routes a frame that holds {@code reservation}; on the upstream's event loop. */
+    Outcome route(Frame frame, BufferBudgets.Reservation reservation, UpstreamHandler upstream) {
         RoutingHeader routing = Frames.routing(frame);
+        long bytes = reservation.bytes();
         if (!routing.isRouted()) {
-            return ingress(frame, routing, bytes, upstream);
+            return ingress(frame, routing, reservation, upstream);
         }
         if (upstream.session().role() == PeerRole.SENDER) {
-            path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
+            metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
             return answer(frame, upstream, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH,
                     "senders send frames without a path; the ingress relay chooses it");
         }
-        RouteMetrics routeMetrics = path.routeLabels().forPath(routing);
+        RouteMetrics routeMetrics = routeLabels.forPath(routing);
         routeMetrics.batchesIn().inc();
         routeMetrics.bytesIn().inc(bytes);
         if (routing.isAtEgress()) {
-            return deliver(frame, bytes, upstream, null, null);
+            return deliver(frame, reservation, upstream, null, null);
         }
         HopAddress nextHop;
         try {
@@ -92,44 +122,47 @@ final class Router {
             return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
                     "next hop '" + routing.nextHop() + "' on the path is not host:port");
         }
-        if (!path.config().nextHopAllowed(nextHop)) {
+        if (!config.nextHopAllowed(nextHop)) {
             // The path comes from a peer: only addresses this relay's operator wrote are connected to.
-            path.metrics().errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).inc();
+            metrics.errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).inc();
             return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NEXT_HOP_NOT_ALLOWED,
                     "next hop " + nextHop + " is not allowed at relay " + relayId
                             + " (not in its routes or next.hops.allowed)");
         }
-        NextHopLink link = path.nextHops().link(nextHop, upstream.stream(), upstream.eventLoop());
-        return forward(frame, routing.advance(), link, bytes, upstream, null, routeMetrics);
+        NextHopLink link = nextHops.link(nextHop, upstream.stream(), upstream.eventLoop());
+        return forward(frame, routing.advance(), link, reservation, upstream, null, routeMetrics);
     }
 
-    private Outcome ingress(Frame frame, RoutingHeader routing, long bytes, UpstreamHandler upstream) {
+    private Outcome ingress(Frame frame, RoutingHeader routing, BufferBudgets.Reservation reservation,
+                            UpstreamHandler upstream) {
         String destination = routing.destination();
-        if (path.config().routes(destination).isEmpty()) {
-            path.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).inc();
+        long bytes = reservation.bytes();
+        if (config.routes(destination).isEmpty()) {
+            metrics.errors(ErrorKind.UNKNOWN_DESTINATION).inc();
             return answer(frame, upstream, AckReason.UNKNOWN_DESTINATION, NackReason.UNKNOWN_DESTINATION,
                     "relay " + relayId + " has no route to destination '" + destination + "'");
         }
-        Outcome outcome = tryRoutes(frame, routing, destination, bytes, upstream);
-        if (outcome == null && path.chooser().atInFlightCap(destination, bytes)) {
+        Outcome outcome = tryRoutes(frame, routing, destination, reservation, upstream);
+        if (outcome == null && chooser.atInFlightCap(destination, bytes)) {
             // Every usable route holds its in-flight cap: the batch waits (and its connection is
             // not read) until an answer makes room, instead of being refused and sent again.
-            path.awaitBudget(upstream);
-            if (path.chooser().atInFlightCap(destination, bytes)) {
+            roomWaiters.add(upstream);
+            if (chooser.atInFlightCap(destination, bytes)) {
                 return Outcome.WAIT;
             }
-            outcome = tryRoutes(frame, routing, destination, bytes, upstream);
+            outcome = tryRoutes(frame, routing, destination, reservation, upstream);
         }
         return outcome != null ? outcome : answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
                 "no route to destination '" + destination + "' is up at relay " + relayId);
     }
 
     /** Chooses a route and hands the frame over; null when no route can take it now. */
-    private Outcome tryRoutes(Frame frame, RoutingHeader routing, String destination, long bytes,
-                              UpstreamHandler upstream) {
+    private Outcome tryRoutes(Frame frame, RoutingHeader routing, String destination,
+                              BufferBudgets.Reservation reservation, UpstreamHandler upstream) {
+        long bytes = reservation.bytes();
         Set<RouteSpec> tried = new HashSet<>(4);
         while (true) {
-            Optional<RouteSpec> choice = path.chooser().choose(destination, bytes,
+            Optional<RouteSpec> choice = chooser.choose(destination, bytes,
                     route -> !tried.contains(route) && usable(route, upstream));
             if (choice.isEmpty()) {
                 break;
@@ -137,17 +170,17 @@ final class Router {
             RouteSpec route = choice.get();
             tried.add(route);
             RoutingHeader routed = routing.withPath(pathOf(route));
-            if (Frames.wireBytes(frame, routed) > path.config().frameMaxBytes()) {
-                path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
+            if (Frames.wireBytes(frame, routed) > config.frameMaxBytes()) {
+                metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
                 return answer(frame, upstream, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH,
-                        "the frame exceeds frame.max.bytes (" + path.config().frameMaxBytes()
+                        "the frame exceeds frame.max.bytes (" + config.frameMaxBytes()
                                 + ") once its path is added; send smaller batches");
             }
-            RouteMetrics routeMetrics = path.metrics().route(destination, route.name());
+            RouteMetrics routeMetrics = metrics.route(destination, route.name());
             if (route.local()) {
-                return deliver(Frames.withRouting(frame, routed), bytes, upstream, route, routeMetrics);
+                return deliver(Frames.withRouting(frame, routed), reservation, upstream, route, routeMetrics);
             }
-            NextHopLink link = path.nextHops().link(route.hops().get(0), upstream.stream(),
+            NextHopLink link = nextHops.link(route.hops().get(0), upstream.stream(),
                     upstream.eventLoop());
             if (link == null) {
                 break;
@@ -156,9 +189,9 @@ final class Router {
                 return Outcome.WAIT;
             }
             if (link.state() == NextHopLink.State.READY) {
-                return forward(frame, routed.advance(), link, bytes, upstream, route, routeMetrics);
+                return forward(frame, routed.advance(), link, reservation, upstream, route, routeMetrics);
             }
-            path.chooser().onFailure(route);
+            chooser.onFailure(route);
         }
         return null;
     }
@@ -167,7 +200,7 @@ final class Router {
         if (route.local()) {
             return true;
         }
-        NextHopLink link = path.nextHops().link(route.hops().get(0), upstream.stream(),
+        NextHopLink link = nextHops.link(route.hops().get(0), upstream.stream(),
                 upstream.eventLoop());
         return link != null && link.usable();
     }
@@ -193,8 +226,8 @@ final class Router {
         return link.state() == NextHopLink.State.CONNECTING;
     }
 
-    private Outcome forward(Frame frame, RoutingHeader next, NextHopLink link, long bytes, UpstreamHandler upstream,
-                            RouteSpec route, RouteMetrics routeMetrics) {
+    private Outcome forward(Frame frame, RoutingHeader next, NextHopLink link, BufferBudgets.Reservation reservation,
+                            UpstreamHandler upstream, RouteSpec route, RouteMetrics routeMetrics) {
         if (link == null) {
             return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
                     "relay " + relayId + " is shutting down");
@@ -204,20 +237,20 @@ final class Router {
         }
         if (link.state() != NextHopLink.State.READY) {
             if (route != null) {
-                path.chooser().onFailure(route);
+                chooser.onFailure(route);
             }
             return answer(frame, upstream, AckReason.NEXT_HOP_UNREACHABLE, NackReason.NO_ROUTE,
                     "next hop " + link.peerId() + " is unreachable from relay " + relayId);
         }
         Frame out = Frames.withRouting(frame, next);
-        return handOver(out, List.of(link), bytes, upstream, route, routeMetrics, false);
+        return handOver(out, List.of(link), reservation, upstream, route, routeMetrics, false);
     }
 
-    private Outcome deliver(Frame frame, long bytes, UpstreamHandler upstream, RouteSpec route,
-                            RouteMetrics routeMetrics) {
+    private Outcome deliver(Frame frame, BufferBudgets.Reservation reservation, UpstreamHandler upstream,
+                            RouteSpec route, RouteMetrics routeMetrics) {
         String stream = upstream.stream().id();
         if (frame instanceof BatchFrame batch) {
-            SubscriberLink owner = path.subscribers().owner(stream, batch.header().topic(), batch.header().partition());
+            SubscriberLink owner = subscribers.owner(stream, batch.header().topic(), batch.header().partition());
             if (owner == null) {
                 return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
                         "no subscriber of stream " + stream + " at relay " + relayId + " owns "
@@ -228,14 +261,14 @@ final class Router {
             if (upstream.session().receipts()) {
                 upstream.sendReceipt(AckFrame.received(batch.header()));
             }
-            return handOver(frame, List.of(owner), bytes, upstream, route, routeMetrics, true);
+            return handOver(frame, List.of(owner), reservation, upstream, route, routeMetrics, true);
         }
-        List<SubscriberLink> all = path.subscribers().all(stream);
+        List<SubscriberLink> all = subscribers.all(stream);
         if (all.isEmpty()) {
             return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
                     "no subscriber of stream " + stream + " at relay " + relayId);
         }
-        return handOver(frame, List.copyOf(all), bytes, upstream, route, routeMetrics, false);
+        return handOver(frame, List.copyOf(all), reservation, upstream, route, routeMetrics, false);
     }
 
     /**
@@ -246,28 +279,29 @@ final class Router {
      * @param atEgress this relay is the last of the frame's route (a route without hops, when
      *                 {@code route} is set): the route chooser hears of the receipt at once
      */
-    private Outcome handOver(Frame frame, List<? extends Downstream> downstreams, long bytes, UpstreamHandler upstream,
-                             RouteSpec route, RouteMetrics routeMetrics, boolean atEgress) {
+    private Outcome handOver(Frame frame, List<? extends Downstream> downstreams, BufferBudgets.Reservation reservation,
+                             UpstreamHandler upstream, RouteSpec route, RouteMetrics routeMetrics, boolean atEgress) {
+        long bytes = reservation.bytes();
         long[] epochs = new long[downstreams.size()];
         for (int i = 0; i < epochs.length; i++) {
             epochs[i] = downstreams.get(i).epoch();
         }
         // Every downstream of one frame is a subscriber (epoch 0 while open) or the single next hop.
         PendingEntry entry = new PendingEntry(frame, upstream, List.copyOf(downstreams), epochs[0], route,
-                routeMetrics, bytes, Frames.BOOKKEEPING_BYTES, System.nanoTime());
+                routeMetrics, reservation, Frames.BOOKKEEPING_BYTES, System.nanoTime());
         if (atEgress) {
             entry.markReceived();
         }
-        path.register(entry);
+        acks.register(entry);
         for (int i = 0; i < epochs.length; i++) {
             Downstream downstream = downstreams.get(i);
             Frame copy = i == epochs.length - 1 ? frame : ReferenceCountUtil.retain(frame);
-            boolean sent = downstream.send(copy, () -> path.written(entry));
+            boolean sent = downstream.send(copy, entry::copyWritten);
             if (!sent) {
-                path.written(entry); // nothing will be written for this copy
+                entry.copyWritten(); // nothing will be written for this copy
             }
             if (!sent || downstream.epoch() != epochs[i]) {
-                path.copyLost(entry, downstream.peerId() + " went away while the frame was handed over");
+                acks.copyLost(entry, downstream.peerId() + " went away while the frame was handed over");
                 continue;
             }
             downstream.metrics().batchesOut().inc();
@@ -279,9 +313,9 @@ final class Router {
             routeMetrics.bytesOut().inc(bytes);
         }
         if (route != null) {
-            path.chooser().onSent(route, bytes);
+            chooser.onSent(route, bytes);
             if (atEgress) {
-                path.chooser().onReceived(route, bytes, Duration.ZERO);
+                chooser.onReceived(route, bytes, Duration.ZERO);
             }
         }
         return Outcome.FORWARDED;
@@ -293,7 +327,7 @@ final class Router {
         AckFrame nack = frame instanceof BatchFrame batch ? AckFrame.nack(batch.header(), reason, text)
                 : AckFrame.nack((TopicMetadataFrame) frame, reason, text);
         ReferenceCountUtil.release(frame);
-        path.metrics().nacks(label).inc();
+        metrics.nacks(label).inc();
         upstream.sendAck(nack);
         return Outcome.ANSWERED;
     }

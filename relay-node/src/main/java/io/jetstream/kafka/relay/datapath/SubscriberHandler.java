@@ -1,5 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
+import java.time.Duration;
+
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
@@ -7,6 +9,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -26,14 +29,27 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(SubscriberHandler.class);
 
-    private final DataPath path;
     private final Session session;
+    private final RelayMetrics metrics;
+    private final Duration idleTimeout;
+    private final Drain drain;
+    private final Subscribers subscribers;
+    private final AckPath acks;
     private SubscriberLink link;
     private boolean rejected;
 
-    SubscriberHandler(DataPath path, Session session) {
-        this.path = path;
+    /**
+     * @param subscribers where the subscription is registered
+     * @param acks        where the subscriber's ACKs go, and which fails what is pending on it when it closes
+     */
+    SubscriberHandler(Session session, RelayMetrics metrics, Duration idleTimeout, Drain drain, Subscribers subscribers,
+                      AckPath acks) {
         this.session = session;
+        this.metrics = metrics;
+        this.idleTimeout = idleTimeout;
+        this.drain = drain;
+        this.subscribers = subscribers;
+        this.acks = acks;
     }
 
     @Override
@@ -42,9 +58,9 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
         } else if (msg instanceof AckFrame ack) {
             if (link == null) {
-                path.metrics().errors(ErrorKind.UNKNOWN_ACK).inc();
+                metrics.errors(ErrorKind.UNKNOWN_ACK).inc();
             } else {
-                path.onAck(ack, link);
+                acks.onAck(ack, link);
             }
         } else if (msg instanceof SubscribeFrame subscribe) {
             subscribe(ctx, subscribe);
@@ -70,7 +86,7 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         SubscriberLink candidate = new SubscriberLink(ctx.channel(), session, subscribe);
-        Subscribers.Registration registration = path.subscribers().register(session.streamId(), candidate);
+        Subscribers.Registration registration = subscribers.register(session.streamId(), candidate);
         if (registration.refused()) {
             SubscriberLink holder = registration.holder();
             log.warn("{} refused share {}/{}: {} holds it with a newer epoch ({} > {}); a left-over task instance?",
@@ -86,7 +102,7 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(SubscribeOkFrame.of(subscribe));
         SubscriberLink replaced = registration.replaced();
         if (replaced != null) {
-            path.metrics().errors(ErrorKind.SUPERSEDED).inc();
+            metrics.errors(ErrorKind.SUPERSEDED).inc();
             replaced.supersede(link);
         }
         log.info("{} subscribed to share {}/{}{}", session, subscribe.shareIndex(), subscribe.shareCount(),
@@ -95,7 +111,7 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
 
     private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {
         rejected = true;
-        Rejections.reject(ctx, path.metrics(), kind, code, message);
+        Rejections.reject(ctx, metrics, kind, code, message);
     }
 
     @Override
@@ -119,12 +135,12 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
         if (Rejections.isReaderIdle(evt)) {
             if (!rejected) {
                 reject(ctx, ErrorKind.IDLE_TIMEOUT, ErrorCode.IDLE_TIMEOUT, "nothing received for "
-                        + path.config().idleTimeout().toMillis() + " ms (idle.timeout.ms)");
+                        + idleTimeout.toMillis() + " ms (idle.timeout.ms)");
             }
             return;
         }
         if (evt instanceof DrainStartedEvent) {
-            path.startDrain();
+            drain.start();
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -133,8 +149,8 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (link != null) {
             link.close();
-            path.subscribers().remove(session.streamId(), link);
-            path.failThrough(link, Long.MAX_VALUE, "subscriber " + session.peerId() + " disconnected");
+            subscribers.remove(session.streamId(), link);
+            acks.failThrough(link, Long.MAX_VALUE, "subscriber " + session.peerId() + " disconnected");
         }
         super.channelInactive(ctx);
     }

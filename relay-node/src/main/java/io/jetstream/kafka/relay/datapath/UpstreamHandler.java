@@ -13,10 +13,11 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.wire.ProtocolException;
+import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
-import io.jetstream.kafka.relay.server.BufferBudget;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -32,9 +33,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Backpressure</h2>
  * {@code AUTO_READ} is off. Each frame first reserves its bytes in the connection's budget
- * ({@code buffer.max.bytes.per.connection}) and the relay's ({@code buffer.max.bytes}); its wire
- * bytes stay reserved until it is written downstream, its bookkeeping bytes until it is
- * acknowledged or failed (see {@link PendingEntry}). A frame that finds no room,
+ * ({@code buffer.max.bytes.per.connection}) and the relay's ({@code buffer.max.bytes}) through its
+ * {@link BufferBudgets.Account}; the reservation goes with the frame (see {@link PendingEntry}), or
+ * is released here when the frame is answered at once or dropped with the connection. A frame that finds no room,
  * or whose next hop is still connecting, is parked (in order) and the connection is not read again
  * until it is taken; this handler then waits to be {@linkplain #wake() woken} by a completion, a
  * downstream turning writable or a next hop connecting. The next read is issued only when both
@@ -48,10 +49,10 @@ import org.slf4j.LoggerFactory;
  * (mismatch: {@code NACK MALFORMED_BATCH}, counted {@code malformed_batch}, connection kept). A
  * peer may not send frames its role does not send ({@code ERROR(UNEXPECTED_FRAME)} and close).
  *
- * <p>Per-connection state lives on the channel's event loop; {@link #wake}, {@link #entryDone}
+ * <p>Per-connection state lives on the channel's event loop; {@link #wake}, {@link #sendReceipt}
  * and {@link #sendAck} may be called from any thread.
  */
-final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+final class UpstreamHandler extends ChannelInboundHandlerAdapter implements Waiter {
 
     private static final Logger log = LoggerFactory.getLogger(UpstreamHandler.class);
 
@@ -59,7 +60,8 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     private static final class Parked {
         final Frame frame;
         final long bytes;
-        boolean reserved;
+        /** Null until the budgets had room for the frame. */
+        BufferBudgets.Reservation reservation;
         boolean stallCounted;
 
         Parked(Frame frame, long bytes) {
@@ -68,10 +70,13 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private final DataPath path;
     private final Session session;
     private final StreamSpec stream;
-    private final BufferBudget connectionBudget;
+    private final RelayConfig config;
+    private final RelayMetrics metrics;
+    private final Drain drain;
+    private final Router router;
+    private final BufferBudgets.Account budget;
     private final ArrayDeque<Parked> parked = new ArrayDeque<>();
     private final AtomicBoolean wakeScheduled = new AtomicBoolean();
     private ChannelHandlerContext ctx;
@@ -81,11 +86,20 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     private boolean holding;
     private boolean rejected;
 
-    UpstreamHandler(DataPath path, Session session, StreamSpec stream) {
-        this.path = path;
+    /**
+     * @param drain   whether new frames are still taken
+     * @param router  where each frame taken goes
+     * @param budgets where this connection's budget is opened
+     */
+    UpstreamHandler(Session session, StreamSpec stream, RelayConfig config, RelayMetrics metrics, Drain drain,
+                    Router router, BufferBudgets budgets) {
         this.session = session;
         this.stream = stream;
-        this.connectionBudget = BufferBudget.unmetered(path.config().bufferMaxBytesPerConnection());
+        this.config = config;
+        this.metrics = metrics;
+        this.drain = drain;
+        this.router = router;
+        this.budget = budgets.open(this, config.bufferMaxBytesPerConnection());
     }
 
     Session session() {
@@ -115,7 +129,7 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
             onRoutedFrame(frame);
         } else if (msg instanceof AckFrame && session.role() == PeerRole.RELAY) {
             // No frame of ours travels towards an upstream relay, so no ACK can match.
-            path.metrics().errors(ErrorKind.UNKNOWN_ACK).inc();
+            metrics.errors(ErrorKind.UNKNOWN_ACK).inc();
         } else if (msg instanceof ErrorFrame error) {
             log.info("{} sent ERROR {}: {}; closing", session, error.code(), error.message());
             context.close();
@@ -140,8 +154,8 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
                 // This relay is the batch's ingress: corrupt senders are refused before anything is spent on them.
                 batch.verifyChecksum();
             } catch (ProtocolException e) {
-                path.metrics().errors(ErrorKind.MALFORMED_BATCH).inc();
-                path.router().answer(batch, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
+                metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
+                router.answer(batch, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
                 return;
             }
             session.metrics().batchesIn().inc();
@@ -150,7 +164,7 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         }
         // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a
         // flood of tiny frames within the budget too.
-        long bytes = Math.min(Frames.wireBytes(frame) + Frames.BOOKKEEPING_BYTES, connectionBudget.maxBytes());
+        long bytes = Math.min(Frames.wireBytes(frame) + Frames.BOOKKEEPING_BYTES, budget.maxBytes());
         Parked next = new Parked(frame, bytes);
         if (parked.isEmpty() && admit(next)) {
             return;
@@ -160,58 +174,34 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     /** Tries to take a frame; false when it must wait (it keeps its reservation, if any). */
     private boolean admit(Parked p) {
-        if (path.draining()) {
-            if (p.reserved) {
-                unreserve(p.bytes);
+        if (drain.draining()) {
+            if (p.reservation != null) {
+                p.reservation.releaseByOwner();
             }
-            path.router().answer(p.frame, this, AckReason.OVERLOADED, NackReason.DRAINING,
-                    "relay " + path.config().relayId() + " is draining; send to another relay");
+            router.answer(p.frame, this, AckReason.OVERLOADED, NackReason.DRAINING,
+                    "relay " + config.relayId() + " is draining; send to another relay");
             return true;
         }
-        if (!p.reserved) {
-            if (!reserve(p.bytes)) {
+        if (p.reservation == null) {
+            p.reservation = budget.tryReserve(p.bytes);
+            if (p.reservation == null) {
                 if (!p.stallCounted) {
                     p.stallCounted = true;
-                    path.metrics().errors(ErrorKind.BUFFER_FULL).inc();
+                    metrics.errors(ErrorKind.BUFFER_FULL).inc();
                 }
                 return false;
             }
-            p.reserved = true;
         }
-        switch (path.router().route(p.frame, p.bytes, this)) {
+        switch (router.route(p.frame, p.reservation, this)) {
             case FORWARDED:
                 return true;
             case ANSWERED:
-                unreserve(p.bytes);
+                p.reservation.releaseByOwner();
                 return true;
             case WAIT:
             default:
                 return false;
         }
-    }
-
-    private boolean reserve(long bytes) {
-        if (!connectionBudget.tryReserve(bytes)) {
-            return false; // our own completions wake us
-        }
-        if (path.relayBuffer().tryReserve(bytes)) {
-            return true;
-        }
-        connectionBudget.release(bytes);
-        path.awaitBudget(this);
-        // Re-check after registering, so a release in between is not missed.
-        if (!path.relayBuffer().tryReserve(bytes)) {
-            return false;
-        }
-        // Only this event loop reserves from the connection budget, and releases only add room.
-        connectionBudget.tryReserve(bytes);
-        return true;
-    }
-
-    private void unreserve(long bytes) {
-        connectionBudget.release(bytes);
-        path.relayBuffer().release(bytes);
-        path.budgetReleased();
     }
 
     private void drainParked() {
@@ -226,15 +216,8 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         if (rejected || !ctx.channel().isActive() || !parked.isEmpty()) {
             return;
         }
-        if (connectionBudget.reservedBytes() >= connectionBudget.maxBytes()) {
+        if (!budget.hasRoom()) {
             return;
-        }
-        BufferBudget relay = path.relayBuffer();
-        if (relay.reservedBytes() >= relay.maxBytes()) {
-            path.awaitBudget(this);
-            if (relay.reservedBytes() >= relay.maxBytes()) {
-                return;
-            }
         }
         Downstream downstream = feeding;
         if (downstream != null && downstream.holdsBack()) {
@@ -254,7 +237,8 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Something this connection may be waiting for changed; re-checks on the event loop. Any thread. */
-    void wake() {
+    @Override
+    public void wake() {
         if (!wakeScheduled.compareAndSet(false, true)) {
             return;
         }
@@ -276,24 +260,12 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         this.feeding = downstream;
     }
 
-    /** A pending frame of this connection completed: what it held returns to the connection budget. Any thread. */
-    void entryDone(long bytes) {
-        connectionBudget.release(bytes);
-        wake();
-    }
-
-    /** A pending frame of this connection was written downstream: its wire bytes return. Any thread. */
-    void entryWritten(long bytes) {
-        connectionBudget.releasePart(bytes);
-        wake();
-    }
-
     /**
      * Writes a receipt back to this peer if it is still connected; unlike an answer, a receipt
      * that cannot be delivered is no loss (the answer follows or the sender re-sends). Any thread.
      */
     void sendReceipt(AckFrame receipt) {
-        ControlWrites.advisory(ctx.channel(), receipt, path.metrics());
+        ControlWrites.advisory(ctx.channel(), receipt, metrics);
     }
 
     /**
@@ -303,15 +275,15 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     void sendAck(AckFrame ack) {
         Channel channel = ctx.channel();
         if (!channel.isActive()) {
-            path.metrics().errors(ErrorKind.ACK_UNDELIVERABLE).inc();
+            metrics.errors(ErrorKind.ACK_UNDELIVERABLE).inc();
             return;
         }
-        ControlWrites.owed(channel, ack, path.metrics());
+        ControlWrites.owed(channel, ack, metrics);
     }
 
     private void reject(ErrorKind kind, ErrorCode code, String message) {
         rejected = true;
-        Rejections.reject(ctx, path.metrics(), kind, code, message);
+        Rejections.reject(ctx, metrics, kind, code, message);
     }
 
     @Override
@@ -319,12 +291,12 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         if (Rejections.isReaderIdle(evt)) {
             if (!holding && !rejected) {
                 rejected = true;
-                Rejections.idle(ctx, path.metrics(), path.config().idleTimeout());
+                Rejections.idle(ctx, metrics, config.idleTimeout());
             }
             return; // while holding back reads on purpose, silence is expected, not a dead peer
         }
         if (evt instanceof DrainStartedEvent) {
-            path.startDrain();
+            drain.start();
             drainParked(); // parked frames are nacked OVERLOADED now, not at the deadline
             maybeRead();
         }
@@ -333,20 +305,14 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext context) throws Exception {
-        boolean released = false;
         for (Parked p : parked) {
-            if (p.reserved) {
-                connectionBudget.release(p.bytes);
-                path.relayBuffer().release(p.bytes);
-                released = true;
+            if (p.reservation != null) {
+                p.reservation.releaseByOwner();
             }
             ReferenceCountUtil.release(p.frame);
         }
         parked.clear();
-        path.forgetWaiter(this);
-        if (released) {
-            path.budgetReleased();
-        }
+        budget.close();
         super.channelInactive(context);
     }
 

@@ -12,24 +12,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Waiters {
 
-    private final Set<UpstreamHandler> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
 
-    void add(UpstreamHandler upstream) {
-        waiting.add(upstream);
+    void add(Waiter waiter) {
+        waiting.add(waiter);
     }
 
-    void remove(UpstreamHandler upstream) {
-        waiting.remove(upstream);
+    void remove(Waiter waiter) {
+        waiting.remove(waiter);
     }
 
     void wakeAll() {
         if (waiting.isEmpty()) {
             return;
         }
-        for (Iterator<UpstreamHandler> it = waiting.iterator(); it.hasNext(); ) {
-            UpstreamHandler upstream = it.next();
+        for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
+            Waiter waiter = it.next();
             it.remove();
-            upstream.wake();
+            waiter.wake();
         }
     }
 

@@ -7,14 +7,19 @@
  *                        then, after HELLO:  ... -> heartbeat -> upstream    (SENDER, RELAY)
  *                                            ... -> heartbeat -> subscriber  (SUBSCRIBER)
  *
- *  upstream --BATCH--> Router --(ingress: choose a route; intermediate: path[hop+1])--> NextHopLink (PeerClient, RELAY)
- *                         \--(egress: share owner)--> SubscriberLink
- *  PendingTable: (originNodeId, id) -> upstream, downstream, route, bytes, sent time; ACK/NACK back hop by hop
+ *  upstream --reserve (BufferBudgets)--> Router --(ingress: RouteChooser; intermediate: path[hop+1])--> NextHopLink
+ *                                          \--(egress: share owner)--> SubscriberLink
+ *  AckPath: PendingTable (originNodeId, id) -> upstream, downstreams, route, reservation, sent time;
+ *           ACK/NACK back hop by hop, completion releases the reservation exactly once
  * </pre>
  *
- * Shared state ({@link io.jetstream.kafka.relay.datapath.DataPath}) is touched from every event
- * loop: the pending table and registries are concurrent maps, budgets are atomic, completion of a
- * pending batch is a compare-and-set, and writes to another loop's channel go through Netty's
- * thread-safe {@code Channel.write}. Per-connection state stays on the connection's loop.
+ * {@code DataPath} is the composition root: it builds the shared collaborators ({@code Drain},
+ * {@code BufferBudgets}, {@code AckPath}, {@code NextHops}, {@code Subscribers}, {@code Router})
+ * and gives each handler and link, through its constructor, exactly the ones it uses; none reaches
+ * back into it. They are touched from every event loop: the pending table and registries are
+ * concurrent maps, budgets are atomic, completion of a pending frame and release of a reservation
+ * are compare-and-sets, and writes to another loop's channel go through Netty's thread-safe
+ * {@code Channel.write}. Per-connection state stays on the connection's loop. Route choice lives in
+ * {@link io.jetstream.kafka.relay.routing}.
  */
 package io.jetstream.kafka.relay.datapath;

@@ -2,7 +2,13 @@ package io.jetstream.kafka.relay.metrics;
 
 import java.util.Locale;
 
-/** Why a batch was negatively acknowledged: the {@code reason} label of {@code jetstream_relay_nacks_total}. */
+import io.jetstream.kafka.core.protocol.AckReason;
+
+/**
+ * Why a batch was negatively acknowledged: the {@code reason} label of {@code jetstream_relay_nacks_total}.
+ * A NACK this relay makes names its label; a NACK it relays from downstream is labelled by its wire
+ * reason ({@link AckReason}, what the sender sees) through {@link #relayed}.
+ */
 public enum NackReason {
     /** A relay or subscriber downstream was overloaded: the sender should slow down or use another route. */
     BUFFER_FULL,
@@ -24,6 +30,19 @@ public enum NackReason {
     DESTINATION_ERROR,
     /** The batch itself was invalid. */
     INVALID_BATCH;
+
+    /** The label of a NACK this relay relays from downstream, by its wire reason. */
+    public static NackReason relayed(AckReason reason) {
+        return switch (reason) {
+            case NO_SUBSCRIBER -> NO_SUBSCRIBER;
+            case NEXT_HOP_UNREACHABLE -> CONNECTION_LOST;
+            case OVERLOADED -> BUFFER_FULL;
+            case TIMEOUT -> ACK_TIMEOUT;
+            case MALFORMED_BATCH -> INVALID_BATCH;
+            case UNKNOWN_DESTINATION -> UNKNOWN_DESTINATION;
+            case WRITE_FAILED, NOT_AUTHORIZED, OBSOLETE_INCARNATION, NONE, DUPLICATE -> DESTINATION_ERROR;
+        };
+    }
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);

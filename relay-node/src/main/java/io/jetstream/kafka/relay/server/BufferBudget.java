@@ -11,10 +11,12 @@ import io.prometheus.metrics.core.metrics.Gauge;
  * A byte budget for batches held by the relay ({@code buffer.max.bytes}), and the count of those
  * batches, which is what a graceful shutdown waits to reach zero.
  *
- * <p>A handler reserves a batch's bytes before it takes the batch ({@link #tryReserve}) and
- * releases them once the batch is acknowledged downstream or failed back upstream
- * ({@link #release}), possibly most of them earlier ({@link #releasePart}). A failed reservation means "stop reading from this connection (or nack) until
- * space frees up": the budget never blocks and never over-commits. Lock-free and thread-safe; the
+ * <p>A batch's bytes are reserved before it is taken ({@link #tryReserve}) and released once the
+ * batch is acknowledged downstream or failed back upstream ({@link #release}), possibly most of
+ * them earlier ({@link #releasePart}); in the protocol data path one owner does both (its
+ * {@code BufferBudgets}, whose reservations release themselves exactly once). A failed reservation
+ * means "stop reading from this connection (or nack) until space frees up": the budget never
+ * blocks and never over-commits. Lock-free and thread-safe; the
  * metrics gauges follow every change.
  */
 public final class BufferBudget {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
-import io.jetstream.kafka.core.routing.RouteSpec;
+import io.jetstream.kafka.core.routing.TestRoute;
 import io.jetstream.kafka.core.routing.RouteState;
 import io.jetstream.kafka.core.routing.SpendCap;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class DemoLinkRoutingSimulationTest {
     private final SimLoop loop = new SimLoop();
     private final List<SimRoute> routes = new ArrayList<>();
 
-    private SimRoute route(RouteSpec spec, double bytesPerSecond) {
+    private SimRoute route(TestRoute spec, double bytesPerSecond) {
         SimRoute r = SimRoute.of(loop, spec, bytesPerSecond, ONE_WAY, SimLoop.millis(5), 0.2, 31 + routes.size())
                 .farEndJitter(SimLoop.millis(40));
         routes.add(r);
@@ -40,14 +40,14 @@ class DemoLinkRoutingSimulationTest {
     }
 
     private SimIngress ingress(RouteSchedulerSettings settings) {
-        RouteScheduler scheduler = new RouteScheduler(routes.stream().map(SimRoute::spec).toList(), settings);
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(routes.stream().map(SimRoute::spec).toList(), settings);
         return new SimIngress(loop, scheduler, routes, BATCH, SimLoop.seconds(2)).window(WINDOW_BATCHES).withoutHeartbeats();
     }
 
     private void threeEqualRoutes() {
-        route(RouteSpec.free("r1", "b1"), LINK);
-        route(RouteSpec.free("r2", "a2", "b1"), LINK);
-        route(RouteSpec.free("r3", "a3", "b1"), LINK);
+        route(TestRoute.free("r1", "b1"), LINK);
+        route(TestRoute.free("r2", "a2", "b1"), LINK);
+        route(TestRoute.free("r3", "a3", "b1"), LINK);
     }
 
     /** Fractions of the bytes the scheduler put on each route between {@code from} and {@code to} seconds. */
@@ -128,8 +128,8 @@ class DemoLinkRoutingSimulationTest {
 
     @Test
     void capacitiesTwoToOneGetTwoToOneAtSaturation() {
-        route(RouteSpec.free("fast", "b1"), 2 * LINK);
-        route(RouteSpec.free("slow", "a2", "b1"), LINK);
+        route(TestRoute.free("fast", "b1"), 2 * LINK);
+        route(TestRoute.free("slow", "a2", "b1"), LINK);
         ingress(RouteSchedulerSettings.defaults()).window(64).saturate(64L * BATCH);
 
         double[] shares = shares(10, 60);
@@ -213,12 +213,12 @@ class DemoLinkRoutingSimulationTest {
     void probingACostlyRouteIsOffByDefaultAndBoundedWhenOn() {
         for (double costlyShare : new double[] {0, 0.05}) {
             SimLoop ownLoop = new SimLoop();
-            SimRoute cheap = SimRoute.of(ownLoop, new RouteSpec("cheap", List.of("b1"), 0.02, 0), LINK, ONE_WAY,
+            SimRoute cheap = SimRoute.of(ownLoop, new TestRoute("cheap", List.of("b1"), 0.02, 0), LINK, ONE_WAY,
                     SimLoop.millis(5), 0.2, 41);
-            SimRoute costly = SimRoute.of(ownLoop, new RouteSpec("expensive", List.of("c1", "b1"), 0.09, 0.50), LINK,
+            SimRoute costly = SimRoute.of(ownLoop, new TestRoute("expensive", List.of("c1", "b1"), 0.09, 0.50), LINK,
                     ONE_WAY, SimLoop.millis(5), 0.2, 42);
             double cap = 0.01;
-            RouteScheduler scheduler = new RouteScheduler(List.of(cheap.spec(), costly.spec()),
+            RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap.spec(), costly.spec()),
                     RouteSchedulerSettings.builder().costlyProbeShare(costlyShare).spendCap(SpendCap.total(cap)).build());
             SimIngress in = new SimIngress(ownLoop, scheduler, List.of(cheap, costly), BATCH, SimLoop.seconds(2))
                     .window(WINDOW_BATCHES);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
-import io.jetstream.kafka.core.routing.RouteSpec;
+import io.jetstream.kafka.core.routing.TestRoute;
 import io.jetstream.kafka.core.routing.RouteState;
 import io.jetstream.kafka.core.routing.RouteStats;
 import io.jetstream.kafka.core.routing.SchedulerSnapshot;
@@ -30,18 +30,18 @@ class RoutingSimulationTest {
     private final SimLoop loop = new SimLoop();
     private final List<SimRoute> routes = new ArrayList<>();
 
-    private SimRoute route(RouteSpec spec, double bytesPerSecond) {
+    private SimRoute route(TestRoute spec, double bytesPerSecond) {
         return route(spec, bytesPerSecond, 0, 0);
     }
 
-    private SimRoute route(RouteSpec spec, double bytesPerSecond, long jitter, double noise) {
+    private SimRoute route(TestRoute spec, double bytesPerSecond, long jitter, double noise) {
         SimRoute r = SimRoute.of(loop, spec, bytesPerSecond, ONE_WAY, jitter, noise, 7 + routes.size());
         routes.add(r);
         return r;
     }
 
     private SimIngress ingress(RouteSchedulerSettings settings) {
-        RouteScheduler scheduler = new RouteScheduler(routes.stream().map(SimRoute::spec).toList(), settings);
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(routes.stream().map(SimRoute::spec).toList(), settings);
         return new SimIngress(loop, scheduler, routes, BATCH, SimLoop.seconds(2));
     }
 
@@ -77,9 +77,9 @@ class RoutingSimulationTest {
 
     @Test
     void threeEqualRoutesShareEquallyAndAddUp() {
-        route(RouteSpec.free("direct", "b1"), UPLINK);
-        route(RouteSpec.free("via-a2", "a2", "b1"), UPLINK);
-        route(RouteSpec.free("via-a3", "a3", "b1"), UPLINK);
+        route(TestRoute.free("direct", "b1"), UPLINK);
+        route(TestRoute.free("via-a2", "a2", "b1"), UPLINK);
+        route(TestRoute.free("via-a3", "a3", "b1"), UPLINK);
         ingress(RouteSchedulerSettings.defaults()).saturate(WINDOW);
 
         double[] shares = shares(10, 60);
@@ -93,8 +93,8 @@ class RoutingSimulationTest {
 
     @Test
     void capacitiesTwoToOneGetTwoToOne() {
-        route(RouteSpec.free("fast", "b1"), 2 * UPLINK);
-        route(RouteSpec.free("slow", "a2", "b1"), UPLINK);
+        route(TestRoute.free("fast", "b1"), 2 * UPLINK);
+        route(TestRoute.free("slow", "a2", "b1"), UPLINK);
         ingress(RouteSchedulerSettings.defaults()).saturate(WINDOW);
 
         double[] shares = shares(10, 60);
@@ -109,8 +109,8 @@ class RoutingSimulationTest {
      */
     @Test
     void partialLoadSplitsByCapacityWithinEachRoutesCapacity() {
-        route(RouteSpec.free("fast", "b1"), 2 * UPLINK);
-        route(RouteSpec.free("slow", "a2", "b1"), UPLINK);
+        route(TestRoute.free("fast", "b1"), 2 * UPLINK);
+        route(TestRoute.free("slow", "a2", "b1"), UPLINK);
         double offered = 0.8 * 3 * UPLINK;
         ingress(RouteSchedulerSettings.defaults()).offer(offered, 0, SimLoop.seconds(60));
 
@@ -123,8 +123,8 @@ class RoutingSimulationTest {
 
     /** Cheap: 0.02/GB. Expensive: 0.09/GB (two boundaries) plus a relay at 0.50/hour. */
     private void cheapAndExpensive() {
-        route(new RouteSpec("cheap", List.of("b1"), 0.02, 0), UPLINK);
-        route(new RouteSpec("expensive", List.of("c1", "b1"), 0.09, 0.50), UPLINK);
+        route(new TestRoute("cheap", List.of("b1"), 0.02, 0), UPLINK);
+        route(new TestRoute("expensive", List.of("c1", "b1"), 0.09, 0.50), UPLINK);
     }
 
     @Test
@@ -178,7 +178,7 @@ class RoutingSimulationTest {
     @Test
     void noisyRoutesDoNotFlap() {
         for (String name : List.of("direct", "via-a2", "via-a3")) {
-            route(RouteSpec.free(name, "b1"), UPLINK, SimLoop.millis(10), 0.2);
+            route(TestRoute.free(name, "b1"), UPLINK, SimLoop.millis(10), 0.2);
         }
         SimIngress in = ingress(RouteSchedulerSettings.defaults());
         in.saturate(WINDOW);
@@ -198,9 +198,9 @@ class RoutingSimulationTest {
      */
     @Test
     void silentlyCutRouteLosesItsShareWithinSecondsAndIsUsedAgainAfterRestore() {
-        SimRoute direct = route(RouteSpec.free("direct", "b1"), UPLINK);
-        route(RouteSpec.free("via-a2", "a2", "b1"), UPLINK);
-        route(RouteSpec.free("via-a3", "a3", "b1"), UPLINK);
+        SimRoute direct = route(TestRoute.free("direct", "b1"), UPLINK);
+        route(TestRoute.free("via-a2", "a2", "b1"), UPLINK);
+        route(TestRoute.free("via-a3", "a3", "b1"), UPLINK);
         SimIngress ingress = ingress(RouteSchedulerSettings.builder().maxProbeBackoff(Duration.ofSeconds(2)).build());
         ingress.saturate(WINDOW);
         loop.at(SimLoop.seconds(20), direct::cut);
@@ -220,11 +220,11 @@ class RoutingSimulationTest {
     /** The relay's connection of a route is lost at 20 s and re-established at 40 s. */
     @Test
     void lostConnectionMovesTrafficAtOnceAndRecoveryBringsItBack() {
-        SimRoute direct = route(RouteSpec.free("direct", "b1"), UPLINK);
-        route(RouteSpec.free("via-a2", "a2", "b1"), UPLINK);
-        route(RouteSpec.free("via-a3", "a3", "b1"), UPLINK);
+        SimRoute direct = route(TestRoute.free("direct", "b1"), UPLINK);
+        route(TestRoute.free("via-a2", "a2", "b1"), UPLINK);
+        route(TestRoute.free("via-a3", "a3", "b1"), UPLINK);
         SimIngress ingress = ingress(RouteSchedulerSettings.defaults());
-        RouteScheduler scheduler = ingress.scheduler();
+        RouteScheduler<TestRoute> scheduler = ingress.scheduler();
         ingress.saturate(WINDOW);
         loop.at(SimLoop.seconds(20), () -> {
             direct.cut();

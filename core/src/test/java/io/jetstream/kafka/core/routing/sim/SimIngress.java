@@ -1,9 +1,8 @@
 package io.jetstream.kafka.core.routing.sim;
 
 import io.jetstream.kafka.core.model.sim.SimLoop;
-import io.jetstream.kafka.core.routing.NackReason;
 import io.jetstream.kafka.core.routing.RouteScheduler;
-import io.jetstream.kafka.core.routing.RouteSpec;
+import io.jetstream.kafka.core.routing.TestRoute;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -18,7 +17,7 @@ import java.util.function.Consumer;
  * of bytes in flight: saturating load); optionally at most a number of batches are in flight (the
  * sender's window), the rest wait at the ingress. Each batch is sent on the chosen route; its ack comes back
  * over the route's reverse link; a batch without ack after {@code ackTimeout} is reported
- * ({@link NackReason#TIMEOUT}) and sent again. Heartbeats measure each route's RTT every second.
+ * (a NACK) and sent again. Heartbeats measure each route's RTT every second.
  */
 public final class SimIngress {
 
@@ -26,12 +25,12 @@ public final class SimIngress {
     }
 
     private final SimLoop loop;
-    private final RouteScheduler scheduler;
+    private final RouteScheduler<TestRoute> scheduler;
     private final List<SimRoute> routes;
     private final int batchBytes;
     private final long ackTimeoutNanos;
     private final ArrayDeque<Batch> waiting = new ArrayDeque<>();
-    private final Map<Long, RouteSpec> outstanding = new HashMap<>();
+    private final Map<Long, TestRoute> outstanding = new HashMap<>();
     private long nextId;
     private boolean retryScheduled;
     private final Random random = new Random(17);
@@ -44,7 +43,7 @@ public final class SimIngress {
     private long backlogWindowBytes;
     private Consumer<SimIngress> afterChoice = s -> { };
 
-    public SimIngress(SimLoop loop, RouteScheduler scheduler, List<SimRoute> routes, int batchBytes,
+    public SimIngress(SimLoop loop, RouteScheduler<TestRoute> scheduler, List<SimRoute> routes, int batchBytes,
                       long ackTimeoutNanos) {
         this.loop = loop;
         this.scheduler = scheduler;
@@ -118,7 +117,7 @@ public final class SimIngress {
     private void dispatch() {
         while (!waiting.isEmpty() && inFlightBatches < maxInFlightBatches) {
             long now = loop.nanoTime();
-            Optional<RouteSpec> chosen = scheduler.choose(batchBytes, now);
+            Optional<TestRoute> chosen = scheduler.choose(batchBytes, now);
             afterChoice.accept(this);
             if (chosen.isEmpty()) {
                 if (!retryScheduled) {
@@ -158,7 +157,7 @@ public final class SimIngress {
                 if (received.remove(batch.id())) {
                     scheduler.onSettled(route.spec, batchBytes, false, loop.nanoTime());
                 } else {
-                    scheduler.onNack(route.spec, batchBytes, NackReason.TIMEOUT, loop.nanoTime());
+                    scheduler.onNack(route.spec, batchBytes, loop.nanoTime());
                 }
                 waiting.addFirst(batch);
                 dispatch();
@@ -187,11 +186,11 @@ public final class SimIngress {
         }
     }
 
-    private SimRoute route(RouteSpec spec) {
+    private SimRoute route(TestRoute spec) {
         return routes.stream().filter(r -> r.spec.name().equals(spec.name())).findFirst().orElseThrow();
     }
 
-    public RouteScheduler scheduler() {
+    public RouteScheduler<TestRoute> scheduler() {
         return scheduler;
     }
 

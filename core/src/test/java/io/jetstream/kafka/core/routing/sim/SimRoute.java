@@ -1,7 +1,7 @@
 package io.jetstream.kafka.core.routing.sim;
 
 import io.jetstream.kafka.core.model.sim.SimLoop;
-import io.jetstream.kafka.core.routing.RouteSpec;
+import io.jetstream.kafka.core.routing.TestRoute;
 import java.util.Random;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Random;
  */
 public final class SimRoute {
 
-    final RouteSpec spec;
+    final TestRoute spec;
     final SimPipe forward;
     final SimPipe backward;
     final Random farEndRandom;
@@ -21,14 +21,14 @@ public final class SimRoute {
     long bytesDelivered;
     long bytesChosen;
 
-    SimRoute(RouteSpec spec, SimPipe forward, SimPipe backward, long seed) {
+    SimRoute(TestRoute spec, SimPipe forward, SimPipe backward, long seed) {
         this.spec = spec;
         this.forward = forward;
         this.backward = backward;
         this.farEndRandom = new Random(seed + 2000);
     }
 
-    public static SimRoute of(SimLoop loop, RouteSpec spec, double bytesPerSecond, long oneWayDelayNanos,
+    public static SimRoute of(SimLoop loop, TestRoute spec, double bytesPerSecond, long oneWayDelayNanos,
                               long jitterNanos, double serviceNoise, long seed) {
         SimRoute route = new SimRoute(spec,
                 new SimPipe(loop, bytesPerSecond, oneWayDelayNanos, jitterNanos, serviceNoise, seed),
@@ -50,7 +50,7 @@ public final class SimRoute {
         return lastAckLeftAt;
     }
 
-    public RouteSpec spec() {
+    public TestRoute spec() {
         return spec;
     }
 

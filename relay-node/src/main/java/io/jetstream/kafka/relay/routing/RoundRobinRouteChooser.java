@@ -1,4 +1,4 @@
-package io.jetstream.kafka.relay.datapath;
+package io.jetstream.kafka.relay.routing;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +19,9 @@ import io.jetstream.kafka.relay.config.RouteSpec;
  * a single route it always returns it while usable. Thread-safe, lock-free.
  */
 public final class RoundRobinRouteChooser implements RouteChooser {
+
+    /** A route whose first hop failed is avoided this long while others are usable. */
+    public static final Duration FAILURE_PENALTY = Duration.ofSeconds(1);
 
     private final RelayConfig config;
     private final LongSupplier nanoClock;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.relay.datapath;
+package io.jetstream.kafka.relay.routing;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,7 +12,7 @@ import io.jetstream.kafka.relay.metrics.RouteMetrics;
  * Paths come from peers, so the number of labels is capped: beyond {@value #MAX_LABELS} they share
  * the label {@code other}.
  */
-final class RouteLabels {
+public final class RouteLabels {
 
     static final int MAX_LABELS = 64;
     static final String OTHER = "other";
@@ -20,11 +20,12 @@ final class RouteLabels {
     private final RelayMetrics metrics;
     private final ConcurrentHashMap<String, RouteMetrics> byPath = new ConcurrentHashMap<>();
 
-    RouteLabels(RelayMetrics metrics) {
+    public RouteLabels(RelayMetrics metrics) {
         this.metrics = metrics;
     }
 
-    RouteMetrics forPath(RoutingHeader routing) {
+    /** The series of the route a routed frame carries. Thread-safe. */
+    public RouteMetrics forPath(RoutingHeader routing) {
         String label = String.join(">", routing.path());
         String key = routing.destination() + " " + label;
         RouteMetrics known = byPath.get(key);

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.relay.datapath;
+package io.jetstream.kafka.relay.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

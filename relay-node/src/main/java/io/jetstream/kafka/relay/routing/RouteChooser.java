@@ -1,4 +1,4 @@
-package io.jetstream.kafka.relay.datapath;
+package io.jetstream.kafka.relay.routing;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -8,9 +8,9 @@ import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.relay.config.RouteSpec;
 
 /**
- * Picks the route of each batch at the ingress, and learns from what happens to it. The default is
- * {@link RoundRobinRouteChooser}; a scheduler that weighs routes by measured capacity, latency and
- * price (core's route scheduler) plugs in here.
+ * Picks the route of each batch at the ingress, and learns from what happens to it:
+ * {@link SchedulingRouteChooser} (core's route scheduler, weighing routes by measured capacity,
+ * latency and price; {@code routing.policy=adaptive}, the default) or {@link RoundRobinRouteChooser}.
  *
  * <p>Called from every event loop at once: implementations must be thread-safe and must not block.
  * For one batch the ingress asks again (with the routes already tried excluded) when the chosen

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One route from the ingress relay to the destination site, as configured.
+ * A route as the scheduler's tests and simulations describe it (the relay's is its configured
+ * {@code RouteSpec}).
  *
  * @param name              unique among the routes of one destination; the key of every report
  * @param hops              relays the batch traverses after the ingress relay, in order (the last
@@ -14,9 +15,10 @@ import java.util.Objects;
  * @param relayPricePerHour money per hour for relays used only by this route while it carries
  *                          traffic (0 for relays that run anyway: their cost is sunk)
  */
-public record RouteSpec(String name, List<String> hops, double pricePerGb, double relayPricePerHour) {
+public record TestRoute(String name, List<String> hops, double pricePerGb, double relayPricePerHour)
+        implements PricedRoute {
 
-    public RouteSpec {
+    public TestRoute {
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {
             throw new IllegalArgumentException("route name must not be blank");
@@ -33,7 +35,7 @@ public record RouteSpec(String name, List<String> hops, double pricePerGb, doubl
     }
 
     /** A route with no price: routing by capacity alone. */
-    public static RouteSpec free(String name, String... hops) {
-        return new RouteSpec(name, List.of(hops), 0, 0);
+    public static TestRoute free(String name, String... hops) {
+        return new TestRoute(name, List.of(hops), 0, 0);
     }
 }

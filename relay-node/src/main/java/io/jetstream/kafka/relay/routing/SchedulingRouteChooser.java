@@ -1,18 +1,7 @@
-package io.jetstream.kafka.relay.datapath;
+package io.jetstream.kafka.relay.routing;
 
-import io.jetstream.kafka.core.protocol.AckReason;
-import io.jetstream.kafka.core.routing.NackReason;
-import io.jetstream.kafka.core.routing.RouteScheduler;
-import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
-import io.jetstream.kafka.core.routing.RouteStats;
-import io.jetstream.kafka.core.routing.SchedulerSnapshot;
-import io.jetstream.kafka.relay.config.HopAddress;
-import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.config.RouteSpec;
-import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,12 +9,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
+import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.core.routing.RouteScheduler;
+import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
+import io.jetstream.kafka.core.routing.RouteStats;
+import io.jetstream.kafka.core.routing.SchedulerSnapshot;
+import io.jetstream.kafka.core.routing.SpendCap;
+import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.config.RouteSpec;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
+
 /**
  * The ingress relay's route choice driven by core's {@link RouteScheduler}: batches are split over
  * a destination's routes by capacity (earliest expected completion, every healthy route probed with
  * a minimum share), costlier routes are used only when cheaper ones are saturated, a spend cap is
  * honoured, and a failing route loses its traffic within about a second. One scheduler per
- * destination.
+ * destination, scheduling the configured {@link RouteSpec}s themselves.
  *
  * <p>What the scheduler is told, so that its bytes in flight per route are exactly the bytes handed
  * to the route's first hop and not yet answered (whatever waits at later hops included):
@@ -54,9 +53,8 @@ import java.util.function.Predicate;
  */
 public final class SchedulingRouteChooser implements RouteChooser {
 
-    private record Destination(RouteScheduler scheduler, Map<RouteSpec, io.jetstream.kafka.core.routing.RouteSpec> toCore,
-                               Map<io.jetstream.kafka.core.routing.RouteSpec, RouteSpec> toRelay,
-                               Set<RouteSpec> down) {
+    /** One destination's scheduler, its number of routes, and its routes reported down. */
+    private record Destination(RouteScheduler<RouteSpec> scheduler, int routeCount, Set<RouteSpec> down) {
     }
 
     /** A choice not yet followed by {@link #onSent} on its thread. */
@@ -73,7 +71,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
                 .probeShare(config.routingProbeShare())
                 .costlyProbeShare(config.routingCostlyProbeShare());
         if (config.spendCapPerHour() > 0) {
-            builder.spendCap(io.jetstream.kafka.core.routing.SpendCap.perWindow(config.spendCapPerHour()))
+            builder.spendCap(SpendCap.perWindow(config.spendCapPerHour()))
                     .spendWindow(Duration.ofHours(1));
         }
         if (!config.routingLatencyTarget().isZero()) {
@@ -86,26 +84,15 @@ public final class SchedulingRouteChooser implements RouteChooser {
     public static RouteChooser forConfig(RelayConfig config) {
         return config.adaptiveRouting()
                 ? new SchedulingRouteChooser(config, settings(config), System::nanoTime)
-                : new RoundRobinRouteChooser(config, System::nanoTime, DataPath.ROUTE_FAILURE_PENALTY);
+                : new RoundRobinRouteChooser(config, System::nanoTime, RoundRobinRouteChooser.FAILURE_PENALTY);
     }
 
     public SchedulingRouteChooser(RelayConfig config, RouteSchedulerSettings settings, LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
         for (String destination : config.destinations()) {
-            List<RouteSpec> routes = config.routes(destination);
-            Map<RouteSpec, io.jetstream.kafka.core.routing.RouteSpec> toCore = new HashMap<>();
-            Map<io.jetstream.kafka.core.routing.RouteSpec, RouteSpec> toRelay = new HashMap<>();
-            List<io.jetstream.kafka.core.routing.RouteSpec> inOrder = new java.util.ArrayList<>();
-            for (RouteSpec route : routes) {
-                io.jetstream.kafka.core.routing.RouteSpec core = new io.jetstream.kafka.core.routing.RouteSpec(
-                        route.name(), route.hops().stream().map(HopAddress::toString).toList(), route.pricePerGb(),
-                        route.relayPricePerHour());
-                toCore.put(route, core);
-                toRelay.put(core, route);
-                inOrder.add(core);
-            }
-            RouteScheduler scheduler = new RouteScheduler(inOrder, settings);
-            destinations.put(destination, new Destination(scheduler, toCore, toRelay, ConcurrentHashMap.newKeySet()));
+            RouteScheduler<RouteSpec> scheduler = new RouteScheduler<>(config.routes(destination), settings);
+            destinations.put(destination, new Destination(scheduler, config.routes(destination).size(),
+                    ConcurrentHashMap.newKeySet()));
         }
     }
 
@@ -118,19 +105,19 @@ public final class SchedulingRouteChooser implements RouteChooser {
         }
         reportRecoveries(d, usable);
         int bytes = (int) Math.min(Integer.MAX_VALUE, batchBytes);
-        for (int attempt = 0; attempt <= d.toCore().size(); attempt++) {
+        for (int attempt = 0; attempt <= d.routeCount(); attempt++) {
             long now = nanoClock.getAsLong();
-            Optional<io.jetstream.kafka.core.routing.RouteSpec> choice = d.scheduler().choose(bytes, now);
+            Optional<RouteSpec> choice = d.scheduler().choose(bytes, now);
             if (choice.isEmpty()) {
                 return Optional.empty();
             }
-            RouteSpec route = d.toRelay().get(choice.get());
+            RouteSpec route = choice.get();
             if (usable.test(route)) {
                 pending.set(new PendingChoice(d, route, bytes));
-                return Optional.of(route);
+                return choice;
             }
             // The scheduler counted the send: undo it, and tell it the route cannot take traffic now.
-            d.scheduler().onReleased(choice.get(), bytes, now);
+            d.scheduler().onReleased(route, bytes, now);
             markDown(d, route, now);
         }
         return Optional.empty();
@@ -148,8 +135,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
         PendingChoice unsent = pending.get();
         if (unsent != null) {
             pending.remove();
-            unsent.destination().scheduler().onReleased(unsent.destination().toCore().get(unsent.route()),
-                    unsent.bytes(), nanoClock.getAsLong());
+            unsent.destination().scheduler().onReleased(unsent.route(), unsent.bytes(), nanoClock.getAsLong());
         }
     }
 
@@ -160,14 +146,14 @@ public final class SchedulingRouteChooser implements RouteChooser {
         }
         for (RouteSpec route : d.down()) {
             if (usable.test(route) && d.down().remove(route)) {
-                d.scheduler().onRecovered(d.toCore().get(route), nanoClock.getAsLong());
+                d.scheduler().onRecovered(route, nanoClock.getAsLong());
             }
         }
     }
 
     private void markDown(Destination d, RouteSpec route, long now) {
         d.down().add(route);
-        d.scheduler().onFailure(d.toCore().get(route), now);
+        d.scheduler().onFailure(route, now);
     }
 
     @Override
@@ -180,36 +166,34 @@ public final class SchedulingRouteChooser implements RouteChooser {
 
     @Override
     public void onAck(RouteSpec route, long batchBytes, Duration rtt) {
-        Destination d = destinations.get(route.destination());
-        io.jetstream.kafka.core.routing.RouteSpec core = d.toCore().get(route);
         long now = nanoClock.getAsLong();
-        d.scheduler().onAcked(core, batchBytes, now - rtt.toNanos(), now);
+        schedulerOf(route).onAcked(route, batchBytes, now - rtt.toNanos(), now);
     }
 
     @Override
     public void onReceived(RouteSpec route, long batchBytes, Duration transfer) {
-        Destination d = destinations.get(route.destination());
         long now = nanoClock.getAsLong();
-        d.scheduler().onReceived(d.toCore().get(route), batchBytes, now - transfer.toNanos(), now);
+        schedulerOf(route).onReceived(route, batchBytes, now - transfer.toNanos(), now);
     }
 
     @Override
     public void onSettled(RouteSpec route, long batchBytes, boolean written) {
-        Destination d = destinations.get(route.destination());
-        d.scheduler().onSettled(d.toCore().get(route), batchBytes, written, nanoClock.getAsLong());
+        schedulerOf(route).onSettled(route, batchBytes, written, nanoClock.getAsLong());
     }
 
     @Override
     public void onNack(RouteSpec route, long batchBytes, AckReason reason) {
-        Destination d = destinations.get(route.destination());
-        io.jetstream.kafka.core.routing.RouteSpec core = d.toCore().get(route);
         long now = nanoClock.getAsLong();
-        Optional<NackReason> routeFault = switch (reason) {
-            case TIMEOUT, NEXT_HOP_UNREACHABLE -> Optional.of(NackReason.TIMEOUT);
-            default -> Optional.empty(); // the destination's answer: every route would get it
-        };
-        routeFault.ifPresentOrElse(r -> d.scheduler().onNack(core, batchBytes, r, now),
-                () -> d.scheduler().onAnswered(core, batchBytes, now));
+        boolean routeFault = reason == AckReason.TIMEOUT || reason == AckReason.NEXT_HOP_UNREACHABLE;
+        if (routeFault) {
+            schedulerOf(route).onNack(route, batchBytes, now);
+        } else {
+            schedulerOf(route).onAnswered(route, batchBytes, now); // the destination's answer: every route would get it
+        }
+    }
+
+    private RouteScheduler<RouteSpec> schedulerOf(RouteSpec route) {
+        return destinations.get(route.destination()).scheduler();
     }
 
     @Override
@@ -246,7 +230,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
     }
 
     /** The scheduler of a destination, for metrics. */
-    public Optional<RouteScheduler> scheduler(String destination) {
+    public Optional<RouteScheduler<RouteSpec>> scheduler(String destination) {
         return Optional.ofNullable(destinations.get(destination)).map(Destination::scheduler);
     }
 }
