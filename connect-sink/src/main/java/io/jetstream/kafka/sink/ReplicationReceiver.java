@@ -253,7 +253,22 @@ final class ReplicationReceiver implements AutoCloseable {
     private record Inbound(Upstream from, Frame frame, long bytes) {
     }
 
+    /**
+     * Where and what to acknowledge. Equal when it answers the same batch (origin node and batch id) on
+     * the same way back, so that a batch re-sent while its first copy waits is acknowledged once.
+     */
     private record AckTarget(Upstream upstream, AckFrame ack) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof AckTarget other && upstream == other.upstream
+                    && ack.batchId() == other.ack.batchId() && ack.originNodeId().equals(other.ack.originNodeId());
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(System.identityHashCode(upstream), ack.batchId(), ack.originNodeId());
+        }
     }
 
     private final Settings settings;

@@ -153,6 +153,19 @@ public final class PartitionSequencer<A> {
     }
 
     private void enqueueAck(long lastOffset, A ack) {
+        // The same batch offered again on the same way back (a re-send while its first copy waits for
+        // durability: a skip marker on a partition that stays idle is re-sent every ack timeout) needs
+        // one acknowledgement, not one per copy: handles equal by the caller's equals are kept once.
+        Iterator<PendingAck<A>> fromTail = pendingAcks.descendingIterator();
+        while (fromTail.hasNext()) {
+            PendingAck<A> pending = fromTail.next();
+            if (pending.lastOffset() < lastOffset) {
+                break;
+            }
+            if (pending.lastOffset() == lastOffset && pending.ack().equals(ack)) {
+                return;
+            }
+        }
         // Keep the queue ordered by lastOffset: duplicates may arrive with lower offsets than queued ones.
         if (pendingAcks.isEmpty() || pendingAcks.peekLast().lastOffset() <= lastOffset) {
             pendingAcks.addLast(new PendingAck<>(lastOffset, ack));

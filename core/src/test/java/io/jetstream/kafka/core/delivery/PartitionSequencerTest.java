@@ -63,6 +63,21 @@ class PartitionSequencerTest {
     }
 
     @Test
+    void aBatchOfferedAgainWithAnEqualHandleWhileItWaitsForDurabilityIsAcknowledgedOnce() {
+        PartitionSequencer<String> seq = new PartitionSequencer<>(9, PartitionSequencer.GapHandler.ACCEPT);
+        RecordBatch marker = RecordBatch.skipMarker(batch(9, 10, 11, 12));
+        seq.offer(marker, "marker", 10);
+        // the idle partition's marker is re-sent every ack timeout: one pending acknowledgement, not one per copy
+        for (int resend = 0; resend < 100; resend++) {
+            assertThat(seq.offer(marker, "marker", 10).dueAcks()).isEmpty();
+        }
+        // a copy that came another way back keeps its own acknowledgement
+        seq.offer(marker, "marker via another relay", 10);
+        assertThat(seq.pendingAcks()).isEqualTo(2);
+        assertThat(seq.onDurable(12)).containsExactly("marker", "marker via another relay");
+    }
+
+    @Test
     void aGapTheSenderCannotVouchForIsReportedBeforeTheBatchApplies() {
         List<String> gaps = new ArrayList<>();
         PartitionSequencer<String> seq = new PartitionSequencer<>(99,
