@@ -1,6 +1,6 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.core.offsets.GroupOffsetTranslation;
 import io.jetstream.kafka.core.offsets.OffsetMapFollower;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

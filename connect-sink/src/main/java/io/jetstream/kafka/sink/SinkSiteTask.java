@@ -2,9 +2,9 @@ package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.config.ClusterClients;
-import io.jetstream.kafka.core.config.RelayClientConfigs;
-import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;

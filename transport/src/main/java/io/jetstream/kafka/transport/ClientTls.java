@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import javax.net.ssl.SSLException;
 
-import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;

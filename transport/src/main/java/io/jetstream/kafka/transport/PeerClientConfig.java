@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.wire.FrameLength;

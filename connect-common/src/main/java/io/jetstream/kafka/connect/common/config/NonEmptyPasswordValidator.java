@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.config;
+package io.jetstream.kafka.connect.common.config;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.config;
+package io.jetstream.kafka.connect.common.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

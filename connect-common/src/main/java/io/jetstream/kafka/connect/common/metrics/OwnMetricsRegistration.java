@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.metrics;
+package io.jetstream.kafka.connect.common.metrics;
 
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.config;
+package io.jetstream.kafka.connect.common.config;
 
 import java.util.List;
 import org.apache.kafka.common.config.ConfigDef;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.config;
+package io.jetstream.kafka.connect.common.config;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
