@@ -4,6 +4,7 @@ import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.transport.PeerClient;
+import java.util.function.BiConsumer;
 
 /**
  * One egress relay as the {@link ReplicationReceiver} sees it: the batches of a {@link PeerClient}
@@ -12,11 +13,12 @@ import io.jetstream.kafka.transport.PeerClient;
  */
 final class RelayUpstream implements ReplicationReceiver.Upstream, RelayClients.Connection {
 
-    private final ReplicationReceiver receiver;
+    private final BiConsumer<ReplicationReceiver.Upstream, Frame> frames;
     private PeerClient client;
 
-    RelayUpstream(ReplicationReceiver receiver) {
-        this.receiver = receiver;
+    /** @param frames where the relay's frames go, with this upstream ({@code ReplicationReceiver::onFrame}) */
+    RelayUpstream(BiConsumer<ReplicationReceiver.Upstream, Frame> frames) {
+        this.frames = frames;
     }
 
     @Override
@@ -26,7 +28,7 @@ final class RelayUpstream implements ReplicationReceiver.Upstream, RelayClients.
 
     @Override
     public void onFrame(PeerClient c, Frame frame) {
-        receiver.onFrame(this, frame);
+        frames.accept(this, frame);
     }
 
     @Override

@@ -204,7 +204,7 @@ public final class SinkSiteTask extends SourceTask {
         }
         relayClients = RelayClients.open(relaySettings, RelayClients.Role.subscriber(new SubscribeFrame(
                 relaySettings.streamId(), nodeId, taskId, taskCount, epoch)), nodeId);
-        relayClients.connect(relay -> new RelayUpstream(receiver), integrity.required(), "Egress relay {} does not "
+        relayClients.connect(relay -> new RelayUpstream(receiver::onFrame), integrity.required(), "Egress relay {} does not "
                 + "carry end-to-end MACs (a relay built before them): every batch it delivers arrives unsigned and is "
                 + "refused, as integrity.required asks. Upgrade the relays of the path.");
         relayClients.start();
