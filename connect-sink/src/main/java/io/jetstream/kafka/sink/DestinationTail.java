@@ -1,9 +1,9 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.Clock;
-import io.jetstream.kafka.connect.common.config.ClusterClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.batch.RecordHeader;
-import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.connect.common.relay.RelayClients;
+import io.jetstream.kafka.core.batch.RecordHeader;
+import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -255,7 +255,7 @@ public final class SinkSiteTask extends SourceTask {
         if (!config.schemaTranslation()) {
             return SinkSiteSchemas.disabled();
         }
-        schemas = SinkSiteSchemas.start(config, naming, metrics);
+        schemas = SinkSiteSchemas.start(config, naming, metrics, clock);
         return schemas;
     }
 

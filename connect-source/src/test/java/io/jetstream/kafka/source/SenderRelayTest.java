@@ -2,10 +2,10 @@ package io.jetstream.kafka.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
