@@ -176,7 +176,7 @@ public final class RelayClients implements AutoCloseable {
         group.shutdownGracefully(0, SHUTDOWN_TIMEOUT.toSeconds(), TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** Passes every event on; warns when a relay that completed its handshake carries no MACs though they are needed. */
+    /** Passes every event on; warns when a relay completes its handshake without MACs though they are needed. */
     private record WarningWithoutMacs(PeerClient.Listener listener, boolean macsNeeded, String warning)
             implements PeerClient.Listener {
 
