@@ -11,6 +11,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CrashTakeoverTest {
 
@@ -77,34 +79,21 @@ class CrashTakeoverTest {
         assertThat(takeover.predictNext(ORIGIN)).isEqualTo(0);
     }
 
-    @Test
-    void anUnreadableEndOffsetTakesThePartitionOverWithoutPredictions() {
-        takeover.takeOverNewPartitions(deliveries(58));
+    @ParameterizedTest(name = "unreadable {0}")
+    @ValueSource(strings = {"end offset", "stored progress", "tail"})
+    void whatCannotBeReadIsNotCountedAndNeverFailsTheTakeover(String unreadable) {
+        long endOffset = unreadable.equals("tail") ? 50L : 110L;
+        if (!unreadable.equals("end offset")) {
+            destination.endOffsets.put(DESTINATION, endOffset);
+        }
+        destination.storedFails = unreadable.equals("stored progress");
+        destination.tailFails = unreadable.equals("tail");
+
+        takeover.takeOverNewPartitions(deliveries(unreadable.equals("tail") ? 0 : 58));
 
         assertThat(rewritten).isEmpty();
-        assertThat(takeover.predictNext(ORIGIN)).isEqualTo(DestinationOffsets.UNKNOWN);
-    }
-
-    @Test
-    void unreadableStoredProgressTakesThePartitionOverWithoutPredictions() {
-        destination.endOffsets.put(DESTINATION, 110L);
-        destination.storedFails = true;
-
-        takeover.takeOverNewPartitions(deliveries(58));
-
-        assertThat(rewritten).isEmpty();
-        assertThat(takeover.predictNext(ORIGIN)).isEqualTo(DestinationOffsets.UNKNOWN);
-    }
-
-    @Test
-    void anUnreadableTailCountsNothingButStillPredicts() {
-        destination.endOffsets.put(DESTINATION, 50L);
-        destination.tailFails = true;
-
-        takeover.takeOverNewPartitions(deliveries(0));
-
-        assertThat(rewritten).isEmpty();
-        assertThat(takeover.predictNext(ORIGIN)).isEqualTo(50);
+        assertThat(takeover.predictNext(ORIGIN)).as("predictions need the end offset and the stored progress")
+                .isEqualTo(unreadable.equals("tail") ? endOffset : DestinationOffsets.UNKNOWN);
     }
 
     @Test
