@@ -203,8 +203,8 @@ public final class SinkSiteTask extends SourceTask {
                             new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
             metrics.stableCommitsGauges(stableCommits);
         }
-        relayClients = subscribe(relaySettings, new SubscribeFrame(relaySettings.streamId(), nodeId, taskId,
-                taskCount, epoch), integrity);
+        subscribe(relaySettings, new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount, epoch),
+                integrity);
         relayClients.start();
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
@@ -212,14 +212,11 @@ public final class SinkSiteTask extends SourceTask {
     }
 
     /** One subscriber client per egress relay (not connected yet), each feeding the receiver. */
-    private RelayClients subscribe(RelayClientConfigs.Settings relaySettings, SubscribeFrame share,
-                                   FrameIntegrity integrity) {
-        RelayClients clients = RelayClients.open(relaySettings, RelayClients.Role.subscriber(share),
-                share.subscriberId());
-        clients.connect(relay -> new RelayUpstream(receiver::onFrame), integrity.required(), "Egress relay {} does "
+    private void subscribe(RelayClientConfigs.Settings relaySettings, SubscribeFrame share, FrameIntegrity integrity) {
+        relayClients = RelayClients.open(relaySettings, RelayClients.Role.subscriber(share), share.subscriberId());
+        relayClients.connect(relay -> new RelayUpstream(receiver::onFrame), integrity.required(), "Egress relay {} does "
                 + "not carry end-to-end MACs (a relay built before them): every batch it delivers arrives unsigned and "
                 + "is refused, as integrity.required asks. Upgrade the relays of the path.");
-        return clients;
     }
 
     private void startOffsetMap(SinkSiteTaskConfig config, Admin admin) {
