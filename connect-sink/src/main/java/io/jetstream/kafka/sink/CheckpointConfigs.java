@@ -1,8 +1,8 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.ClusterClientConfigs;
-import io.jetstream.kafka.core.config.ClusterClients;
-import io.jetstream.kafka.core.config.RegexValidator;
+import io.jetstream.kafka.connect.common.config.ClusterClientConfigs;
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.RegexValidator;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

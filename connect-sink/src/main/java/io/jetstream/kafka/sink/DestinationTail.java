@@ -1,8 +1,9 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.config.ClusterClients;
+import io.jetstream.kafka.core.model.Clock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +85,7 @@ final class DestinationTail {
      * destination partition, and the offset of the first; reads uncommitted records too.
      */
     static Window read(ClusterClients cluster, String clientId, TopicPartition partition, long endOffset,
-                       boolean withTimestamps, Duration timeout) {
+                       boolean withTimestamps, Duration timeout, Clock clock) {
         Map<String, Object> config = cluster.config(clientId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
@@ -96,8 +97,8 @@ final class DestinationTail {
             long start = Math.max(begin, endOffset - WINDOW);
             long[] fingerprints = new long[(int) Math.max(0, endOffset - start)];
             consumer.seek(partition, start);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (consumer.position(partition, timeout) < endOffset && System.nanoTime() - deadline < 0) {
+            long deadline = clock.nanoTime() + timeout.toNanos();
+            while (consumer.position(partition, timeout) < endOffset && clock.nanoTime() - deadline < 0) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.offset() >= start && record.offset() < endOffset) {
                         fingerprints[(int) (record.offset() - start)] = fingerprint(record, withTimestamps);

@@ -37,7 +37,7 @@ final class EndToEndLiveness {
     static final String HEARTBEAT_AGE = "heartbeat-age-seconds";
     static final String RECORD_AGE = "record-age-seconds";
 
-    /** Registers a gauge read on demand (the task's {@link io.jetstream.kafka.core.metrics.TaskMetrics}). */
+    /** Registers a gauge read on demand (the task's {@link io.jetstream.kafka.connect.common.metrics.TaskMetrics}). */
     interface Gauges {
         void gauge(String metric, String doc, Map<String, String> tags, Supplier<Number> value);
     }

@@ -1,6 +1,6 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.IntegrityConfigs;
+import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.offsets.GroupOffsetTranslation;
 import io.jetstream.kafka.core.offsets.OffsetMapFollower;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,11 @@ final class GroupCheckpointer implements AutoCloseable {
     private boolean topicReady;
 
     GroupCheckpointer(SinkSiteConfig config, String connectorName) {
+        this(config, connectorName, Clock.system());
+    }
+
+    /** @param clock the time the group offset sync interval goes by */
+    GroupCheckpointer(SinkSiteConfig config, String connectorName, Clock clock) {
         ClusterClients sourceCluster = CheckpointConfigs.sourceCluster(config);
         ClusterClients targetCluster = config.targetCluster();
         this.sourceAlias = config.sourceAlias();
@@ -71,7 +77,7 @@ final class GroupCheckpointer implements AutoCloseable {
         this.checkpoints = new GroupCheckpoints(CheckpointConfigs.groupFilter(config), new SourceGroups(),
                 new TargetGroups(), () -> follower.refresh(callTimeout.multipliedBy(3)),
                 CheckpointConfigs.syncEnabled(config), CheckpointConfigs.syncInterval(config).toMillis(),
-                System::currentTimeMillis);
+                () -> TimeUnit.NANOSECONDS.toMillis(clock.nanoTime()));
         long interval = CheckpointConfigs.interval(config).toMillis();
         executor.scheduleWithFixedDelay(this::round, Math.min(interval, 5_000), interval, TimeUnit.MILLISECONDS);
         log.info("Checkpointing consumer groups of {} every {} ms into {} (group offset sync {})", sourceCluster,

@@ -1,13 +1,13 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.ClusterAliasValidator;
-import io.jetstream.kafka.core.config.ClusterClientConfigs;
-import io.jetstream.kafka.core.config.ClusterClients;
-import io.jetstream.kafka.core.config.CrossFieldValidation;
-import io.jetstream.kafka.core.config.IntegrityConfigs;
-import io.jetstream.kafka.core.config.NonEmptyListValidator;
-import io.jetstream.kafka.core.config.RegexValidator;
-import io.jetstream.kafka.core.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.config.ClusterAliasValidator;
+import io.jetstream.kafka.connect.common.config.ClusterClientConfigs;
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
+import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
+import io.jetstream.kafka.connect.common.config.NonEmptyListValidator;
+import io.jetstream.kafka.connect.common.config.RegexValidator;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.schema.RegistryClientSettings;
 import io.jetstream.kafka.schema.SchemaRegistryConfigs;
 import io.jetstream.kafka.schema.SubjectNameStrategy;

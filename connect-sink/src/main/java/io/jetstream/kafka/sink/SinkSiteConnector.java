@@ -1,6 +1,6 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.config.CrossFieldValidation;
+import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -134,6 +134,30 @@ final class SinkSiteMetrics {
 
     void gauge(String metric, String doc, Supplier<Number> value) {
         metrics.gauge(metric, doc, value);
+    }
+
+    /** The receiver's buffer. */
+    void receiverGauges(ReplicationReceiver receiver) {
+        gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
+    }
+
+    /** Exactly-once: the commits whose acknowledgements wait for their records to become readable. */
+    void stableCommitsGauges(StableCommits stableCommits) {
+        gauge("commits-awaiting-stability", "Exactly-once: committed transactions (per origin partition) whose "
+                + "records are not yet readable by read_committed consumers; their batches are not acknowledged "
+                + "yet.", stableCommits::waiting);
+    }
+
+    /** The offset map's entries, corrections and records written without an entry. */
+    void offsetMapGauges(OffsetMapWriter offsetMap) {
+        gauge("offset-map-entries-total", "Offset map entries written: one per origin partition per poll.",
+                offsetMap::entries);
+        gauge("offset-map-corrections-total", "Offset map entries corrected after the write: records that "
+                + "did not land at the predicted destination offsets (another producer on the destination partition, "
+                + "a dropped record).", offsetMap::corrections);
+        gauge("offset-map-unmapped-records-total", "Records written without an offset map entry (the "
+                + "destination's end offset could not be read when the task took the partition over).",
+                offsetMap::unmappedRecords);
     }
 
     void recordsOut(int count) {

@@ -2,6 +2,7 @@ package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.schema.RestSchemaRegistryClient;
@@ -71,14 +72,14 @@ final class SinkSiteSchemas implements ReplicationReceiver.Translator, AutoClose
         }
     }
 
-    static SinkSiteSchemas start(SinkSiteConfig config, TopicNamingPolicy naming, SinkSiteMetrics metrics) {
+    static SinkSiteSchemas start(SinkSiteConfig config, TopicNamingPolicy naming, SinkSiteMetrics metrics, Clock clock) {
         RestSchemaRegistryClient client = new RestSchemaRegistryClient(config.schemaRegistry());
         SubjectNameStrategy keys = config.keySubjectStrategy();
         SubjectNameStrategy values = config.valueSubjectStrategy();
         log.info("Schema translation on: ids rewritten to {}, key subjects by {}, value subjects by {}", client,
                 keys.configName(), values.configName());
         return new SinkSiteSchemas(client, new SchemaTranslator(client, keys, values, config.schemaCacheSize()), naming,
-                metrics, config.schemaHoldTimeout().orElse(null), System::nanoTime);
+                metrics, config.schemaHoldTimeout().orElse(null), clock::nanoTime);
     }
 
     /** When translation is off: warns (once) if the source ships schemas, since its ids then reach consumers here. */

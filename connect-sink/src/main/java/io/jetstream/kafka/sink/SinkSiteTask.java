@@ -1,21 +1,13 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.config.ClusterClients;
-import io.jetstream.kafka.core.config.RelayClientConfigs;
-import io.jetstream.kafka.core.metrics.TaskMetrics;
-import io.jetstream.kafka.core.protocol.AckFrame;
-import io.jetstream.kafka.core.protocol.Frame;
-import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
-import io.jetstream.kafka.transport.ClientTls;
-import io.jetstream.kafka.transport.PeerClient;
-import io.jetstream.kafka.transport.PeerClientConfig;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,15 +90,16 @@ public final class SinkSiteTask extends SourceTask {
     static final Duration STABLE_RECHECK = Duration.ofMillis(100);
 
     private SinkSiteTaskConfig config;
+    /** The time transaction gaps, stability checks and call deadlines go by. */
+    private final Clock clock;
     /** Exactly-once: when Connect last reported a transaction committed ({@link #commit()}). */
-    private volatile long lastCommitNanos = System.nanoTime();
+    private volatile long lastCommitNanos;
     /** Exactly-once: {@code exactly.once.transaction.gap.ms}, read once at start, not per poll. */
     private long transactionGapNanos;
     private ClusterClients targetCluster;
     private String sourceAlias;
     private TopicNamingPolicy naming;
-    private EventLoopGroup group;
-    private final List<PeerClient> clients = new ArrayList<>();
+    private RelayClients relayClients;
     private ReplicationReceiver receiver;
     /** Schema id translation, or null when off. */
     private SinkSiteSchemas schemas;
@@ -119,7 +111,8 @@ public final class SinkSiteTask extends SourceTask {
     /** The thread Connect polls this task on (null before the first poll): with exactly-once it commits there too. */
     private volatile Thread pollThread;
     private BoundedReads progressReads;
-    private final Map<TopicPartition, DestinationOffsets> destinationOffsets = new ConcurrentHashMap<>();
+    /** At-least-once: the takeover after a crashed predecessor and the destination offsets it predicts. */
+    private CrashTakeover takeover;
     /** Exactly-once: holds acknowledgements until the records are readable ({@link StableCommits}). */
     private StableCommits stableCommits;
     private Admin stableOffsetsAdmin;
@@ -140,6 +133,15 @@ public final class SinkSiteTask extends SourceTask {
     /** The last source offset returned per origin partition, carried by map records. Task thread only. */
     private final Map<TopicPartition, Map<String, Object>> lastSourceOffsets = new HashMap<>();
 
+    public SinkSiteTask() {
+        this(Clock.system());
+    }
+
+    SinkSiteTask(Clock clock) {
+        this.clock = clock;
+        this.lastCommitNanos = clock.nanoTime();
+    }
+
     @Override
     public String version() {
         return Version.get();
@@ -158,7 +160,7 @@ public final class SinkSiteTask extends SourceTask {
         transactionsCheck = exactlyOnce ? new WorkerTransactionsCheck(config.transactionPerPoll()) : null;
         transactionGapNanos = config.transactionGap().toNanos();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
-        String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+        String nodeId = RelayClients.nodeId(connectorName, taskId);
         // Of two instances of this task subscribed at once (one left over from a stop that timed
         // out), the relay keeps the one that started later.
         long epoch = System.currentTimeMillis();
@@ -179,7 +181,8 @@ public final class SinkSiteTask extends SourceTask {
                 config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
                         : ReplicationReceiver.RecreationPolicy.CONTINUE),
                 new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity, translator(config));
-        metrics.gauge("buffered-bytes", "Bytes of batches queued or held for re-ordering.", receiver::bufferedBytes);
+        metrics.receiverGauges(receiver);
+        takeover = new CrashTakeover(naming, new TakeoverReads(), metrics::rewritten);
         if (OffsetMapConfigs.enabled(config)) {
             startOffsetMap(config, admin);
         }
@@ -188,58 +191,32 @@ public final class SinkSiteTask extends SourceTask {
             Duration callTimeout = config.clusterCallTimeout();
             Admin stableAdmin = stableOffsetsAdmin;
             WorkerTransactionsCheck check = transactionsCheck;
-            stableCommits = new StableCommits(destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout),
+            stableCommits = new StableCommits(
+                    destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout, clock),
                     (origin, offset, topicId) -> {
                         // nothing is acknowledged once the worker is known to write without transactions
                         if (check.evidence() == null) {
                             receiver.onWritten(origin.topic(), origin.partition(), offset, topicId);
                         }
                     },
-                    STABLE_RECHECK, config.stableTimeout(), System::nanoTime, Executors.newSingleThreadScheduledExecutor(
+                    STABLE_RECHECK, config.stableTimeout(), clock::nanoTime, Executors.newSingleThreadScheduledExecutor(
                             new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
-            metrics.gauge("commits-awaiting-stability", "Exactly-once: committed transactions (per origin "
-                    + "partition) whose records are not yet readable by read_committed consumers; their batches are "
-                    + "not acknowledged yet.", stableCommits::waiting);
+            metrics.stableCommitsGauges(stableCommits);
         }
-        SslContext ssl = relaySettings.tls()
-                ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
-                : null;
-        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("jetstream-sink-" + nodeId, true),
-                NioIoHandler.newFactory());
-        SubscribeFrame subscription = new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount,
-                epoch);
-        for (var address : relaySettings.relays()) {
-            PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SUBSCRIBER, nodeId,
-                            relaySettings.streamId(), relaySettings.token().value())
-                    .sslContext(ssl)
-                    .connectTimeout(relaySettings.connectTimeout())
-                    .heartbeatInterval(relaySettings.heartbeatInterval())
-                    .reconnectBackoff(relaySettings.reconnectBackoff(), relaySettings.reconnectBackoffMax())
-                    .subscription(subscription)
-                    .build();
-            UpstreamAdapter upstream = new UpstreamAdapter();
-            PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
-                @Override
-                public void onReady(PeerClient c) {
-                    if (integrity.required() && !c.macs()) {
-                        log.warn("Egress relay {} does not carry end-to-end MACs (a relay built before them): every "
-                                + "batch it delivers arrives unsigned and is refused, as integrity.required asks. "
-                                + "Upgrade the relays of the path.", c.remote());
-                    }
-                }
-
-                @Override
-                public void onFrame(PeerClient c, Frame frame) {
-                    receiver.onFrame(upstream, frame);
-                }
-            });
-            upstream.client = client;
-            clients.add(client);
-        }
-        clients.forEach(PeerClient::start);
+        subscribe(relaySettings, new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount, epoch),
+                integrity);
+        relayClients.start();
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
                 exactlyOnce ? "exactly-once" : "at-least-once", integrity, targetCluster);
+    }
+
+    /** One subscriber client per egress relay (not connected yet), each feeding the receiver. */
+    private void subscribe(RelayClientConfigs.Settings relaySettings, SubscribeFrame share, FrameIntegrity integrity) {
+        relayClients = RelayClients.open(relaySettings, RelayClients.Role.subscriber(share), share.subscriberId());
+        relayClients.connect(relay -> new RelayUpstream(receiver::onFrame), integrity.required(), "Egress relay {} does "
+                + "not carry end-to-end MACs (a relay built before them): every batch it delivers arrives unsigned and "
+                + "is refused, as integrity.required asks. Upgrade the relays of the path.");
     }
 
     private void startOffsetMap(SinkSiteTaskConfig config, Admin admin) {
@@ -257,14 +234,7 @@ public final class SinkSiteTask extends SourceTask {
                 return stored.progress(origin.topic(), origin.partition());
             }
         });
-        metrics.gauge("offset-map-entries-total", "Offset map entries written: one per origin partition per poll.",
-                offsetMap::entries);
-        metrics.gauge("offset-map-corrections-total", "Offset map entries corrected after the write: records that "
-                + "did not land at the predicted destination offsets (another producer on the destination partition, "
-                + "a dropped record).", offsetMap::corrections);
-        metrics.gauge("offset-map-unmapped-records-total", "Records written without an offset map entry (the "
-                + "destination's end offset could not be read when the task took the partition over).",
-                offsetMap::unmappedRecords);
+        metrics.offsetMapGauges(offsetMap);
     }
 
     /**
@@ -291,7 +261,7 @@ public final class SinkSiteTask extends SourceTask {
         if (!config.schemaTranslation()) {
             return SinkSiteSchemas.disabled();
         }
-        schemas = SinkSiteSchemas.start(config, naming, metrics);
+        schemas = SinkSiteSchemas.start(config, naming, metrics, clock);
         return schemas;
     }
 
@@ -337,6 +307,26 @@ public final class SinkSiteTask extends SourceTask {
                 log.warn("Stored progress names an unreadable topic id '{}'; taken as unknown", text);
                 return Uuid.ZERO_UUID;
             }
+        }
+    }
+
+    /** What the crash takeover reads: destination end offsets and tails, and the stored progress. */
+    private final class TakeoverReads implements CrashTakeover.Destination {
+        @Override
+        public long endOffset(String topic, int partition) throws Exception {
+            return topics.endOffset(topic, partition);
+        }
+
+        @Override
+        public Map<String, Object> storedOffset(TopicPartition origin) {
+            return SinkSiteTask.this.storedOffset(origin);
+        }
+
+        @Override
+        public DestinationTail.Window tail(TopicPartition destination, long endOffset, boolean withTimestamps) {
+            return DestinationTail.read(targetCluster, "jetstream-tail-" + destination.topic() + "-"
+                    + destination.partition(), destination, endOffset, withTimestamps, config.clusterCallTimeout(),
+                    clock);
         }
     }
 
@@ -387,7 +377,7 @@ public final class SinkSiteTask extends SourceTask {
      * The last stable offsets of {@code destinations}: what read_committed consumers can read up to.
      */
     private static Map<TopicPartition, Long> lastStableOffsets(Admin admin, List<TopicPartition> destinations,
-                                                               Duration timeout) throws Exception {
+                                                               Duration timeout, Clock clock) throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         destinations.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         ListOffsetsResult result = admin.listOffsets(latest,
@@ -395,10 +385,10 @@ public final class SinkSiteTask extends SourceTask {
         // Partition by partition: one that cannot be read (its topic deleted) holds back only its own.
         Map<TopicPartition, Long> out = new HashMap<>();
         Exception failure = null;
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanoTime() + timeout.toNanos();
         for (TopicPartition tp : destinations) {
             try {
-                out.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),
+                out.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - clock.nanoTime()),
                         TimeUnit.NANOSECONDS).offset());
             } catch (ExecutionException | TimeoutException e) {
                 failure = e;
@@ -437,7 +427,7 @@ public final class SinkSiteTask extends SourceTask {
             return null;
         }
         if (!exactlyOnce) {
-            takeOverNewPartitions(deliveries);
+            takeover.takeOverNewPartitions(deliveries);
         }
         List<SourceRecord> records = new ArrayList<>(deliveries.size() + 16);
         sourcePartitions.clear(); // this poll's own maps: their identity tells commitRecord the poll
@@ -458,7 +448,7 @@ public final class SinkSiteTask extends SourceTask {
         if (transactionGapNanos == 0) {
             return;
         }
-        long since = System.nanoTime() - lastCommitNanos;
+        long since = clock.nanoTime() - lastCommitNanos;
         if (since < transactionGapNanos) {
             TimeUnit.NANOSECONDS.sleep(transactionGapNanos - since);
         }
@@ -516,9 +506,7 @@ public final class SinkSiteTask extends SourceTask {
         ReplicationReceiver.Incarnation incarnation = delivery.incarnation();
         long predicted = DestinationOffsets.UNKNOWN;
         if (!exactlyOnce) {
-            DestinationOffsets cursor = destinationOffsets.get(
-                    new TopicPartition(delivery.originTopic(), delivery.partition()));
-            predicted = cursor == null ? DestinationOffsets.UNKNOWN : cursor.predictNext();
+            predicted = takeover.predictNext(new TopicPartition(delivery.originTopic(), delivery.partition()));
         }
         if (predicted == DestinationOffsets.UNKNOWN && incarnation.previousTopicIdString == null) {
             return incarnation.known() ? Map.of(OFFSET, offset, TOPIC_ID, incarnation.topicIdString)
@@ -536,85 +524,6 @@ public final class SinkSiteTask extends SourceTask {
             out.put(DESTINATION_OFFSET, predicted);
         }
         return out;
-    }
-
-    /** At-least-once: takes over every origin partition that appears for the first time in this poll. */
-    private void takeOverNewPartitions(List<ReplicationReceiver.Delivery> deliveries) {
-        Map<TopicPartition, List<ReplicatedRecord>> firstRuns = new HashMap<>();
-        for (ReplicationReceiver.Delivery delivery : deliveries) {
-            TopicPartition origin = new TopicPartition(delivery.originTopic(), delivery.partition());
-            if (!destinationOffsets.containsKey(origin)) {
-                firstRuns.computeIfAbsent(origin, tp -> new ArrayList<>()).add(delivery.record());
-            }
-        }
-        firstRuns.forEach((origin, run) -> destinationOffsets.put(origin, takeOver(origin, run)));
-    }
-
-    /**
-     * The first records of an origin partition for this task instance (at-least-once): counts what a
-     * crashed predecessor wrote after its stored progress, and starts predicting destination offsets.
-     * Runs before anything of this partition is written by this instance.
-     */
-    private DestinationOffsets takeOver(TopicPartition origin, List<ReplicatedRecord> firstRun) {
-        String destination = naming.destinationTopic(origin.topic());
-        long endOffset;
-        try {
-            endOffset = topics.endOffset(destination, origin.partition());
-        } catch (Exception e) {
-            log.warn("Cannot read the end offset of {}-{}; records written twice after a crash are not counted "
-                    + "for this partition: {}", destination, origin.partition(), e.toString());
-            return DestinationOffsets.unknown();
-        }
-        Map<String, Object> stored;
-        try {
-            stored = storedOffset(origin);
-        } catch (RuntimeException e) {
-            log.warn("Cannot read the stored progress of {}; records written twice after a crash are not counted "
-                    + "for this partition: {}", origin, e.toString());
-            return DestinationOffsets.unknown();
-        }
-        long rewritten;
-        if (stored != null) {
-            long storedDestination = stored.get(DESTINATION_OFFSET) instanceof Number n
-                    ? n.longValue() : DestinationOffsets.UNKNOWN;
-            rewritten = DestinationOffsets.rewrittenAfter(storedDestination, endOffset);
-        } else {
-            rewritten = rewrittenWithoutProgress(origin, destination, endOffset, firstRun);
-        }
-        if (rewritten > 0) {
-            metrics.rewritten(rewritten);
-            log.info("{}-{}: the previous task instance wrote {} records after its last stored progress; they are "
-                    + "written again (at-least-once duplicates, counted in rewritten-records-total)", destination,
-                    origin.partition(), rewritten);
-        }
-        return DestinationOffsets.startingAt(endOffset);
-    }
-
-    /**
-     * No progress stored for the partition, yet the destination holds records: a predecessor may have
-     * crashed before its first offset flush. What it wrote first is what arrives first now, so that
-     * run is searched among the destination's last records ({@link DestinationTail}).
-     */
-    private long rewrittenWithoutProgress(TopicPartition origin, String destination, long endOffset,
-                                          List<ReplicatedRecord> firstRun) {
-        if (endOffset == 0 || firstRun.isEmpty()) {
-            return 0;
-        }
-        boolean withTimestamps = DestinationTail.useTimestamps(firstRun.get(0));
-        long[] redelivered = firstRun.stream().mapToLong(r -> DestinationTail.fingerprint(r, withTimestamps))
-                .toArray();
-        try {
-            DestinationTail.Window window = DestinationTail.read(targetCluster,
-                    "jetstream-tail-" + destination + "-" + origin.partition(),
-                    new TopicPartition(destination, origin.partition()), endOffset, withTimestamps,
-                    config.clusterCallTimeout());
-            int at = DestinationTail.locate(window.fingerprints(), redelivered);
-            return at < 0 ? 0 : endOffset - (window.start() + at);
-        } catch (RuntimeException e) {
-            log.warn("Cannot read the last records of {}-{}; records written twice after a crash are not counted "
-                    + "for this partition: {}", destination, origin.partition(), e.toString());
-            return 0;
-        }
     }
 
     @Override
@@ -636,13 +545,10 @@ public final class SinkSiteTask extends SourceTask {
             metrics.written(new TopicPartition(originTopic, originPartition), record.timestamp());
         }
         if (!exactlyOnce) {
-            DestinationOffsets cursor = destinationOffsets.get(new TopicPartition(originTopic, originPartition));
-            if (cursor != null) {
-                if (metadata == null) {
-                    cursor.onSkipped();
-                } else {
-                    cursor.onWritten(metadata.offset());
-                }
+            if (metadata == null) {
+                takeover.onSkipped(new TopicPartition(originTopic, originPartition));
+            } else {
+                takeover.onWritten(new TopicPartition(originTopic, originPartition), metadata.offset());
             }
         }
         Map<String, ?> offset = record.sourceOffset();
@@ -691,7 +597,7 @@ public final class SinkSiteTask extends SourceTask {
             if (check.evidence() != null) {
                 return; // acknowledges nothing: poll() fails the task
             }
-            lastCommitNanos = System.nanoTime();
+            lastCommitNanos = clock.nanoTime();
             stableCommits.committed();
         } else {
             receiver.onOffsetsFlushed();
@@ -701,7 +607,9 @@ public final class SinkSiteTask extends SourceTask {
     @Override
     public void stop() {
         long start = System.nanoTime();
-        clients.forEach(PeerClient::close);
+        if (relayClients != null) {
+            relayClients.close();
+        }
         if (stableCommits != null) {
             stableCommits.close();
         }
@@ -723,37 +631,9 @@ public final class SinkSiteTask extends SourceTask {
         if (progressReads != null) {
             progressReads.close();
         }
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        }
         if (metrics != null) {
             metrics.close();
         }
         log.info("Destination-site task stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
-    }
-
-    /** Acknowledgements go back on the connection the batch came from. */
-    private static final class UpstreamAdapter implements ReplicationReceiver.Upstream {
-        PeerClient client;
-
-        @Override
-        public String name() {
-            return client.remote().toString();
-        }
-
-        @Override
-        public void sendAck(AckFrame ack) {
-            client.send(ack);
-        }
-
-        @Override
-        public void pauseReading() {
-            client.pauseReading();
-        }
-
-        @Override
-        public void resumeReading() {
-            client.resumeReading();
-        }
     }
 }

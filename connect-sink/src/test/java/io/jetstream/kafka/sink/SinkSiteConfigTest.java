@@ -3,7 +3,7 @@ package io.jetstream.kafka.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jetstream.kafka.core.config.ConfigDocs;
+import io.jetstream.kafka.connect.common.config.ConfigDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.metrics.TaskMetrics;
-import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -28,6 +28,18 @@ class SinkSiteMetricsDocTest {
             metrics.written(p0, System.currentTimeMillis());
             metrics.gap(p0, 3);
             metrics.recreation(p0);
+            metrics.offsetMapGauges(new OffsetMapWriter("A", TopicNamingPolicy.create("prefix", "A", "."), false,
+                    new OffsetMapWriter.Positions() {
+                        @Override
+                        public long endOffset(String destinationTopic, int partition) {
+                            return 0;
+                        }
+
+                        @Override
+                        public ReplicationReceiver.Progress stored(TopicPartition origin) {
+                            return ReplicationReceiver.Progress.NONE;
+                        }
+                    }));
 
             Set<String> names = new TreeSet<>();
             for (MetricName name : registry.metrics().keySet()) {
@@ -35,7 +47,8 @@ class SinkSiteMetricsDocTest {
                     names.add(name.name());
                 }
             }
-            assertThat(names).contains(EndToEndLiveness.HEARTBEAT_AGE, EndToEndLiveness.RECORD_AGE)
+            assertThat(names).contains(EndToEndLiveness.HEARTBEAT_AGE, EndToEndLiveness.RECORD_AGE,
+                            "offset-map-entries-total", "offset-map-unmapped-records-total")
                     .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
                             .contains("`" + name + "`"));
         }

@@ -1,7 +1,7 @@
 package io.jetstream.kafka.sink;
 
-import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
-import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.core.batch.BatchEncoder;

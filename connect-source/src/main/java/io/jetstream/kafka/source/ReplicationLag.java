@@ -60,7 +60,7 @@ final class ReplicationLag {
         Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions);
     }
 
-    /** Registers and removes the task's gauges ({@link io.jetstream.kafka.core.metrics.TaskMetrics}). */
+    /** Registers and removes the task's gauges ({@link io.jetstream.kafka.connect.common.metrics.TaskMetrics}). */
     interface Gauges {
         void gauge(String metric, String doc, Map<String, String> tags, Supplier<Number> value);
 

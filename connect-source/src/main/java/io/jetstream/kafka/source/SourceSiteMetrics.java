@@ -1,8 +1,9 @@
 package io.jetstream.kafka.source;
 
-import io.jetstream.kafka.core.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
@@ -88,6 +89,31 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
     /** Registers a gauge read on demand. */
     void gauge(String metric, String doc, Supplier<Number> value) {
         metrics.gauge(metric, doc, value);
+    }
+
+    /** The sender's buffer and window, and whether the task paused its partitions for backpressure. */
+    void senderGauges(ReplicationSender sender, BooleanSupplier paused) {
+        gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
+        gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);
+        gauge("paused", "1 while partitions are paused for backpressure.", () -> paused.getAsBoolean() ? 1 : 0);
+    }
+
+    /** What the task found reading the source cluster: oversized records, recreated topics, offset jumps. */
+    void originGauges(OversizedRecords oversized, TopicIncarnations incarnations, OriginCoverage coverage) {
+        gauge("oversized-records-total", "Records too large for a batch frame to the relays, skipped under "
+                + "errors.tolerance=all (and reported to the dead letter queue when the connector has one).",
+                oversized::skipped);
+        gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "
+                + "topic id): replicated as a new incarnation from its first record.", incarnations::recreations);
+        gauge("offset-truncations-total", "Times a partition's offsets went backwards within one topic "
+                + "incarnation (a truncated log, e.g. after an unclean leader election): the destination takes the "
+                + "records at offsets it already wrote for duplicates.", incarnations::truncations);
+        gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
+                + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
+                + "after an assignment).", coverage::checks);
+        gauge("unvouched-offset-jumps-total", "Offset jumps over offsets the source cluster no longer holds "
+                + "(deleted before they were read, or a committed offset below the log start): the destination "
+                + "reports a gap unless it already wrote them.", coverage::unvouched);
     }
 
     void recordsIn(int records, long bytes) {

@@ -1,27 +1,19 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.connect.common.config.ClusterClients;
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
+import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.config.ClusterClients;
-import io.jetstream.kafka.core.config.RelayClientConfigs;
-import io.jetstream.kafka.core.metrics.TaskMetrics;
-import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionExplanation;
-import io.jetstream.kafka.core.model.ModelInputs;
-import io.jetstream.kafka.core.protocol.Frame;
-import io.jetstream.kafka.core.protocol.PeerRole;
-import io.jetstream.kafka.transport.ClientTls;
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.transport.FrameBuffers;
 import io.jetstream.kafka.transport.PeerClient;
-import io.jetstream.kafka.transport.PeerClientConfig;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -32,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -62,15 +53,18 @@ import org.slf4j.LoggerFactory;
 public final class SourceSiteTask extends SinkTask {
 
     private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
-    private static final long TICK_MILLIS = 5;
+    private static final Duration TICK = Duration.ofMillis(5);
+    /** How often the relays' round trips are handed to the batching model. */
+    private static final Duration RTT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
     /** Pause before Connect hands the same records over again after the source cluster did not answer. */
     private static final long ORIGIN_RETRY_MILLIS = 1_000;
 
     private SourceSiteConfig config;
     /** {@code <target alias>.}: topics with this prefix came from the destination. */
     private String replicaPrefix;
-    private EventLoopGroup group;
-    private final List<PeerClient> clients = new ArrayList<>();
+    /** The time the sender, the batching gauges and the lag figures go by. */
+    private final Clock clock;
+    private RelayClients relayClients;
     private ReplicationSender sender;
     private TopicMetadataPublisher metadata;
     /** Schema ids looked up and shipped ({@code schema.translation.enabled}), or null. */
@@ -88,6 +82,14 @@ public final class SourceSiteTask extends SinkTask {
     private final Set<TopicPartition> skipped = new HashSet<>();
     private volatile boolean paused;
 
+    public SourceSiteTask() {
+        this(Clock.system());
+    }
+
+    SourceSiteTask(Clock clock) {
+        this.clock = clock;
+    }
+
     @Override
     public String version() {
         return Version.get();
@@ -99,19 +101,49 @@ public final class SourceSiteTask extends SinkTask {
         this.config = config;
         this.replicaPrefix = config.targetAlias() + ".";
         String connectorName = config.connectorName();
-        int taskId = config.taskId();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
-        String nodeId = connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
-        metrics = new SourceSiteMetrics(TaskMetrics.forTask(() -> context.pluginMetrics(), connectorName, taskId));
-        SslContext ssl = relaySettings.tls()
-                ? ClientTls.sslContext(relaySettings.caFile(), relaySettings.certFile(), relaySettings.keyFile())
-                : null;
-        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("jetstream-source-" + nodeId, true),
-                NioIoHandler.newFactory());
-        BatchPolicy policy = config.batchPolicy();
-        List<ReplicationSender.Relay> relays = new ArrayList<>();
-        ReplicationSender[] senderRef = new ReplicationSender[1];
+        String nodeId = RelayClients.nodeId(connectorName, config.taskId());
+        metrics = new SourceSiteMetrics(TaskMetrics.forTask(() -> context.pluginMetrics(), connectorName,
+                config.taskId()));
         SenderIntegrity integrity = SenderIntegrity.of(config.integrityKey());
+        List<SenderRelay> relays = connectRelays(relaySettings, nodeId, integrity);
+        BatchPolicy policy = config.batchPolicy();
+        sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
+                config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
+                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
+                config.heartbeatInterval()).skippingRefused(tolerateAll(props)),
+                List.<ReplicationSender.Relay>copyOf(relays), policy, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
+        relays.forEach(relay -> relay.deliverTo(sender));
+        metrics.senderGauges(sender, () -> paused);
+        BatchingGauges.register(metrics::gauge, policy, clock);
+        oversized = new OversizedRecords(errantRecordReporter(), tolerateAll(props), sender::maxRecordBytes);
+        refusedBatches = new RefusedBatches(errantRecordReporter(), props.get("errors.deadletterqueue.topic.name"));
+        ClusterClients sourceCluster = config.sourceCluster();
+        admin = sourceCluster.admin(nodeId + "-metadata");
+        AdminOriginOffsets originOffsets = new AdminOriginOffsets(admin, config.consumerGroupId(),
+                config.clusterCallTimeout());
+        incarnations = new TopicIncarnations(originOffsets);
+        coverage = new OriginCoverage(originOffsets);
+        metrics.originGauges(oversized, incarnations, coverage);
+        schemas = config.schemaTranslation() ? SourceSiteSchemas.start(config.schemaRegistry(), metrics) : null;
+        metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
+                config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId,
+                schemas == null ? TopicMetadataPublisher.Schemas.NONE : schemas);
+        sender.metadataListener(metadata::onMetadataAcknowledged);
+        sender.schemasMissingListener(metadata::onSchemasChanged);
+        startLag(originOffsets, nodeId);
+        relayClients.start();
+        ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
+        log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
+                config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
+    }
+
+    /**
+     * One client per relay (not connected yet), the relays on this host first when
+     * {@code relays.prefer.local} asks for it.
+     */
+    private List<SenderRelay> connectRelays(RelayClientConfigs.Settings relaySettings, String nodeId,
+                                            SenderIntegrity integrity) {
         RelayPreference.Tiers tiers = RelayPreference.tiers(relaySettings.relays(), config.preferLocalRelays(),
                 RelayPreference::onThisHost);
         if (config.preferLocalRelays()) {
@@ -123,132 +155,32 @@ public final class SourceSiteTask extends SinkTask {
                         tiers.preferred(), SourceSiteConfig.RELAYS_PREFER_LOCAL);
             }
         }
-        for (var address : relaySettings.relays()) {
-            PeerClientConfig clientConfig = PeerClientConfig.builder(address, PeerRole.SENDER, nodeId,
-                            relaySettings.streamId(), relaySettings.token().value())
-                    .sslContext(ssl)
-                    .connectTimeout(relaySettings.connectTimeout())
-                    .heartbeatInterval(relaySettings.heartbeatInterval())
-                    .reconnectBackoff(relaySettings.reconnectBackoff(), relaySettings.reconnectBackoffMax())
-                    .receipts(true)
-                    .build();
-            RelayAdapter adapter = new RelayAdapter(tiers.preferred(address));
-            PeerClient client = new PeerClient(clientConfig, group, new PeerClient.Listener() {
-                @Override
-                public void onReady(PeerClient c) {
-                    if (integrity.enabled() && !c.macs()) {
-                        log.warn("Relay {} does not carry end-to-end MACs (a relay built before them): batches sent "
-                                + "through it reach the destination unsigned, which refuses them while it requires "
-                                + "integrity, and its answers come back unsigned, which this task does not commit on. "
-                                + "Upgrade the relays.", c.remote());
-                    }
-                }
+        relayClients = RelayClients.open(relaySettings, RelayClients.Role.sender(), nodeId);
+        return relayClients.connect(address -> new SenderRelay(tiers.preferred(address)), integrity.enabled(),
+                "Relay {} does not carry end-to-end MACs (a relay built before them): batches sent through it reach "
+                        + "the destination unsigned, which refuses them while it requires integrity, and its answers "
+                        + "come back unsigned, which this task does not commit on. Upgrade the relays.");
+    }
 
-                @Override
-                public void onFrame(PeerClient c, Frame frame) {
-                    senderRef[0].onFrame(adapter, frame);
-                }
-
-                @Override
-                public void onDisconnected(PeerClient c, Throwable cause) {
-                    senderRef[0].onRelayLost(adapter);
-                }
-            });
-            adapter.client = client;
-            clients.add(client);
-            relays.add(adapter);
-        }
-        sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
-                config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
-                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
-                config.heartbeatInterval()).skippingRefused(tolerateAll(props)),
-                relays, policy, System::nanoTime, FrameBuffers.ALLOCATOR, metrics);
-        senderRef[0] = sender;
-        metrics.gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
-        metrics.gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);
-        metrics.gauge("paused", "1 while partitions are paused for backpressure.", () -> paused ? 1 : 0);
-        metrics.gauge("batch-max-records", "Records at which the batching policy closes a batch now.",
-                () -> policy.decision(System.nanoTime()).maxRecords());
-        metrics.gauge("batch-max-bytes", "Bytes at which the batching policy closes a batch now.",
-                () -> policy.decision(System.nanoTime()).maxBytes());
-        metrics.gauge("batch-linger-ms", "Linger the batching policy uses now.",
-                () -> policy.decision(System.nanoTime()).linger().toMillis());
-        metrics.gauge("window-batches", "In-flight window (batches) the batching policy allows now.",
-                () -> policy.decision(System.nanoTime()).maxInFlightBatches());
-        metrics.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
-                () -> predictedLatencyMillis(policy));
-        metrics.gauge("batch-decision-reason", "Why the batching policy chose its caps: 0 fixed, 1 warm-up,"
-                + " 2 latency-optimal, 3 draining a backlog, 4 no headroom, 5 saturated.",
-                () -> policy.decision(System.nanoTime()).reason().ordinal());
-        metrics.gauge("batch-decision-changes", "Times the adaptive batching policy changed its caps (flapping"
-                + " shows here); 0 with fixed caps.", () -> policy instanceof AdaptiveBatchPolicy adaptive
-                        ? adaptive.decisionChanges() : 0L);
-        metrics.gauge("path-throughput-bytes-per-second", "Path throughput the batching model uses (adaptive"
-                + " policy): measured from the egress relay's receipts once they come, else from acknowledgements,"
-                + " else its prior.", () -> modelInput(policy, ModelInputs::linkBytesPerSecond));
-        metrics.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
-                + " policy).", () -> modelInput(policy, in -> in.rttNanos() / 1e6));
-        oversized = new OversizedRecords(errantRecordReporter(), tolerateAll(props), sender::maxRecordBytes);
-        refusedBatches = new RefusedBatches(errantRecordReporter(), props.get("errors.deadletterqueue.topic.name"));
-        metrics.gauge("oversized-records-total", "Records too large for a batch frame to the relays, skipped under "
-                + "errors.tolerance=all (and reported to the dead letter queue when the connector has one).",
-                oversized::skipped);
-        ClusterClients sourceCluster = config.sourceCluster();
-        admin = sourceCluster.admin(nodeId + "-metadata");
-        AdminOriginOffsets originOffsets = new AdminOriginOffsets(admin, config.consumerGroupId(),
-                config.clusterCallTimeout());
-        incarnations = new TopicIncarnations(originOffsets);
-        schemas = config.schemaTranslation() ? SourceSiteSchemas.start(config.schemaRegistry(), metrics) : null;
-        metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
-                config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId,
-                schemas == null ? TopicMetadataPublisher.Schemas.NONE : schemas);
-        sender.metadataListener(metadata::onMetadataAcknowledged);
-        sender.schemasMissingListener(metadata::onSchemasChanged);
-        coverage = new OriginCoverage(originOffsets);
+    /** The replication lag figures, refreshed every heartbeat interval on a thread of their own. */
+    private void startLag(AdminOriginOffsets originOffsets, String nodeId) {
         lag = new ReplicationLag(originOffsets, sender::committableOffsets, originOffsets, sender::unackedBytes,
-                sender::atRiskBytes, metrics::meanRecordBytes, System::nanoTime, metrics);
+                sender::atRiskBytes, metrics::meanRecordBytes, clock::nanoTime, metrics);
         lagRefresher = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("jetstream-lag-" + nodeId,
                 true));
         long lagMillis = config.heartbeatInterval().toMillis();
         lagRefresher.scheduleWithFixedDelay(this::refreshLag, lagMillis, lagMillis, TimeUnit.MILLISECONDS);
-        metrics.gauge("topic-recreations-total", "Partitions whose topic was found deleted and recreated (a new "
-                + "topic id): replicated as a new incarnation from its first record.", incarnations::recreations);
-        metrics.gauge("offset-truncations-total", "Times a partition's offsets went backwards within one topic "
-                + "incarnation (a truncated log, e.g. after an unclean leader election): the destination takes the "
-                + "records at offsets it already wrote for duplicates.", incarnations::truncations);
-        metrics.gauge("origin-offset-checks-total", "Times the task asked the source cluster whether offsets its "
-                + "consumer skipped were legitimately absent (a put with offset jumps, or a partition's first records "
-                + "after an assignment).", coverage::checks);
-        metrics.gauge("unvouched-offset-jumps-total", "Offset jumps over offsets the source cluster no longer holds "
-                + "(deleted before they were read, or a committed offset below the log start): the destination "
-                + "reports a gap unless it already wrote them.", coverage::unvouched);
-        clients.forEach(PeerClient::start);
-        ticker = group.next().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
-                config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
-    }
-
-    private static double modelInput(BatchPolicy policy, ToDoubleFunction<ModelInputs> input) {
-        return explained(policy, e -> input.applyAsDouble(e.inputs()));
-    }
-
-    private static double predictedLatencyMillis(BatchPolicy policy) {
-        return explained(policy, e -> e.inForce().totalNanos() / 1e6);
-    }
-
-    /** A figure from the explanation of the decision in force; NaN when the policy gives none (fixed caps). */
-    private static double explained(BatchPolicy policy, ToDoubleFunction<DecisionExplanation> figure) {
-        return policy.decision(System.nanoTime()).explanation().map(figure::applyAsDouble).orElse(Double.NaN);
     }
 
     private long lastRttSample;
 
+    /** The sender's timer (linger, re-sends), with a sample of the relays' round trips once a second. */
     private void tick() {
         try {
-            long now = System.nanoTime();
-            if (now - lastRttSample > 1_000_000_000L) {
+            long now = clock.nanoTime();
+            if (now - lastRttSample > RTT_SAMPLE_INTERVAL.toNanos()) {
                 lastRttSample = now;
-                for (PeerClient client : clients) {
+                for (PeerClient client : relayClients.clients()) {
                     if (client.isReady() && !client.rtt().isZero()) {
                         sender.onRttSample(client.rtt().toNanos());
                     }
@@ -554,12 +486,9 @@ public final class SourceSiteTask extends SinkTask {
         }
         closeQuietly(metadata, "metadata publisher");
         closeQuietly(schemas, "schema registry client");
-        clients.forEach(c -> closeQuietly(c, "relay client " + c.remote()));
+        closeQuietly(relayClients, "relay clients");
         closeQuietly(sender, "sender");
         closeQuietly(admin, "admin client");
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        }
         if (metrics != null) {
             metrics.close();
         }
@@ -574,41 +503,6 @@ public final class SourceSiteTask extends SinkTask {
             closeable.close();
         } catch (Exception e) {
             log.warn("Closing the {} failed", what, e);
-        }
-    }
-
-    /** Adapts a PeerClient to the sender's view of a relay. */
-    private static final class RelayAdapter implements ReplicationSender.Relay {
-        private final boolean preferred;
-        PeerClient client;
-
-        RelayAdapter(boolean preferred) {
-            this.preferred = preferred;
-        }
-
-        @Override
-        public boolean preferred() {
-            return preferred;
-        }
-
-        @Override
-        public String name() {
-            return client.remote().toString();
-        }
-
-        @Override
-        public boolean isReady() {
-            return client.isReady() && client.isWritable();
-        }
-
-        @Override
-        public boolean send(Frame frame) {
-            return client.send(frame);
-        }
-
-        @Override
-        public int maxBatchPayloadBytes() {
-            return client.peerMaxFrameBytes() > 0 ? client.maxBatchPayloadBytes() : 0;
         }
     }
 }

@@ -2,11 +2,11 @@ package io.jetstream.kafka.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
-import io.jetstream.kafka.core.metrics.TaskMetrics;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;

@@ -1,10 +1,14 @@
 package io.jetstream.kafka.source;
 
-import io.jetstream.kafka.core.metrics.TaskMetrics;
-import io.jetstream.kafka.core.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
+import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.core.model.BatchDecision;
+import io.jetstream.kafka.core.model.DecisionReason;
+import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +33,11 @@ class SourceSiteMetricsDocTest {
                     tp -> 0L, () -> 0L, metrics::meanRecordBytes, System::nanoTime, metrics);
             lag.assign(List.of(p0));
             lag.refresh();
+            BatchingGauges.register(metrics::gauge, new FixedBatchPolicy(BatchDecision.of(10, 1_000,
+                    Duration.ofMillis(5), 1, 1_000L, DecisionReason.FIXED)), () -> 0L);
+            FakeSourceCluster source = new FakeSourceCluster("down");
+            metrics.originGauges(new OversizedRecords(null, true, () -> 1_000L), new TopicIncarnations(source),
+                    new OriginCoverage(source));
 
             Set<String> names = new TreeSet<>();
             for (MetricName name : registry.metrics().keySet()) {
@@ -36,7 +45,8 @@ class SourceSiteMetricsDocTest {
                     names.add(name.name());
                 }
             }
-            assertThat(names).contains(ReplicationLag.LAG_RECORDS, ReplicationLag.CATCH_UP, "heartbeats-sent-total")
+            assertThat(names).contains(ReplicationLag.LAG_RECORDS, ReplicationLag.CATCH_UP, "heartbeats-sent-total",
+                            "batch-decision-reason", "unvouched-offset-jumps-total")
                     .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
                             .contains("`" + name + "`"));
         }

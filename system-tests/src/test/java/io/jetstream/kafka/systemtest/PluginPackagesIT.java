@@ -54,6 +54,7 @@ class PluginPackagesIT {
                     .map(n -> n.substring((root + "lib/").length())).toList();
             assertThat(jars).anyMatch(j -> j.startsWith("jetstream-" + module + "-"))
                     .anyMatch(j -> j.startsWith("jetstream-core-")).anyMatch(j -> j.startsWith("jetstream-transport-"))
+                    .anyMatch(j -> j.startsWith("jetstream-connect-common-"))
                     .anyMatch(j -> j.startsWith("netty-handler-"));
             assertThat(jars).as("what the Connect runtime provides").noneMatch(j -> j.startsWith("kafka-")
                     || j.startsWith("connect-") || j.startsWith("slf4j-") || j.startsWith("zstd-jni-")

@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import javax.net.ssl.SSLException;
 
-import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -51,11 +50,6 @@ public final class ClientTls {
                     + " cert=" + describe(certFile) + " key=" + describe(keyFile) + ": " + e.getMessage()
                     + " (keys must be PKCS#8 PEM: BEGIN PRIVATE KEY)", e);
         }
-    }
-
-    /** The context the connector settings ask for, or null when they turn TLS off (plaintext). */
-    public static SslContext sslContext(RelayClientConfigs.Settings settings) {
-        return settings.tls() ? sslContext(settings.caFile(), settings.certFile(), settings.keyFile()) : null;
     }
 
     private static String describe(Optional<Path> file) {

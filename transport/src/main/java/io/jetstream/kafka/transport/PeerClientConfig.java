@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.jetstream.kafka.core.config.RelayClientConfigs;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.wire.FrameLength;
@@ -12,7 +11,8 @@ import io.netty.handler.ssl.SslContext;
 
 /**
  * Everything a {@link PeerClient} needs to reach one relay. Build it with {@link #builder} (defaults
- * below) or from the connectors' settings with {@link #fromSettings}.
+ * below). Transport knows no configuration keys: the connectors' shared module (connect-common,
+ * {@code RelayClients}) builds these from their relay settings, the relay from its own.
  *
  * @param remote              the relay's data address; an unresolved address is resolved at each
  *                            connection attempt (DNS changes are followed)
@@ -94,23 +94,6 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
      */
     public static Builder builder(InetSocketAddress remote, PeerRole role, String nodeId, String streamId, String token) {
         return new Builder(remote, role, nodeId, streamId, token);
-    }
-
-    /**
-     * The configuration a connector task derives from its relay settings (stream, token, TLS files,
-     * timeouts) for one of the relays listed in them.
-     *
-     * @param subscription the share to subscribe to, for role SUBSCRIBER; null otherwise
-     */
-    public static PeerClientConfig fromSettings(RelayClientConfigs.Settings settings, InetSocketAddress relay,
-                                                PeerRole role, String nodeId, SubscribeFrame subscription) {
-        return builder(relay, role, nodeId, settings.streamId(), settings.token().value())
-                .sslContext(ClientTls.sslContext(settings))
-                .connectTimeout(settings.connectTimeout())
-                .heartbeatInterval(settings.heartbeatInterval())
-                .reconnectBackoff(settings.reconnectBackoff(), settings.reconnectBackoffMax())
-                .subscription(subscription)
-                .build();
     }
 
     /** Whether the connection is encrypted. */

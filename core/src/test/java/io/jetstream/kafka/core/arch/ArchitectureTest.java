@@ -13,7 +13,8 @@ import java.util.Arrays;
 
 /**
  * Keeps core lean: Netty only in the protocol layer (zero-copy framing), no Kafka Connect anywhere
- * (the connectors depend on core, never the reverse), and no cycles between core's packages.
+ * (the connectors depend on core, never the reverse), no connector support code (config keys, task
+ * metrics: connect-common), and no cycles between core's packages.
  */
 @AnalyzeClasses(packages = "io.jetstream.kafka.core", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -30,6 +31,21 @@ class ArchitectureTest {
             .that().resideInAPackage("io.jetstream.kafka.core..")
             .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.connect..")
             .because("connect-source and connect-sink depend on core, never the reverse");
+
+    @ArchTest
+    static final ArchRule coreKnowsNoModuleAboveIt = noClasses()
+            .that().resideInAPackage("io.jetstream.kafka.core..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jetstream.kafka.connect..",
+                    "io.jetstream.kafka.transport..", "io.jetstream.kafka.source..", "io.jetstream.kafka.sink..",
+                    "io.jetstream.kafka.relay..")
+            .because("core is the model and the protocol: every other module depends on it, never the reverse");
+
+    @ArchTest
+    static final ArchRule coreHoldsNoConnectorConfigOrMetrics = noClasses()
+            .that().resideInAPackage("io.jetstream.kafka.core..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka.common.config..",
+                    "org.apache.kafka.common.metrics..")
+            .because("config keys and task metrics serve the connectors only: they live in connect-common");
 
     @ArchTest
     static final ArchRule batchAndWireDoNotKnowTheFrameLayer = noClasses()

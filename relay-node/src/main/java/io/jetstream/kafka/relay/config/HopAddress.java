@@ -1,7 +1,7 @@
 package io.jetstream.kafka.relay.config;
 
+import io.jetstream.kafka.transport.HostPort;
 import java.net.InetSocketAddress;
-import java.util.Objects;
 
 /**
  * The data address of another relay, written {@code host:port} (IPv6 literals in brackets:
@@ -13,45 +13,17 @@ import java.util.Objects;
 public record HopAddress(String host, int port) {
 
     public HopAddress {
-        Objects.requireNonNull(host, "host");
-        if (host.isBlank()) {
-            throw new IllegalArgumentException("host must not be blank");
-        }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("port must be between 1 and 65535, was " + port);
-        }
+        HostPort.check(host, port);
     }
 
     /**
-     * Parses {@code host:port}.
+     * Parses {@code host:port} ({@link HostPort#parse}: the grammar the connectors' relay lists use too).
      *
      * @throws IllegalArgumentException naming the rule the text breaks
      */
     public static HopAddress parse(String text) {
-        String value = Objects.requireNonNull(text, "text").trim();
-        int colon = value.lastIndexOf(':');
-        if (colon <= 0 || colon == value.length() - 1) {
-            throw new IllegalArgumentException("'" + text + "' is not of the form host:port");
-        }
-        String host = value.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        } else if (host.indexOf(':') >= 0) {
-            throw new IllegalArgumentException("'" + text + "': write IPv6 addresses in brackets, e.g. [::1]:7070");
-        }
-        if (host.isBlank() || host.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("'" + text + "' has an empty or blank host");
-        }
-        int port;
-        try {
-            port = Integer.parseInt(value.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' has a port that is not a number", e);
-        }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("'" + text + "' has a port outside 1-65535");
-        }
-        return new HopAddress(host, port);
+        HostPort parsed = HostPort.parse(text);
+        return new HopAddress(parsed.host(), parsed.port());
     }
 
     /**

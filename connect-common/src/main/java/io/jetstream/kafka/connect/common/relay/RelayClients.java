@@ -1,0 +1,206 @@
+package io.jetstream.kafka.connect.common.relay;
+
+import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.transport.ClientTls;
+import io.jetstream.kafka.transport.PeerClient;
+import io.jetstream.kafka.transport.PeerClientConfig;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relay connections of one connector task: one {@link PeerClient} per relay its
+ * {@link RelayClientConfigs.Settings} list, all on one Netty event-loop thread of the task's own.
+ * Both connectors make theirs here, so stream, token, TLS and timeouts reach the relays alike; what
+ * differs is the {@link Role}: the source-site task sends (and asks for receipts), the
+ * destination-site task subscribes to its share.
+ *
+ * <p>Lifecycle: {@link #open} in the task's {@code start} (nothing connects yet), {@link #connect}
+ * once per task, {@link #start} when the task is ready for frames, {@link #close} in its
+ * {@code stop}. Threads: the listeners run on the event-loop thread.
+ */
+public final class RelayClients implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RelayClients.class);
+    /** How long {@link #close} lets the event loop finish what it runs. */
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+
+    /** What a task is to its relays, and what it asks of them beyond the shared settings. */
+    public record Role(PeerRole peerRole, String threadPrefix, boolean receipts, SubscribeFrame subscription) {
+
+        public Role {
+            Objects.requireNonNull(peerRole, "peerRole");
+            Objects.requireNonNull(threadPrefix, "threadPrefix");
+        }
+
+        /** A source-site task: sends batches and asks for receipts from the egress relay. */
+        public static Role sender() {
+            return new Role(PeerRole.SENDER, "jetstream-source-", true, null);
+        }
+
+        /** A destination-site task: subscribes to its share of the stream. */
+        public static Role subscriber(SubscribeFrame subscription) {
+            return new Role(PeerRole.SUBSCRIBER, "jetstream-sink-", false,
+                    Objects.requireNonNull(subscription, "subscription"));
+        }
+    }
+
+    /**
+     * One relay's connection as a task sees it: the listener of its client, told the client once it
+     * is made (the listener exists first, since the client needs it).
+     */
+    public interface Connection extends PeerClient.Listener {
+        void bind(PeerClient client);
+    }
+
+    private final RelayClientConfigs.Settings settings;
+    private final Role role;
+    private final String nodeId;
+    private final SslContext ssl;
+    private final EventLoopGroup group;
+    private final List<PeerClient> clients = new ArrayList<>();
+
+    private RelayClients(RelayClientConfigs.Settings settings, Role role, String nodeId, SslContext ssl,
+                         EventLoopGroup group) {
+        this.settings = settings;
+        this.role = role;
+        this.nodeId = nodeId;
+        this.ssl = ssl;
+        this.group = group;
+    }
+
+    /**
+     * The task's relay clients, not connected yet: builds the TLS context the settings ask for
+     * and the task's event-loop thread.
+     *
+     * @throws IllegalArgumentException if the TLS files cannot be used (the message names them)
+     */
+    public static RelayClients open(RelayClientConfigs.Settings settings, Role role, String nodeId) {
+        SslContext ssl = settings.tls()
+                ? ClientTls.sslContext(settings.caFile(), settings.certFile(), settings.keyFile())
+                : null;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+                new DefaultThreadFactory(role.threadPrefix() + nodeId, true), NioIoHandler.newFactory());
+        return new RelayClients(settings, role, nodeId, ssl, group);
+    }
+
+    /**
+     * A node id unique to this task instance: the connector's name and task number, and a salt that
+     * tells two instances of the same task apart at the relays.
+     */
+    public static String nodeId(String connectorName, int taskId) {
+        return connectorName + "-" + taskId + "-" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+    }
+
+    /** The client configuration for one of the relays: the shared settings plus this task's role. */
+    public PeerClientConfig config(InetSocketAddress relay) {
+        return PeerClientConfig.builder(relay, role.peerRole(), nodeId, settings.streamId(), settings.token().value())
+                .sslContext(ssl)
+                .connectTimeout(settings.connectTimeout())
+                .heartbeatInterval(settings.heartbeatInterval())
+                .reconnectBackoff(settings.reconnectBackoff(), settings.reconnectBackoffMax())
+                .receipts(role.receipts())
+                .subscription(role.subscription())
+                .build();
+    }
+
+    /**
+     * Makes one client per relay, each with the connection {@code connectionFor} makes for its
+     * address; none connects before {@link #start}.
+     *
+     * @param macsNeeded         whether the task needs end-to-end MACs on the way (an integrity key)
+     * @param withoutMacsWarning logged (with the relay's address for {@code {}}) when a relay does
+     *                           not carry them though {@code macsNeeded}
+     * @return the connections, in the order of the settings' relays
+     */
+    public <C extends Connection> List<C> connect(Function<InetSocketAddress, C> connectionFor, boolean macsNeeded,
+                                                  String withoutMacsWarning) {
+        List<C> connections = new ArrayList<>(settings.relays().size());
+        for (InetSocketAddress relay : settings.relays()) {
+            C connection = connectionFor.apply(relay);
+            PeerClient client = new PeerClient(config(relay), group,
+                    new WarningWithoutMacs(connection, macsNeeded, withoutMacsWarning));
+            connection.bind(client);
+            clients.add(client);
+            connections.add(connection);
+        }
+        return connections;
+    }
+
+    /** Starts connecting every client (and reconnecting after each loss, until {@link #close}). */
+    public void start() {
+        clients.forEach(PeerClient::start);
+    }
+
+    /** The clients, in the order of the settings' relays. */
+    public List<PeerClient> clients() {
+        return List.copyOf(clients);
+    }
+
+    /** The stream the clients serve (the settings' stream id). */
+    public String streamId() {
+        return settings.streamId();
+    }
+
+    /** Runs {@code task} every {@code period} on the clients' event-loop thread, until cancelled or closed. */
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
+        long millis = period.toMillis();
+        return group.next().scheduleAtFixedRate(task, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes every client (a failure is logged, the others still close), then stops the event loop. */
+    @Override
+    public void close() {
+        for (PeerClient client : clients) {
+            try {
+                client.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing the relay client {} failed", client.remote(), e);
+            }
+        }
+        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT.toSeconds(), TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Passes every event on; warns when a relay completes its handshake without MACs though they are needed. */
+    private record WarningWithoutMacs(PeerClient.Listener listener, boolean macsNeeded, String warning)
+            implements PeerClient.Listener {
+
+        @Override
+        public void onReady(PeerClient client) {
+            if (macsNeeded && !client.macs()) {
+                log.warn(warning, client.remote());
+            }
+            listener.onReady(client);
+        }
+
+        @Override
+        public void onFrame(PeerClient client, Frame frame) {
+            listener.onFrame(client, frame);
+        }
+
+        @Override
+        public void onDisconnected(PeerClient client, Throwable cause) {
+            listener.onDisconnected(client, cause);
+        }
+
+        @Override
+        public void onWritabilityChanged(PeerClient client, boolean writable) {
+            listener.onWritabilityChanged(client, writable);
+        }
+    }
+}
