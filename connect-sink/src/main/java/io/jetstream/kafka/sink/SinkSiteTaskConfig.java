@@ -36,8 +36,7 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
             .define(TRANSACTION_BOUNDARY, Type.STRING, "poll",
                     ConfigDef.CaseInsensitiveValidString.in("poll", "interval", "connector"), Importance.LOW,
                     "Connect's connector key: with exactly-once and 'poll' each poll's records are one "
-                            + "transaction, which lets the task check that the worker really writes in "
-                            + "transactions (WorkerTransactionsCheck).")
+                            + "transaction (the offset map relies on it).")
             .define(NAME, Type.STRING, "jetstream-sink", new ConfigDef.NonEmptyString(), Importance.LOW,
                     "Connect's connector name; names the task's relay session and clients.");
 
