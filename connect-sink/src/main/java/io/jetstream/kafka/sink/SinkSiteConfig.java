@@ -215,6 +215,7 @@ public class SinkSiteConfig extends AbstractConfig {
         RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
+        HangingTransactionConfigs.define(def);
         OffsetMapConfigs.define(def);
         CheckpointConfigs.define(def);
         IntegrityConfigs.defineKey(def, "Here: the MAC of every batch and topic metadata is checked before "
