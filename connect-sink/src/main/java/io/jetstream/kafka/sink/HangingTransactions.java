@@ -102,8 +102,18 @@ final class HangingTransactions {
     private final Pattern ownTransactionalIds;
     private final Duration observeFor;
     private final LongSupplier wallClockMillis;
-    /** Open transactions of ours seen not live in every round since (wall clock ms). */
-    private final Map<Key, Long> hangingSince = new HashMap<>();
+    /** Since when (wall clock ms) a round has seen it not live, every round since; whether it was logged. */
+    private static final class Watch {
+        final long since;
+        boolean reported;
+
+        Watch(long since) {
+            this.since = since;
+        }
+    }
+
+    /** Open transactions of ours seen not live in every round since their watch began. */
+    private final Map<Key, Watch> hangingSince = new HashMap<>();
 
     /**
      * @param observeFor      how long a transaction must be seen hanging before it is aborted
@@ -147,17 +157,20 @@ final class HangingTransactions {
             Key key = new Key(candidate.partition(), producer.producerId(), producer.producerEpoch(),
                     producer.currentTransactionStartOffset().getAsLong());
             stillHanging.add(key);
-            long since = hangingSince.computeIfAbsent(key, k -> {
-                log.info("{}: open transaction of {} (producer {}, epoch {}) from offset {} is not the coordinator's "
-                                + "({}); aborted if it stays so and is old enough", k.partition(),
-                        candidate.transactionalId(), k.producerId(), k.producerEpoch(), k.startOffset(),
-                        coordinatorState(coordinator));
-                return now;
-            });
+            Watch watch = hangingSince.computeIfAbsent(key, k -> new Watch(now));
             boolean old = now - producer.lastTimestamp() > coordinator.transactionTimeoutMs() + AGE_MARGIN.toMillis();
-            boolean seenLongEnough = now - since >= observeFor.toMillis();
+            boolean seenLongEnough = now - watch.since >= observeFor.toMillis();
+            if (old && !watch.reported) {
+                // only now: with transactions v2 a live transaction often looks "not the coordinator's"
+                watch.reported = true;
+                log.info("{}: open transaction of {} (producer {}, epoch {}) from offset {}, last written {} ms ago, "
+                                + "is not the coordinator's ({}): hanging; aborted once seen so for {} ms",
+                        key.partition(), candidate.transactionalId(), key.producerId(), key.producerEpoch(),
+                        key.startOffset(), now - producer.lastTimestamp(), coordinatorState(coordinator),
+                        observeFor.toMillis());
+            }
             if (old && seenLongEnough) {
-                abort(candidate, key, now - since).ifPresent(aborted::add);
+                abort(candidate, key, now - watch.since).ifPresent(aborted::add);
             }
         }
         hangingSince.keySet().retainAll(stillHanging);
