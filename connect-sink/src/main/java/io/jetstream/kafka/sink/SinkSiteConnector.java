@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * each for one share of the origin partitions (task i of n takes the partitions
  * {@code Shares.owner(topic, partition, n) == i}), and write the records they receive.
  * Supports exactly-once ({@code exactly.once.support=required} on a worker with
- * {@code exactly.once.source.support=enabled}).
+ * {@code exactly.once.source.support=enabled}); then it also aborts its tasks' hanging transactions
+ * in the destination cluster and has Connect restart the tasks ({@link HangingTransactionAborter}).
  */
 public final class SinkSiteConnector extends SourceConnector {
 
