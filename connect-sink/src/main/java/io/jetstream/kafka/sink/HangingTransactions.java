@@ -136,6 +136,10 @@ final class HangingTransactions {
         List<Candidate> candidates;
         try {
             candidates = look();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stopping
+            hangingSince.clear();
+            return List.of();
         } catch (Exception e) {
             hangingSince.clear();
             log.warn("Could not look for hanging transactions in the destination cluster; trying again next round: {}",
@@ -237,6 +241,9 @@ final class HangingTransactions {
                 producer.producerEpoch(), key.startOffset(), coordinatorState(candidate.coordinator()));
         try {
             cluster.abort(spec);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stopping: the transaction may or may not be aborted
+            return Optional.empty();
         } catch (Exception e) {
             log.warn("Could not abort the hanging transaction {}; trying again next round: {}", aborted, e.toString());
             return Optional.empty();

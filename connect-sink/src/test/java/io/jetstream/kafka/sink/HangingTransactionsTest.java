@@ -176,6 +176,20 @@ class HangingTransactionsTest {
     }
 
     @Test
+    void aLookInterruptedByTheStopEndsTheRoundWithTheInterruptKept() {
+        cluster.open(DEST, producer(4001, 3, 120, now.get() - 10 * 60_000, 9));
+        cluster.transactionalId(4001, TASK0, coordinator(TransactionState.EMPTY, 4001, 4));
+        cluster.interruptLooks = true;
+        try {
+            assertThat(transactions.round()).isEmpty();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(cluster.aborts).isEmpty();
+    }
+
+    @Test
     void aPartitionThatDidNotAnswerBreaksItsWatch() {
         cluster.open(DEST, producer(4001, 3, 120, now.get() - 10 * 60_000, 9));
         cluster.transactionalId(4001, TASK0, coordinator(TransactionState.EMPTY, 4001, 4));
@@ -235,6 +249,7 @@ class HangingTransactionsTest {
         final List<AbortTransactionSpec> aborts = new ArrayList<>();
         final List<String> described = new ArrayList<>();
         boolean failLooks;
+        boolean interruptLooks;
         int abortFailures;
         int idsListed;
 
@@ -251,7 +266,10 @@ class HangingTransactionsTest {
         }
 
         @Override
-        public List<TopicPartition> partitions() {
+        public List<TopicPartition> partitions() throws InterruptedException {
+            if (interruptLooks) {
+                throw new InterruptedException();
+            }
             if (failLooks) {
                 throw new TimeoutException("Timed out waiting for a node assignment. Call: listTopics");
             }
