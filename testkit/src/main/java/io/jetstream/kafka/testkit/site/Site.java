@@ -299,7 +299,10 @@ public final class Site implements AutoCloseable {
                     // "not ongoing at that epoch" for a moment: only an old open one is hanging.
                     long timeoutMs = coordinator == null ? 60_000 : coordinator.transactionTimeoutMs();
                     boolean old = System.currentTimeMillis() - producer.lastTimestamp() > timeoutMs + 10_000;
-                    if (ongoingThere || !old) {
+                    if (ongoingThere || transactionalId == null || !old) {
+                        // live, or young, or one the coordinators do not list (yet: after a broker's
+                        // return its coordinator may still be loading, and such transactions ended by
+                        // themselves in the outage loop of 2 December)
                         continue;
                     }
                     hanging.add(entry.getKey() + ": transaction of " + transactionalId + " (producer "
