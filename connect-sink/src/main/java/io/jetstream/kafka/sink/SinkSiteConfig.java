@@ -196,8 +196,9 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "back from an outage gets the whole timeout from its return), are held back by a "
                                 + "hanging transaction (after a destination broker crash): the task then fails with "
                                 + "a message naming the partition and what to do, and the source keeps the records "
-                                + "for the next task instance. Keep it below the age at which hanging transactions "
-                                + "are aborted (the producer's transaction.timeout.ms, 60 s by default, and more).",
+                                + "for the next task instance. The connector aborts its tasks' hanging transactions "
+                                + "only after they were seen hanging this long plus 10 s ("
+                                + HangingTransactionConfigs.CHECK_INTERVAL_MS + "), then has the tasks restarted.",
                         DELIVERY, 7, Width.SHORT, "Stable records timeout (ms)")
                 .define(TRANSACTION_GAP_MS, Type.LONG, 10L, ConfigDef.Range.between(0, 1_000),
                         Importance.LOW, "Exactly-once only. Least time from a transaction's commit to the task "
@@ -215,6 +216,7 @@ public class SinkSiteConfig extends AbstractConfig {
         RelayClientConfigs.define(def,
                 "Egress relays of this site the tasks subscribe to (host:port of their data listeners); "
                         + "each task subscribes to every one of them.");
+        HangingTransactionConfigs.define(def);
         OffsetMapConfigs.define(def);
         CheckpointConfigs.define(def);
         IntegrityConfigs.defineKey(def, "Here: the MAC of every batch and topic metadata is checked before "

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * each for one share of the origin partitions (task i of n takes the partitions
  * {@code Shares.owner(topic, partition, n) == i}), and write the records they receive.
  * Supports exactly-once ({@code exactly.once.support=required} on a worker with
- * {@code exactly.once.source.support=enabled}).
+ * {@code exactly.once.source.support=enabled}); then it also aborts its tasks' hanging transactions
+ * in the destination cluster and has Connect restart the tasks ({@link HangingTransactionAborter}).
  */
 public final class SinkSiteConnector extends SourceConnector {
 
@@ -32,6 +34,11 @@ public final class SinkSiteConnector extends SourceConnector {
     private Map<String, String> props;
     /** Consumer group checkpoints and sync, when emit.checkpoints.enabled (one per connector). */
     private GroupCheckpointer checkpointer;
+    /** Exactly-once: aborts this connector's hanging transactions (one per connector), else null. */
+    private HangingTransactionAborter hangingTransactions;
+    private Runnable hangingTransactionsMetric = () -> { };
+    /** Rounds of aborted hanging transactions since the start: in the task configs, so Connect restarts the tasks. */
+    private final AtomicLong taskGeneration = new AtomicLong();
 
     @Override
     public String version() {
@@ -50,6 +57,11 @@ public final class SinkSiteConnector extends SourceConnector {
         if (CheckpointConfigs.enabled(config)) {
             checkpointer = new GroupCheckpointer(config, props.getOrDefault("name", "jetstream-sink"));
         }
+        if (HangingTransactionConfigs.exactlyOnce(props)) {
+            hangingTransactions = HangingTransactionAborter.start(config, props.getOrDefault("name", "jetstream-sink"),
+                    this::restartTasks);
+            hangingTransactionsMetric = hangingTransactions.registerMetric(() -> context.pluginMetrics());
+        }
     }
 
     @Override
@@ -59,23 +71,54 @@ public final class SinkSiteConnector extends SourceConnector {
 
     @Override
     public List<Map<String, String>> taskConfigs(int maxTasks) {
-        return taskConfigs(props, maxTasks);
+        return taskConfigs(props, maxTasks, taskGeneration.get());
     }
 
     /** Task i of n gets share i of n; a pure function of the connector config. */
     static List<Map<String, String>> taskConfigs(Map<String, String> props, int maxTasks) {
+        return taskConfigs(props, maxTasks, 0);
+    }
+
+    /**
+     * Task i of n gets share i of n; with a {@code generation} above 0 each config carries it
+     * ({@link SinkSiteTaskConfig#TASK_GENERATION}), so that configs of a later generation differ.
+     */
+    static List<Map<String, String>> taskConfigs(Map<String, String> props, int maxTasks, long generation) {
         List<Map<String, String>> configs = new ArrayList<>(maxTasks);
         for (int i = 0; i < maxTasks; i++) {
             Map<String, String> task = new HashMap<>(props);
             task.put(TASK_ID, Integer.toString(i));
             task.put(TASK_COUNT, Integer.toString(maxTasks));
+            if (generation > 0) {
+                task.put(SinkSiteTaskConfig.TASK_GENERATION, Long.toString(generation));
+            }
             configs.add(task);
         }
         return configs;
     }
 
+    /**
+     * Hanging transactions were aborted: a task whose committed records one held has failed
+     * ({@code exactly.once.stable.timeout.ms}), and Connect restarts a failed task only when asked.
+     * Task configs that differ from the stored ones make every worker stop and start this
+     * connector's tasks, FAILED ones included ({@code DistributedHerder} on new task configs); the
+     * new instances resume from the progress stored before the aborts (Connect's offsets topic,
+     * read read_committed once the aborts let its stable offset move).
+     */
+    private void restartTasks(List<HangingTransactions.Aborted> aborted) {
+        long generation = taskGeneration.incrementAndGet();
+        log.warn("Aborted {} hanging transaction(s) of this connector's tasks; restarting the tasks (task config "
+                + "generation {}) so that failed ones resume from their stored progress", aborted.size(), generation);
+        context.requestTaskReconfiguration();
+    }
+
     @Override
     public void stop() {
+        if (hangingTransactions != null) {
+            hangingTransactionsMetric.run();
+            hangingTransactions.close();
+            hangingTransactions = null;
+        }
         if (checkpointer != null) {
             checkpointer.close();
             checkpointer = null;

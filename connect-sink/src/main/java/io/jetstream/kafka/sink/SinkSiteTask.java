@@ -119,9 +119,8 @@ public final class SinkSiteTask extends SourceTask {
     /** Applies topic metadata off the task thread (see {@link ReplicationReceiver}). */
     private ExecutorService metadataApplier;
     /**
-     * Source partition maps by origin partition: one per partition and poll, not one per record, made
-     * afresh for each poll: Connect hands each record back to commitRecord with its map, whose
-     * identity tells the record's poll ({@link WorkerTransactionsCheck}). Task thread only.
+     * Source partition maps by origin partition: one per partition, not one per record (immutable,
+     * shared by the records of every poll). Task thread only.
      */
     private final Map<TopicPartition, Map<String, Object>> sourcePartitions = new HashMap<>();
     /** The exact offset map's entries, written with the records (null when offset.map.enabled=false). */
@@ -157,7 +156,7 @@ public final class SinkSiteTask extends SourceTask {
         int taskId = config.taskId();
         int taskCount = config.taskCount();
         exactlyOnce = config.exactlyOnce();
-        transactionsCheck = exactlyOnce ? new WorkerTransactionsCheck(config.transactionPerPoll()) : null;
+        transactionsCheck = exactlyOnce ? new WorkerTransactionsCheck() : null;
         transactionGapNanos = config.transactionGap().toNanos();
         RelayClientConfigs.Settings relaySettings = config.relays(connectorName);
         String nodeId = RelayClients.nodeId(connectorName, taskId);
@@ -430,7 +429,6 @@ public final class SinkSiteTask extends SourceTask {
             takeover.takeOverNewPartitions(deliveries);
         }
         List<SourceRecord> records = new ArrayList<>(deliveries.size() + 16);
-        sourcePartitions.clear(); // this poll's own maps: their identity tells commitRecord the poll
         for (ReplicationReceiver.Delivery delivery : deliveries) {
             records.add(toSourceRecord(delivery));
         }
@@ -561,12 +559,6 @@ public final class SinkSiteTask extends SourceTask {
             boolean written = metadata != null && metadata.hasOffset();
             TopicPartition destination = written ? new TopicPartition(metadata.topic(), metadata.partition()) : null;
             long destinationOffset = written ? metadata.offset() : -1L;
-            // the record's source partition map is its poll's own (see sourcePartitions)
-            WorkerTransactionsCheck.Evidence found = transactionsCheck.written(partition, destination,
-                    destinationOffset);
-            if (found != null) {
-                log.error(found.message());
-            }
             stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(TOPIC_ID),
                     destination, destinationOffset);
         } else {

@@ -16,6 +16,8 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
 
     public static final String TASK_ID = "jetstream.task.id";
     public static final String TASK_COUNT = "jetstream.task.count";
+    /** Set by the connector after it aborted hanging transactions: new task configs make Connect restart the tasks. */
+    public static final String TASK_GENERATION = "jetstream.task.generation";
     /** Connect's connector key, passed on so the task knows whether its commits are transactional. */
     public static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
     public static final String NAME = "name";
@@ -28,6 +30,9 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
                             + "p mod jetstream.task.count = jetstream.task.id.")
             .define(TASK_COUNT, Type.INT, ConfigDef.NO_DEFAULT_VALUE, ConfigDef.Range.atLeast(1), Importance.LOW,
                     "Set by the connector: how many tasks share the stream.")
+            .define(TASK_GENERATION, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                    "Set by the connector: rounds of hanging transactions it aborted since it started (the "
+                            + "tasks ignore it; a new value makes Connect restart them).")
             .define(EXACTLY_ONCE_SUPPORT, Type.STRING, "requested",
                     ConfigDef.CaseInsensitiveValidString.in("required", "requested"), Importance.LOW,
                     "Connect's connector key: with 'required' the task acknowledges a batch when the transaction "
@@ -36,8 +41,7 @@ public final class SinkSiteTaskConfig extends SinkSiteConfig {
             .define(TRANSACTION_BOUNDARY, Type.STRING, "poll",
                     ConfigDef.CaseInsensitiveValidString.in("poll", "interval", "connector"), Importance.LOW,
                     "Connect's connector key: with exactly-once and 'poll' each poll's records are one "
-                            + "transaction, which lets the task check that the worker really writes in "
-                            + "transactions (WorkerTransactionsCheck).")
+                            + "transaction (the offset map relies on it).")
             .define(NAME, Type.STRING, "jetstream-sink", new ConfigDef.NonEmptyString(), Importance.LOW,
                     "Connect's connector name; names the task's relay session and clients.");
 

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * transaction's markers reach the partitions after that, and a destination broker that crashes at
  * that moment can come back with the transaction still open on a partition and unknown to its
  * coordinator (a hanging transaction, seen with Kafka 4.3.1). Its records are then never readable,
- * and the way out, {@code kafka-transactions.sh abort}, deletes them. Acknowledging them on
+ * and the way out, an abort ({@link HangingTransactions}, or {@code kafka-transactions.sh abort}),
+ * deletes them. Acknowledging them on
  * Connect's report would let the source forget records the destination then loses; held until they
  * are stable, they stay with the source, which sends them again to the task that replaces this one.
  *
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * partition's stable offset has been readable all along for that long (a broker that was down and
  * is completing its transactions gets that long from its return), fail the task
  * ({@link #failure()}): only a hanging
- * transaction holds the stable offset back that long, and once an operator aborts it the offset
+ * transaction holds the stable offset back that long, and once it is aborted the offset
  * passes these records too, without telling whether they were committed or deleted. A new task
  * instance resumes from the progress stored in the same transactions as the records.
  *
@@ -278,10 +279,12 @@ final class StableCommits implements AutoCloseable {
                 + (nanoTime.getAsLong() - oldest.committedAtNanos()) / 1_000_000 + " ms after Connect reported "
                 + "their transaction committed: the partition's last stable offset stays at " + lso + ". A "
                 + "hanging transaction holds it (typically after a destination broker crash). Their "
-                + "acknowledgements were withheld, so the source still holds them. Find and abort hanging "
-                + "transactions (kafka-transactions.sh find-hanging / abort, docs/operations.md), then restart "
-                + "this task: the new instance resumes from the stored progress and the source sends the records "
-                + "again.";
+                + "acknowledgements were withheld, so the source still holds them. With exactly-once the "
+                + "connector aborts its tasks' hanging transactions by itself and has Connect restart the tasks "
+                + "(exactly.once.hanging.check.interval.ms; WARN 'Aborted a hanging transaction'); a transaction "
+                + "of another producer needs kafka-transactions.sh find-hanging / abort and a restart of this task "
+                + "(docs/operations.md). The new instance resumes from the stored progress and the source sends "
+                + "the records again.";
         log.error(message);
         return new IllegalStateException(message);
     }

@@ -1,10 +1,5 @@
 package io.jetstream.kafka.sink;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Objects;
-import org.apache.kafka.common.TopicPartition;
-
 /**
  * Exactly-once: proves from what Connect reports that the worker does not run this task in
  * transactions, although the connector asks for them ({@code exactly.once.support=required}).
@@ -18,36 +13,20 @@ import org.apache.kafka.common.TopicPartition;
  * the strength of transactions that do not exist, without the at-least-once safeguards (reading
  * its stored progress back first, counting what a crashed predecessor wrote).
  *
- * <p>Two kinds of evidence, each definite:
- * <ul>
- *   <li><b>No commit marker between two polls</b> ({@link #written}, only with
- *   {@code transaction.boundary=poll}): each poll's records are then one transaction; each commit
- *   writes a control marker into every partition the transaction wrote, and a write of the next
- *   transaction before the markers are written is answered {@code CONCURRENT_TRANSACTIONS} and
- *   retried ({@code exactly.once.transaction.gap.ms}). So in a destination partition the first
- *   record of a later poll lands at least 2 offsets after the last record of the poll that wrote it
- *   before, and exactly 1 after it when the producer writes without transactions. Other producers
- *   writing the same partition (not expected) only widen the gap: only the contiguous case counts.
- *   Records of one poll are contiguous either way; records Connect reports as not written (dropped
- *   by a transformation) take no offset and are ignored.</li>
- *   <li><b>{@code commit()} outside the task thread</b> ({@link #committed}): a worker with
- *   exactly-once calls it on the thread that polls, after each transaction
- *   ({@code ExactlyOnceWorkerSourceTask.commitTransaction}, any transaction boundary); a worker
- *   without calls it after each periodic offset flush on its {@code SourceTaskOffsetCommitter}
- *   thread (only a stopping task's final flush runs on the task thread). The first such call comes
- *   within {@code offset.flush.interval.ms} of the start, even without records, and it is the call
- *   that would release acknowledgements ({@link StableCommits#committed}): checked there, nothing
- *   is acknowledged on the strength of transactions that do not exist.</li>
- * </ul>
+ * <p>The evidence: Connect calls {@code commit()} outside the task thread. A worker with
+ * exactly-once calls it on the thread that polls, after each transaction
+ * ({@code ExactlyOnceWorkerSourceTask.commitTransaction}, any transaction boundary); a worker
+ * without calls it after each periodic offset flush on its {@code SourceTaskOffsetCommitter} thread
+ * (only a stopping task's final flush runs on the task thread). The first such call comes within
+ * {@code offset.flush.interval.ms} of the start, even without records, and it is the call that
+ * would release acknowledgements ({@link StableCommits#committed}): checked there, nothing is
+ * acknowledged on the strength of transactions that do not exist. (An earlier second proof, per
+ * written record, looked for a later poll's first record right after the previous poll's last with
+ * no commit marker between them; it cost work per record and could only fail the task sooner than
+ * this one, which already keeps every wrong acknowledgement from going out.)
  *
- * <p>Polls are told apart by a token per poll and origin partition (the task uses the record's
- * source partition map, made afresh for every poll and handed back by Connect's
- * {@code commitRecord}). Connect reports the written records of one destination partition in the
- * order they were written (one producer, in order per partition), so a token that differs from the
- * previous record's belongs to a later poll.
- *
- * <p>The first evidence is kept ({@link #evidence}) and reported once. Threads: producer threads
- * and the task thread; the state is guarded by this object.
+ * <p>The first evidence is kept ({@link #evidence}) and reported once. Threads: Connect's offset
+ * committer thread and the task thread.
  */
 final class WorkerTransactionsCheck {
 
@@ -55,49 +34,7 @@ final class WorkerTransactionsCheck {
     record Evidence(String message) {
     }
 
-    /** The last record written to a destination partition: its poll's token and its offset. */
-    private static final class Last {
-        Object poll;
-        long offset;
-    }
-
-    private final boolean transactionPerPoll;
-    private final Map<TopicPartition, Last> last = new HashMap<>();
     private volatile Evidence evidence;
-
-    /**
-     * @param transactionPerPoll whether each poll's records are one transaction (Connect's
-     *                           {@code transaction.boundary=poll}); otherwise only {@link #committed} proves anything
-     */
-    WorkerTransactionsCheck(boolean transactionPerPoll) {
-        this.transactionPerPoll = transactionPerPoll;
-    }
-
-    /**
-     * Connect reports a record of poll {@code poll} written at {@code destination}/{@code offset}, or
-     * not written ({@code destination} null or {@code offset} negative).
-     *
-     * @return the evidence if this record is the first to show the worker writes without
-     *         transactions, else null
-     */
-    synchronized Evidence written(Object poll, TopicPartition destination, long offset) {
-        Objects.requireNonNull(poll, "poll");
-        if (!transactionPerPoll || destination == null || offset < 0) {
-            return null;
-        }
-        Last before = last.computeIfAbsent(destination, tp -> new Last());
-        boolean laterPoll = before.poll != null && before.poll != poll;
-        boolean noMarkerBetween = laterPoll && offset == before.offset + 1;
-        long previous = before.offset;
-        before.poll = poll;
-        before.offset = offset;
-        if (!noMarkerBetween) {
-            return null;
-        }
-        return found("in " + destination + " the first record of a poll landed at offset " + offset
-                + ", right after offset " + previous + " where the previous poll's last record is: no "
-                + "commit marker between them, while every transaction commit writes one");
-    }
 
     /**
      * Connect called the task's {@code commit()}, on the task thread or not ({@code thread} names it).

@@ -141,7 +141,7 @@ class StableCommitsTest {
         commits.check();
         assertThat(commits.failure()).isNotNull();
         assertThat(commits.failure().getMessage()).contains("orders-0", "A.orders-0", "100", "stays at 90",
-                "hanging transaction", "kafka-transactions.sh");
+                "hanging transaction", "kafka-transactions.sh", "exactly.once.hanging.check.interval.ms");
         // an operator's abort moves the stable offset past records that may have been deleted
         lso.put(DEST, 200L);
         commits.check();

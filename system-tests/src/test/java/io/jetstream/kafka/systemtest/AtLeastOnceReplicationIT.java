@@ -105,11 +105,11 @@ class AtLeastOnceReplicationIT {
      * The destination connector is deployed with {@code exactly.once.support=required} while the
      * worker has exactly-once enabled (Connect refuses it otherwise), then the worker is restarted
      * with {@code exactly.once.source.support=disabled}, as after a rolling downgrade: Connect runs
-     * the stored config's tasks at-least-once. Without records the tasks fail at Connect's first
-     * periodic commit (its offset-commit thread); with offset flushes out of the way (10 min) and
-     * records of one partition flowing, at the first poll written with no commit marker before it.
-     * Both name the worker key and are logged at ERROR. Switched to {@code requested}, the connector
-     * replicates every record.
+     * the stored config's tasks at-least-once. Without records, and again with records of one
+     * partition flowing (written without transactions, none acknowledged), the tasks fail at Connect's
+     * first periodic commit (its offset-commit thread), the call that would release acknowledgements.
+     * The failure names the worker key and is logged at ERROR. Switched to {@code requested}, the
+     * connector replicates every record.
      */
     @Test
     void anExactlyOnceConnectorOnAWorkerWithoutExactlyOnceFailsNamingTheWorkerKeyAndRequestedGetsEverything()
@@ -128,19 +128,23 @@ class AtLeastOnceReplicationIT {
         assertThat(idle).contains("exactly.once.support=required").contains("exactly.once.source.support=enabled")
                 .contains("exactly.once.support=requested");
 
-        restartWorkerB(Map.of("offset.flush.interval.ms", "600000"));
+        // The first periodic commit 10 s after the tasks start: records flow before it.
+        restartWorkerB(Map.of("offset.flush.interval.ms", "10000"));
         try (Workload workload = new Workload(WorkloadSpec.builder("demo.eoscheck", 1).records(6_000).valueBytes(128)
                 .recordsPerSecond(1_000).build(), env.siteA().bootstrapServers())) {
+            env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
             workload.start();
-            String flowing = awaitFailure("no commit marker between them");
+            Poll.until("records written without transactions", Duration.ofSeconds(60),
+                    () -> env.siteB().endOffsetSum("A.demo.eoscheck") > 0);
+            String flowing = awaitFailure("commit() from thread");
             System.out.println("required, worker without exactly-once, records flowing: " + flowing);
-            assertThat(flowing).contains("A.demo.eoscheck-0").contains("exactly.once.support=required")
+            assertThat(flowing).contains("exactly.once.support=required")
                     .contains("exactly.once.source.support=enabled").contains("exactly.once.support=requested");
             Path log = workerB.process().logFile();
             Poll.until("the task logged the reason at ERROR", Duration.ofSeconds(30),
                     () -> Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().anyMatch(line -> line.contains(
                             "] ERROR The destination-site connector is configured exactly-once")
-                            && line.contains("no commit marker between them") && line.endsWith("(SinkSiteTask)")));
+                            && line.contains("commit() from thread") && line.endsWith("(SinkSiteTask)")));
 
             restartWorkerB(Map.of("offset.flush.interval.ms", "1000"));
             env.deploySink(Map.of()); // exactly.once.support=requested: at-least-once, as the worker runs it

@@ -2,53 +2,54 @@ package io.jetstream.kafka.systemtest;
 
 import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
-import io.jetstream.kafka.testkit.site.ConnectorStatus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What docs/operations.md tells operators after a destination broker outage: look for hanging
- * transactions and abort them, again until none appear, and restart failed destination tasks.
- * Starts looking 60 s after the broker's return (a live transaction is never aborted: see
- * {@code Site.abortHangingTransactions}), then every 10 s until closed; logs each abort and
- * restart, and counts them.
+ * Watches the destination cluster for hanging transactions after a destination broker outage and
+ * reports them, without aborting anything or restarting any task: the destination-site connector
+ * must do both by itself ({@code HangingTransactions}, {@code SinkSiteConnector}). Looks every 10 s
+ * ({@code Site.findHangingTransactions}: open longer than the transaction timeout plus 10 s, not the
+ * coordinator's), remembers each one found, and counts the aborts the connector logged in site B's
+ * worker log since the watch began. {@link #awaitDestinationWritingAgain} fails the test when the
+ * destination does not write again, or when a hanging transaction is still there at the end.
  */
 final class HangingTransactionJanitor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HangingTransactionJanitor.class);
+    /** What the connector logs at WARN for each abort (HangingTransactions). */
+    static final String PRODUCT_ABORT = "Aborted a hanging transaction in the destination cluster";
 
     private final ReplicationEnvironment env;
+    private final Path workerLog;
+    private final long abortsBefore;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final AtomicInteger aborted = new AtomicInteger();
-    private final AtomicInteger restarted = new AtomicInteger();
+    private final Set<String> found = ConcurrentHashMap.newKeySet();
 
-    HangingTransactionJanitor(ReplicationEnvironment env) {
+    HangingTransactionJanitor(ReplicationEnvironment env) throws IOException {
         this.env = env;
-        timer.scheduleWithFixedDelay(this::sweep, 60, 10, TimeUnit.SECONDS);
+        this.workerLog = env.siteB().requireWorker().process().logFile();
+        this.abortsBefore = productAbortsInLog();
+        timer.scheduleWithFixedDelay(this::sweep, 10, 10, TimeUnit.SECONDS);
     }
 
     private void sweep() {
         try {
-            List<String> found = env.siteB().abortHangingTransactions();
-            if (!found.isEmpty()) {
-                aborted.addAndGet(found.size());
-                log.warn("Aborted {} hanging transaction(s) at the destination, as docs/operations.md says: {}",
-                        found.size(), found);
-            }
-            // The procedure's second step: a destination task whose committed records a hanging
-            // transaction held back failed (exactly.once.stable.timeout.ms); restart it.
-            for (ConnectorStatus.Task task : env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).tasks()) {
-                if ("FAILED".equals(task.state())) {
-                    log.warn("Restarting failed destination task {}: {}", task.id(), task.trace());
-                    restarted.incrementAndGet();
-                    env.connectB().restartTask(ReplicationEnvironment.SINK_CONNECTOR, task.id());
+            for (String hanging : env.siteB().findHangingTransactions()) {
+                if (found.add(hanging)) {
+                    log.warn("Hanging transaction at the destination, left to the connector: {}", hanging);
                 }
             }
         } catch (Exception e) {
@@ -56,39 +57,74 @@ final class HangingTransactionJanitor implements AutoCloseable {
         }
     }
 
-    /** Hanging transactions aborted so far. */
-    int aborted() {
-        return aborted.get();
+    /** Distinct hanging transactions this watch saw. */
+    int found() {
+        return found.size();
     }
 
-    /** Failed destination tasks restarted so far. */
-    int restarted() {
-        return restarted.get();
+    /** Hanging transactions the connector aborted since this watch began, after site B's worker log. */
+    long abortedByTheConnector() {
+        try {
+            return productAbortsInLog() - abortsBefore;
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read " + workerLog, e);
+        }
+    }
+
+    private long productAbortsInLog() throws IOException {
+        if (!Files.exists(workerLog)) {
+            return 0;
+        }
+        try (var lines = Files.lines(workerLog, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> line.contains(PRODUCT_ABORT)).count();
+        }
     }
 
     /**
      * Waits until the destination writes {@code topic} again after the broker's return. A broker
      * stopped while the destination tasks commit transactions can come back with transactions its
-     * coordinator no longer knows still open on some partitions (hanging transactions, Kafka 4.3.1).
-     * Their last stable offset stays behind them, so Connect's offset store of the exactly-once
-     * tasks never finishes reading and the tasks never start; this janitor aborts them as an
-     * operator would. Anything else that keeps the destination from writing fails the test.
+     * coordinator no longer knows still open on some partitions (hanging transactions, Kafka 4.3.1);
+     * the connector must abort them and have its tasks restarted by itself. Then no hanging
+     * transaction may be left.
      */
     void awaitDestinationWritingAgain(String topic) throws Exception {
         long[] baseline = {-1};
         Poll.until("destination offsets of " + topic + " readable", Duration.ofSeconds(60), Duration.ofSeconds(1),
                 () -> (baseline[0] = env.siteB().endOffsetSum(topic)) >= 0);
         try {
-            Poll.until("destination writing " + topic + " again", Duration.ofSeconds(150), Duration.ofSeconds(1),
+            Poll.until("destination writing " + topic + " again", Duration.ofSeconds(180), Duration.ofSeconds(1),
                     () -> env.siteB().endOffsetSum(topic) > baseline[0] + 500);
         } catch (TimeoutException e) {
-            throw new AssertionError("destination not writing 150 s after the outage (" + aborted()
-                    + " hanging transaction(s) aborted): " + env.diagnostics(), e);
+            throw new AssertionError("destination not writing 180 s after the outage (" + found()
+                    + " hanging transaction(s) seen, " + abortedByTheConnector() + " aborted by the connector): "
+                    + env.diagnostics(), e);
+        }
+    }
+
+    /**
+     * Fails unless every hanging transaction of the destination-site connector's tasks is gone (the
+     * connector aborted them); call after the records arrived.
+     */
+    void assertNoneLeft() throws Exception {
+        String connectors = "-" + ReplicationEnvironment.SINK_CONNECTOR + "-";
+        List<String> all = env.siteB().findHangingTransactions();
+        List<String> left = all.stream().filter(line -> line.contains(connectors)).toList();
+        if (left.size() < all.size()) {
+            log.warn("Hanging transactions of other producers, which the connector leaves alone: {}", all);
+        }
+        if (!left.isEmpty()) {
+            throw new AssertionError("hanging transactions left at the destination (" + found() + " seen, "
+                    + abortedByTheConnector() + " aborted by the connector): " + left);
         }
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            timer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -16,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -258,18 +257,20 @@ public final class Site implements AutoCloseable {
     }
 
     /**
-     * Finds and aborts hanging transactions, as {@code kafka-transactions.sh find-hanging} and
-     * {@code abort} do (KIP-664): a partition holds an open transaction, older than its transaction
-     * timeout, of a producer whose transaction coordinator has no ongoing transaction with that
-     * producer epoch on that partition.
-     * Such a transaction is never completed; its partition's last stable offset stays behind it, and
-     * every read_committed reader (Connect's offset store of exactly-once tasks, consumers) waits
-     * for ever. Seen after a broker was stopped while transactions were being committed.
+     * Finds hanging transactions, as {@code kafka-transactions.sh find-hanging} does (KIP-664), without
+     * aborting them (the destination-site connector aborts its own: {@code HangingTransactions}): a
+     * partition holds an open transaction, older than its transaction timeout plus 10 s, of a
+     * producer whose transaction coordinator has no ongoing transaction with that producer epoch on
+     * that partition. Such a transaction is never completed; its partition's last stable offset
+     * stays behind it, and every read_committed reader (Connect's offset store of exactly-once
+     * tasks, consumers) waits for ever. Seen after a broker was stopped while transactions were
+     * being committed.
      *
-     * @return a line per aborted transaction
+     * @return a line per hanging transaction, naming partition, transactional id, producer id and
+     *         epoch, and start offset (the same transaction gives the same line each time)
      */
-    public List<String> abortHangingTransactions() throws InterruptedException, ExecutionException {
-        List<String> aborted = new ArrayList<>();
+    public List<String> findHangingTransactions() throws InterruptedException, ExecutionException {
+        List<String> hanging = new ArrayList<>();
         try (Admin admin = admin()) {
             Map<Long, String> transactionalIds = new HashMap<>();
             admin.listTransactions().all().get()
@@ -299,20 +300,18 @@ public final class Site implements AutoCloseable {
                     long timeoutMs = coordinator == null ? 60_000 : coordinator.transactionTimeoutMs();
                     boolean old = System.currentTimeMillis() - producer.lastTimestamp() > timeoutMs + 10_000;
                     if (ongoingThere || transactionalId == null || !old) {
-                        continue; // live, or young, or one this admin cannot attribute: leave it
+                        // live, or young, or one the coordinators do not list (yet: after a broker's
+                        // return its coordinator may still be loading, and such transactions ended by
+                        // themselves in the outage loop of 2 December)
+                        continue;
                     }
-                    admin.abortTransaction(new AbortTransactionSpec(entry.getKey(),
-                            producer.producerId(), (short) producer.producerEpoch(),
-                            producer.coordinatorEpoch().orElse(0))).all().get();
-                    aborted.add(entry.getKey() + ": transaction of " + transactionalId + " (producer "
+                    hanging.add(entry.getKey() + ": transaction of " + transactionalId + " (producer "
                             + producer.producerId() + ", epoch " + producer.producerEpoch() + ") from offset "
-                            + producer.currentTransactionStartOffset().getAsLong() + "; the coordinator has "
-                            + (coordinator == null ? "nothing" : coordinator.state() + " at epoch "
-                            + coordinator.producerEpoch()));
+                            + producer.currentTransactionStartOffset().getAsLong());
                 }
             }
         }
-        return aborted;
+        return hanging;
     }
 
     public void createTopic(String topic, int partitions) throws InterruptedException, ExecutionException {

@@ -1,0 +1,112 @@
+package io.jetstream.kafka.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.Test;
+
+class HangingTransactionAborterTest {
+
+    private static final TopicPartition DEST = new TopicPartition("A.demo", 0);
+    private static final String TASK0 = "connect-b-jetstream-sink-0";
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final List<List<HangingTransactions.Aborted>> told = new ArrayList<>();
+    private final AtomicInteger closedResources = new AtomicInteger();
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+
+    /** A cluster with one hanging transaction of task 0, open for 10 minutes. */
+    private final HangingTransactions.Cluster cluster = new HangingTransactions.Cluster() {
+        @Override
+        public List<TopicPartition> partitions() {
+            return List.of(DEST);
+        }
+
+        @Override
+        public Map<TopicPartition, List<ProducerState>> producers(List<TopicPartition> partitions) {
+            return Map.of(DEST, List.of(new ProducerState(7, 2, 4, now.get() - 600_000, OptionalInt.of(1),
+                    OptionalLong.of(50))));
+        }
+
+        @Override
+        public Map<Long, String> transactionalIds() {
+            return Map.of(7L, TASK0);
+        }
+
+        @Override
+        public Set<String> connectGroups() {
+            return Set.of("connect-b");
+        }
+
+        @Override
+        public Map<String, TransactionDescription> describe(Collection<String> transactionalIds) {
+            return Map.of(TASK0, new TransactionDescription(0, TransactionState.EMPTY, 7, 3, 60_000,
+                    OptionalLong.empty(), Set.of()));
+        }
+
+        @Override
+        public void abort(AbortTransactionSpec spec) {
+        }
+    };
+
+    private HangingTransactionAborter aborter() {
+        return new HangingTransactionAborter(
+                new HangingTransactions(cluster, "jetstream-sink", Duration.ZERO, now::get), Duration.ofHours(1),
+                told::add, closedResources::incrementAndGet, executor, Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aRoundThatAbortedTellsTheListenerAndCounts() {
+        try (HangingTransactionAborter aborter = aborter()) {
+            aborter.round();
+
+            assertThat(told).singleElement().satisfies(round -> assertThat(round).hasSize(1));
+            assertThat(aborter.abortedTotal()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theCountIsTheConnectorsMetricUntilRemoved() throws Exception {
+        try (Metrics registry = new Metrics(); HangingTransactionAborter aborter = aborter()) {
+            PluginMetricsImpl pluginMetrics = new PluginMetricsImpl(registry, Map.of("connector", "jetstream-sink"));
+            Runnable remove = aborter.registerMetric(() -> pluginMetrics);
+            aborter.round();
+            MetricName name = registry.metrics().keySet().stream()
+                    .filter(n -> n.name().equals(HangingTransactionAborter.ABORTED_METRIC)).findFirst().orElseThrow();
+            assertThat(registry.metric(name).metricValue()).isEqualTo(1L);
+
+            remove.run();
+            assertThat(registry.metrics()).doesNotContainKey(name);
+        }
+    }
+
+    @Test
+    void closeStopsTheThreadAndClosesTheAdminClientOnce() {
+        HangingTransactionAborter aborter = aborter();
+
+        aborter.close();
+        aborter.close();
+
+        assertThat(executor.isTerminated()).isTrue();
+        assertThat(closedResources.get()).isEqualTo(1);
+    }
+}
