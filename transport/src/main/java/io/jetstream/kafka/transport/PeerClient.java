@@ -41,6 +41,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import org.apache.kafka.common.utils.ExponentialBackoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *       taken for dead: the connection is closed (not while {@linkplain #pauseReading() reading is
  *       paused}, when silence is expected);</li>
  *   <li>when the connection fails or closes (ERROR from the relay, handshake timeout, I/O error,
- *       bad input), the client waits ({@link ReconnectBackoff}: doubling from
+ *       bad input), the client waits ({@link PeerClientConfig#reconnectBackoffPolicy()}: doubling from
  *       {@code reconnectBackoff} to {@code reconnectBackoffMax}, with jitter; reset once a
  *       handshake succeeds) and connects again, forever, until {@link #close()} — except after
  *       {@code ERROR(SUPERSEDED)}: a newer instance of this subscriber holds its share, and this one
@@ -118,7 +119,7 @@ public final class PeerClient implements AutoCloseable {
     private final PeerClientConfig config;
     private final EventLoop loop;
     private final Listener listener;
-    private final ReconnectBackoff backoff;
+    private final ExponentialBackoff backoff;
     private final Bootstrap bootstrap;
     private final FrameEncoderHandler encoder;
     private final String peer;
@@ -153,7 +154,7 @@ public final class PeerClient implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.loop = Objects.requireNonNull(group, "group").next();
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.backoff = ReconnectBackoff.of(config.reconnectBackoff(), config.reconnectBackoffMax());
+        this.backoff = config.reconnectBackoffPolicy();
         this.encoder = new FrameEncoderHandler(config.maxFrameBytes());
         this.peer = config.role() + " connection to " + config.remote().getHostString() + ":" + config.remote().getPort();
         this.bootstrap = new Bootstrap()
@@ -409,9 +410,9 @@ public final class PeerClient implements AutoCloseable {
         if (closed.get() || superseded) {
             return;
         }
-        Duration delay = backoff.delay(failures);
+        long delayNanos = backoff.backoff(failures);
         failures++;
-        reconnectTask = loop.schedule(this::connect, delay.toNanos(), TimeUnit.NANOSECONDS);
+        reconnectTask = loop.schedule(this::connect, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private enum State { AWAIT_HELLO_OK, AWAIT_SUBSCRIBE_OK, READY }

@@ -15,7 +15,7 @@ import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
 import io.jetstream.kafka.core.wire.ProtocolException.Kind;
-import io.jetstream.kafka.transport.testing.LeakChecks;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.transport.testing.TestFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * <p>Connect on the event loop of the inbound channel whose batches will travel over the new
  * connection (as Netty's proxy example does): both channels then live on one thread and hand
  * batches to each other without locks or volatile fields. Reconnecting is the caller's job: on
- * failure or close, schedule the next attempt on the event loop after
- * {@code config.reconnectBackoffPolicy().backoff(attempts)}.
+ * failure or close, schedule the next attempt on the event loop after the waits a
+ * {@link PeerClient} uses ({@link PeerClientConfig#reconnectBackoffPolicy()}).
  */
 public final class PeerConnector {
 

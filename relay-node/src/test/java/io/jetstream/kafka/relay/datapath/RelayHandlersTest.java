@@ -32,7 +32,7 @@ import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
 import io.jetstream.kafka.relay.server.EmbeddedRelay;
-import io.jetstream.kafka.relay.testing.LeakChecks;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.netty.buffer.ByteBuf;

@@ -2,6 +2,7 @@ package io.jetstream.kafka.relay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -26,7 +27,6 @@ import io.jetstream.kafka.relay.config.RelayConfigException;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestOnlyEchoPipelineFactory;
 import io.jetstream.kafka.relay.testing.TestPki;
@@ -154,8 +154,8 @@ class RelayServerTlsTest {
 
         assertThatThrownBy(() -> reply.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS))
                 .hasRootCauseInstanceOf(CertificateException.class);
-        Poll.until("client to count the failed handshake", Duration.ofSeconds(10),
-                () -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
+        await("client to count the failed handshake").atMost(Duration.ofSeconds(10))
+                .until(() -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test
@@ -175,8 +175,8 @@ class RelayServerTlsTest {
                 }
             }).isInstanceOf(IOException.class);
         }
-        Poll.until("server to count the failed handshake", Duration.ofSeconds(10),
-                () -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
+        await("server to count the failed handshake").atMost(Duration.ofSeconds(10))
+                .until(() -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test
