@@ -240,7 +240,7 @@ class ConsumerGroupFailoverIT {
                 new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             await("the group processed " + count + " records of " + topic)
-                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(1)).ignoreExceptions()
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(1)).pollInSameThread().ignoreExceptions()
                     .until(() -> {
                         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                             List<String> mine = processed.get(record.partition());

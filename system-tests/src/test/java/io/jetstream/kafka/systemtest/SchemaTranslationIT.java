@@ -336,7 +336,8 @@ class SchemaTranslationIT {
         Map<String, ConsumerRecord<byte[], byte[]>> out = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             consumer.subscribe(List.of(topic));
-            await(count + " records of " + topic + " at B").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+            await(count + " records of " + topic + " at B").atMost(Duration.ofSeconds(120)).pollInSameThread()
+                    .ignoreExceptions()
                     .until(() -> {
                         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                             out.put(new String(record.key(), StandardCharsets.UTF_8), record);

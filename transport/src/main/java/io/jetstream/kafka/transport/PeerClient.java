@@ -1,5 +1,6 @@
 package io.jetstream.kafka.transport;
 
+import io.jetstream.kafka.core.model.Clock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -120,6 +121,7 @@ public final class PeerClient implements AutoCloseable {
     private final EventLoop loop;
     private final Listener listener;
     private final ExponentialBackoff backoff;
+    private final Clock clock;
     private final Bootstrap bootstrap;
     private final FrameEncoderHandler encoder;
     private final String peer;
@@ -151,7 +153,16 @@ public final class PeerClient implements AutoCloseable {
      * @param listener told about readiness, frames, disconnections and writability
      */
     public PeerClient(PeerClientConfig config, EventLoopGroup group, Listener listener) {
+        this(config, group, listener, Clock.system());
+    }
+
+    /**
+     * @param clock the clock of heartbeat silence and round-trip times (the reconnect waits and the
+     *              handshake timeout are timers of the event loop)
+     */
+    public PeerClient(PeerClientConfig config, EventLoopGroup group, Listener listener, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.loop = Objects.requireNonNull(group, "group").next();
         this.listener = Objects.requireNonNull(listener, "listener");
         this.backoff = config.reconnectBackoffPolicy();
@@ -422,8 +433,8 @@ public final class PeerClient implements AutoCloseable {
 
         private final Traffic traffic = new Traffic();
         private State state = State.AWAIT_HELLO_OK;
-        private long lastReadNanos = System.nanoTime();
-        private final PingTimer pings = new PingTimer();
+        private long lastReadNanos = clock.nanoTime();
+        private final PingTimer pings = new PingTimer(clock);
         private Throwable closeCause;
         private ScheduledFuture<?> handshakeTimeout;
         private ScheduledFuture<?> heartbeat;
@@ -435,7 +446,7 @@ public final class PeerClient implements AutoCloseable {
                 return;
             }
             channel = ctx.channel();
-            lastReadNanos = System.nanoTime();
+            lastReadNanos = clock.nanoTime();
             HelloFrame hello = HelloFrame.of(config.role(), config.nodeId(), config.streamId(), config.token());
             if (config.receipts()) {
                 hello = hello.withReceipts();
@@ -465,7 +476,7 @@ public final class PeerClient implements AutoCloseable {
             if (frame instanceof PingFrame ping) {
                 ctx.writeAndFlush(ping.pong());
             } else if (frame instanceof PongFrame pong) {
-                recordRtt(pings.rttNanos(pong, System.nanoTime()));
+                recordRtt(pings.rttNanos(pong, clock.nanoTime()));
             } else if (frame instanceof ErrorFrame error) {
                 closeCause = new PeerRejectedException(peer, error);
                 if (error.code() == ErrorCode.SUPERSEDED) {
@@ -542,7 +553,7 @@ public final class PeerClient implements AutoCloseable {
         }
 
         private void heartbeat(ChannelHandlerContext ctx) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long silentNanos = now - lastReadNanos;
             if (!readPaused && silentNanos > SILENT_INTERVALS * config.heartbeatInterval().toNanos()) {
                 fail(ctx, new TimeoutException("nothing received for " + TimeUnit.NANOSECONDS.toMillis(silentNanos)
@@ -607,7 +618,7 @@ public final class PeerClient implements AutoCloseable {
         private final class Traffic extends ChannelDuplexHandler {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                lastReadNanos = System.nanoTime();
+                lastReadNanos = clock.nanoTime();
                 if (msg instanceof ByteBuf buf) {
                     bytesReceived.add(buf.readableBytes());
                 }

@@ -1,5 +1,6 @@
 package io.jetstream.kafka.relay.server;
 
+import io.jetstream.kafka.core.model.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -51,9 +52,11 @@ public final class PeerConnector {
     private final RelayMetrics metrics;
     private final ChannelGroup channels;
     private final TransportPipeline transport;
+    private final Clock clock;
 
     PeerConnector(RelayConfig config, Optional<SslContext> clientSsl, RelayMetrics metrics, ChannelGroup channels,
-                  TransportPipeline transport) {
+                  TransportPipeline transport, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.config = Objects.requireNonNull(config, "config");
         this.clientSsl = Objects.requireNonNull(clientSsl, "clientSsl");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -126,7 +129,7 @@ public final class PeerConnector {
                 .writeWaterMarks(marks.low(), marks.high())
                 .receipts(true) // passed on to senders that ask, and timing the routes at the ingress
                 .build();
-        return new PeerClient(clientConfig, group, listener);
+        return new PeerClient(clientConfig, group, listener, clock);
     }
 
     /** Most bytes queued in a data connection's outbound buffer before it stops taking more: 2 MiB. */

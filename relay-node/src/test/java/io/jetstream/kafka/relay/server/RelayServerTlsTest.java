@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.jetstream.kafka.core.model.Clock;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +95,7 @@ class RelayServerTlsTest {
         return new PeerConnector(config, RelayTls.clientContext(config), clientMetrics,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
                 new TransportPipeline(config, new ConnectionRoles(clientMetrics, ConnectionRole.RELAY_OUT),
-                        new LastResortHandler(clientMetrics)));
+                        new LastResortHandler(clientMetrics)), Clock.system());
     }
 
     /** Sends "ping" once TLS is up and completes with what comes back. */
