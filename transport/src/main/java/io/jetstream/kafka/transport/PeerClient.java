@@ -1,6 +1,5 @@
 package io.jetstream.kafka.transport;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -11,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;

@@ -19,8 +19,8 @@ import javax.net.ssl.SSLHandshakeException;
 
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
-import io.jetstream.kafka.transport.testing.FakeRelay;
 import io.jetstream.kafka.core.testing.LeakChecks;
+import io.jetstream.kafka.transport.testing.FakeRelay;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;

@@ -1,9 +1,9 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
 import io.jetstream.kafka.relay.config.StreamSpec;

@@ -1,12 +1,12 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.HelloFrame;

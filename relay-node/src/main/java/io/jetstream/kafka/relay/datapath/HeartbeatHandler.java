@@ -1,8 +1,8 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;

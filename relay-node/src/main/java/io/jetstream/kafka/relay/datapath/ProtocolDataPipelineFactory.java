@@ -1,8 +1,8 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.util.Objects;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.config.RelayConfig;

@@ -1,6 +1,5 @@
 package io.jetstream.kafka.relay.datapath;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;

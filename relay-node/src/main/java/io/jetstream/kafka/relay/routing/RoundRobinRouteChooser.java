@@ -1,6 +1,5 @@
 package io.jetstream.kafka.relay.routing;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -9,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;

@@ -1,6 +1,5 @@
 package io.jetstream.kafka.relay.routing;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;

@@ -1,9 +1,9 @@
 package io.jetstream.kafka.relay.server;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;

@@ -1,10 +1,10 @@
 package io.jetstream.kafka.relay.server;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;

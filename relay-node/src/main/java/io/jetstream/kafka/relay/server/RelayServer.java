@@ -1,6 +1,5 @@
 package io.jetstream.kafka.relay.server;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.AdminServerInitializer;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;

@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.testing.AdminClient;
-import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.PrometheusParser;
 import io.jetstream.kafka.relay.testing.PrometheusParser.Family;
 import io.jetstream.kafka.relay.testing.TestRelay;

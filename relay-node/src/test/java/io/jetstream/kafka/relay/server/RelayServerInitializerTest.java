@@ -2,12 +2,12 @@ package io.jetstream.kafka.relay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;

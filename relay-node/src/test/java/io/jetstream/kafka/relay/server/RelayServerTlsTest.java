@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.core.model.Clock;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +21,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RelayConfigException;
