@@ -1,5 +1,7 @@
 package io.jetstream.kafka.core.routing;
 
+import org.apache.kafka.common.utils.ExponentialBackoff;
+
 /**
  * The health state machine of one route.
  *
@@ -18,14 +20,14 @@ package io.jetstream.kafka.core.routing;
  * while the other routes get the whole backlog.
  *
  * Invariants: at most one probe is in flight; a disconnected route is never probed; the backoff
- * stays within {@code [initial, max]}. Not thread-safe: the scheduler serialises calls.
+ * stays within {@code [initial, max]}: Kafka's {@link ExponentialBackoff}, doubling per failed
+ * probe, without jitter (the scheduler is deterministic; a route has one prober, nothing to spread). Not thread-safe: the scheduler serialises calls.
  */
 final class RouteHealth {
 
     private final int downAfterFailures;
     private final int recoveryAcks;
-    private final long initialBackoffNanos;
-    private final long maxBackoffNanos;
+    private final ExponentialBackoff probeBackoff;
     private RouteState state = RouteState.UP;
     private int consecutiveFailures;
     private int consecutiveAcks;
@@ -33,7 +35,8 @@ final class RouteHealth {
     /** Down because of its connection alone, with no failure of its own before. */
     private boolean downForConnectionOnly;
     private boolean probeInFlight;
-    private long backoffNanos;
+    /** Probes failed since the route went down from a working state; 0 for the first wait. */
+    private int failedProbes;
     private long probeAtNanos;
     private long probeSentAtNanos;
     private long transitions;
@@ -41,9 +44,7 @@ final class RouteHealth {
     RouteHealth(int downAfterFailures, int recoveryAcks, long initialBackoffNanos, long maxBackoffNanos) {
         this.downAfterFailures = downAfterFailures;
         this.recoveryAcks = recoveryAcks;
-        this.initialBackoffNanos = initialBackoffNanos;
-        this.maxBackoffNanos = maxBackoffNanos;
-        this.backoffNanos = initialBackoffNanos;
+        this.probeBackoff = new ExponentialBackoff(initialBackoffNanos, 2, maxBackoffNanos, 0);
     }
 
     void onAck() {
@@ -54,7 +55,7 @@ final class RouteHealth {
         boolean recoveredFromDegraded = state == RouteState.DEGRADED && consecutiveAcks >= recoveryAcks;
         if (probeSucceeded || recoveredFromDegraded) {
             moveTo(RouteState.UP);
-            backoffNanos = initialBackoffNanos;
+            failedProbes = 0;
         }
     }
 
@@ -86,7 +87,7 @@ final class RouteHealth {
         if (state == RouteState.DOWN && downForConnectionOnly) {
             downForConnectionOnly = false;
             consecutiveFailures = 0;
-            backoffNanos = initialBackoffNanos;
+            failedProbes = 0;
             moveTo(RouteState.UP);
         } else if (state == RouteState.DOWN) {
             probeAtNanos = nowNanos;
@@ -104,9 +105,9 @@ final class RouteHealth {
             downForConnectionOnly = false;
         }
         // the first failure from a working state backs off briefly; each failed probe doubles it
-        backoffNanos = state == RouteState.DOWN ? Math.min(maxBackoffNanos, backoffNanos * 2) : initialBackoffNanos;
+        failedProbes = state == RouteState.DOWN ? failedProbes + 1 : 0;
         moveTo(RouteState.DOWN);
-        probeAtNanos = nowNanos + backoffNanos;
+        probeAtNanos = nowNanos + probeBackoff.backoff(failedProbes);
     }
 
     private void moveTo(RouteState next) {
