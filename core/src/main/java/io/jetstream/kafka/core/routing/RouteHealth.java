@@ -1,7 +1,5 @@
 package io.jetstream.kafka.core.routing;
 
-import org.apache.kafka.common.utils.ExponentialBackoff;
-
 /**
  * The health state machine of one route.
  *
@@ -20,14 +18,14 @@ import org.apache.kafka.common.utils.ExponentialBackoff;
  * while the other routes get the whole backlog.
  *
  * Invariants: at most one probe is in flight; a disconnected route is never probed; the backoff
- * stays within {@code [initial, max]}: Kafka's {@link ExponentialBackoff}, doubling per failed
- * probe, without jitter (the scheduler is deterministic; a route has one prober, nothing to spread). Not thread-safe: the scheduler serialises calls.
+ * stays within {@code [initial, max]}. Not thread-safe: the scheduler serialises calls.
  */
 final class RouteHealth {
 
     private final int downAfterFailures;
     private final int recoveryAcks;
-    private final ExponentialBackoff probeBackoff;
+    private final long initialBackoffNanos;
+    private final long maxBackoffNanos;
     private RouteState state = RouteState.UP;
     private int consecutiveFailures;
     private int consecutiveAcks;
@@ -35,8 +33,7 @@ final class RouteHealth {
     /** Down because of its connection alone, with no failure of its own before. */
     private boolean downForConnectionOnly;
     private boolean probeInFlight;
-    /** Probes failed since the route went down from a working state; 0 for the first wait. */
-    private int failedProbes;
+    private long backoffNanos;
     private long probeAtNanos;
     private long probeSentAtNanos;
     private long transitions;
@@ -44,7 +41,9 @@ final class RouteHealth {
     RouteHealth(int downAfterFailures, int recoveryAcks, long initialBackoffNanos, long maxBackoffNanos) {
         this.downAfterFailures = downAfterFailures;
         this.recoveryAcks = recoveryAcks;
-        this.probeBackoff = new ExponentialBackoff(initialBackoffNanos, 2, maxBackoffNanos, 0);
+        this.initialBackoffNanos = initialBackoffNanos;
+        this.maxBackoffNanos = maxBackoffNanos;
+        this.backoffNanos = initialBackoffNanos;
     }
 
     void onAck() {
@@ -55,7 +54,7 @@ final class RouteHealth {
         boolean recoveredFromDegraded = state == RouteState.DEGRADED && consecutiveAcks >= recoveryAcks;
         if (probeSucceeded || recoveredFromDegraded) {
             moveTo(RouteState.UP);
-            failedProbes = 0;
+            backoffNanos = initialBackoffNanos;
         }
     }
 
@@ -87,7 +86,7 @@ final class RouteHealth {
         if (state == RouteState.DOWN && downForConnectionOnly) {
             downForConnectionOnly = false;
             consecutiveFailures = 0;
-            failedProbes = 0;
+            backoffNanos = initialBackoffNanos;
             moveTo(RouteState.UP);
         } else if (state == RouteState.DOWN) {
             probeAtNanos = nowNanos;
@@ -105,9 +104,9 @@ final class RouteHealth {
             downForConnectionOnly = false;
         }
         // the first failure from a working state backs off briefly; each failed probe doubles it
-        failedProbes = state == RouteState.DOWN ? failedProbes + 1 : 0;
+        backoffNanos = state == RouteState.DOWN ? Math.min(maxBackoffNanos, backoffNanos * 2) : initialBackoffNanos;
         moveTo(RouteState.DOWN);
-        probeAtNanos = nowNanos + probeBackoff.backoff(failedProbes);
+        probeAtNanos = nowNanos + backoffNanos;
     }
 
     private void moveTo(RouteState next) {
