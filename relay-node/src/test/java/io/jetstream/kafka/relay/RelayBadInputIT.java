@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,11 +27,10 @@ import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
@@ -79,7 +79,7 @@ class RelayBadInputIT {
         relay = TestRelay.start(TestRelay.egress("relay-under-attack"));
         subscriber = new TestSubscriber("sink-0", relay.data(), 0, 1, clients);
         good = new TestSender("good-source", relay.data(), clients);
-        Poll.until("good clients ready", WAIT, () -> good.isReady() && subscriber.isReady());
+        await("good clients ready").atMost(WAIT).until(() -> good.isReady() && subscriber.isReady());
     }
 
     @AfterAll
@@ -236,7 +236,8 @@ class RelayBadInputIT {
         }
         // Counted when the relay's channel goes inactive, which may be just after the client saw the close.
         long truncatedBefore = before;
-        Poll.until("19 truncations counted", WAIT, () -> errors(ErrorKind.MALFORMED_FRAME) >= truncatedBefore + 19);
+        await("19 truncations counted").atMost(WAIT)
+                .until(() -> errors(ErrorKind.MALFORMED_FRAME) >= truncatedBefore + 19);
         assertThat(errors(ErrorKind.MALFORMED_FRAME)).as("truncations counted").isEqualTo(before + 19);
 
         // Random bytes.
@@ -247,7 +248,7 @@ class RelayBadInputIT {
             exchange(garbage);
         }
         long randomBefore = totalBefore;
-        Poll.until("every random connection counted", WAIT, () -> totalErrors() - randomBefore >= RANDOM_CASES);
+        await("every random connection counted").atMost(WAIT).until(() -> totalErrors() - randomBefore >= RANDOM_CASES);
 
         // Mutated valid frames after a valid HELLO: refused and counted, or answered (a mutation in a
         // field nothing checks makes another valid batch), never a hang.
@@ -269,11 +270,11 @@ class RelayBadInputIT {
 
         sending.set(false);
         goodTraffic.get(10, TimeUnit.SECONDS);
-        Poll.until("every good batch answered", WAIT, () -> good.unanswered() == 0);
+        await("every good batch answered").atMost(WAIT).until(() -> good.unanswered() == 0);
         assertThat(good.sent).hasSizeGreaterThan(10);
         assertThat(good.oks()).as("the good client never noticed").isEqualTo(good.sent.size());
         List<String> goodOrder = subscriber.orderViolations().stream().filter(v -> v.startsWith("good-")).toList();
         assertThat(goodOrder).isEmpty();
-        Poll.until("the relay holds nothing", WAIT, () -> relay.bufferedBytes() == 0);
+        await("the relay holds nothing").atMost(WAIT).until(() -> relay.bufferedBytes() == 0);
     }
 }

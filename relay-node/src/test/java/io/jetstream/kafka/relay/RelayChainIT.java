@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -20,11 +21,10 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Shares;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
 import io.jetstream.kafka.relay.testing.TestPki;
@@ -101,14 +101,14 @@ class RelayChainIT {
     private TestSender sender() {
         TestSender sender = new TestSender("source-task-0", a1.data(), clients);
         closeables.add(0, sender);
-        Poll.until("sender ready", WAIT, sender::isReady);
+        await("sender ready").atMost(WAIT).until(sender::isReady);
         return sender;
     }
 
     private TestSubscriber subscriber(String id, int share, int shares) {
         TestSubscriber subscriber = new TestSubscriber(id, b1.data(), share, shares, clients);
         closeables.add(0, subscriber);
-        Poll.until(id + " ready", WAIT, subscriber::isReady);
+        await(id + " ready").atMost(WAIT).until(subscriber::isReady);
         return subscriber;
     }
 
@@ -121,19 +121,20 @@ class RelayChainIT {
         closeables.add(0, asking);
         TestSender plain = new TestSender("source-task-1", a1.data(), clients, null, false);
         closeables.add(0, plain);
-        Poll.until("senders ready", WAIT, () -> asking.isReady() && plain.isReady());
+        await("senders ready").atMost(WAIT).until(() -> asking.isReady() && plain.isReady());
 
         int batches = 50;
         for (int i = 0; i < batches; i++) {
             assertThat(asking.send(TOPIC, i % PARTITIONS, 5, 100)).isNotNegative();
             assertThat(plain.send("payments", i % PARTITIONS, 5, 100)).isNotNegative();
         }
-        Poll.until("a receipt for every batch of the asking sender", WAIT, () -> asking.receipts.size() == batches);
-        Poll.until("every batch at the subscriber", WAIT, () -> share0.batches.get() == 2 * batches);
+        await("a receipt for every batch of the asking sender").atMost(WAIT)
+                .until(() -> asking.receipts.size() == batches);
+        await("every batch at the subscriber").atMost(WAIT).until(() -> share0.batches.get() == 2 * batches);
         assertThat(asking.outcomes).as("no answer yet: the destination holds them").isEmpty();
         // the ingress's route scheduler (adaptive, the default) counts carried batches off the route
-        Poll.until("the route's queue empty at the ingress while the answers are held", WAIT,
-                () -> a1.metrics().scrape().contains(
+        await("the route's queue empty at the ingress while the answers are held").atMost(WAIT)
+                .until(() -> a1.metrics().scrape().contains(
                         "jetstream_relay_route_inflight_bytes{destination=\"" + TestRelay.DESTINATION
                                 + "\",route=\"via-c1\"} 0"));
         assertThat(a1.metrics().scrape()).as("what waits at the destination").doesNotContain(
@@ -141,7 +142,8 @@ class RelayChainIT {
                         + "\",route=\"via-c1\"} 0");
 
         assertThat(share0.ackHeld()).isEqualTo(2 * batches);
-        Poll.until("every answer", WAIT, () -> asking.outcomes.size() == batches && plain.outcomes.size() == batches);
+        await("every answer").atMost(WAIT)
+                .until(() -> asking.outcomes.size() == batches && plain.outcomes.size() == batches);
         assertThat(asking.oks()).isEqualTo(batches);
         assertThat(plain.oks()).isEqualTo(batches);
         assertThat(asking.receipts.values()).as("one receipt per batch").containsOnly(1);
@@ -150,8 +152,8 @@ class RelayChainIT {
         assertThat(asking.extraAnswers).isEmpty();
         assertThat(a1.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).isZero();
         assertThat(c1.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).isZero();
-        Poll.until("budgets back to zero", WAIT,
-                () -> a1.bufferedBytes() == 0 && c1.bufferedBytes() == 0 && b1.bufferedBytes() == 0);
+        await("budgets back to zero").atMost(WAIT)
+                .until(() -> a1.bufferedBytes() == 0 && c1.bufferedBytes() == 0 && b1.bufferedBytes() == 0);
     }
 
     @Test
@@ -168,8 +170,8 @@ class RelayChainIT {
             }
             assertThat(sender.send(TOPIC, i % PARTITIONS, 10, 200)).isNotNegative();
         }
-        Poll.until("an answer for every batch", WAIT,
-                () -> sender.outcomes.size() == batches || !sender.disconnects.isEmpty());
+        await("an answer for every batch").atMost(WAIT)
+                .until(() -> sender.outcomes.size() == batches || !sender.disconnects.isEmpty());
 
         assertThat(sender.disconnects).as("the sender's connection stayed up").isEmpty();
         assertThat(sender.oks()).isEqualTo(batches);
@@ -186,7 +188,7 @@ class RelayChainIT {
         assertThat(header.routing().hopIndex()).isEqualTo(2);
 
         for (TestRelay relay : List.of(a1, c1, b1)) {
-            Poll.until(relay + " holds nothing", WAIT, () -> relay.bufferedBytes() == 0);
+            await(relay + " holds nothing").atMost(WAIT).until(() -> relay.bufferedBytes() == 0);
             assertThat(relay.metrics().acks().get()).isEqualTo(batches);
         }
         assertThat(a1.metrics().route(TestRelay.DESTINATION, "via-c1").batchesOut().get()).isEqualTo(batches);
@@ -212,12 +214,12 @@ class RelayChainIT {
         InetSocketAddress b1Address = InetSocketAddress.createUnresolved("localhost", b1.data().getPort());
         TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients, clientTls));
         TestSender sender = keep(new TestSender("source-task-0", a1Address, clients, clientTls));
-        Poll.until("clients ready over TLS", WAIT, () -> subscriber.isReady() && sender.isReady());
+        await("clients ready over TLS").atMost(WAIT).until(() -> subscriber.isReady() && sender.isReady());
 
         for (int i = 0; i < 50; i++) {
             sender.send(TOPIC, i % 3, 5, 100);
         }
-        Poll.until("50 acks", WAIT, () -> sender.oks() == 50);
+        await("50 acks").atMost(WAIT).until(() -> sender.oks() == 50);
 
         assertThat(subscriber.orderViolations()).isEmpty();
         assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).as("a1 -> b1 over mutual TLS")
@@ -246,8 +248,8 @@ class RelayChainIT {
         TestSubscriber strangerSubscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients,
                 intruder));
         TestSender strangerSender = keep(new TestSender("source-task-0", a1Address, clients, intruder));
-        Poll.until("both intruders refused", WAIT,
-                () -> b1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1
+        await("both intruders refused").atMost(WAIT)
+                .until(() -> b1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1
                         && a1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1);
         assertThat(strangerSubscriber.isReady()).isFalse();
         assertThat(strangerSender.isReady()).isFalse();
@@ -259,11 +261,11 @@ class RelayChainIT {
                 clientTls(pki, pki.peer("sink-b"))));
         TestSender sender = keep(new TestSender("source-task-0", a1Address, clients,
                 clientTls(pki, pki.peer("source-a", "uri:spiffe://test/jetstream/source"))));
-        Poll.until("bound peers ready", WAIT, () -> subscriber.isReady() && sender.isReady());
+        await("bound peers ready").atMost(WAIT).until(() -> subscriber.isReady() && sender.isReady());
         for (int i = 0; i < 20; i++) {
             sender.send(TOPIC, i % 3, 5, 100);
         }
-        Poll.until("20 acks", WAIT, () -> sender.oks() == 20);
+        await("20 acks").atMost(WAIT).until(() -> sender.oks() == 20);
         assertThat(subscriber.orderViolations()).isEmpty();
     }
 
@@ -292,7 +294,7 @@ class RelayChainIT {
         for (int partition = 0; partition < PARTITIONS; partition++) {
             sender.send(TOPIC, partition, 1, 10);
         }
-        Poll.until("an answer for every batch", WAIT, () -> sender.outcomes.size() == PARTITIONS);
+        await("an answer for every batch").atMost(WAIT).until(() -> sender.outcomes.size() == PARTITIONS);
 
         long orphaned = java.util.stream.IntStream.range(0, PARTITIONS)
                 .filter(p -> Shares.owner(TOPIC, p, 2) == 1).count();
@@ -343,7 +345,7 @@ class RelayChainIT {
         }
 
         slow.client().resumeReading();
-        Poll.until("every batch answered", WAIT, () -> sender.unanswered() == 0);
+        await("every batch answered").atMost(WAIT).until(() -> sender.unanswered() == 0);
         sampling.set(false);
         sampler.get(5, TimeUnit.SECONDS);
 
@@ -372,15 +374,15 @@ class RelayChainIT {
                 }
             }
         });
-        Poll.until("traffic flowing", WAIT, () -> sender.oks() > 300);
+        await("traffic flowing").atMost(WAIT).until(() -> sender.oks() > 300);
 
         c1.server().shutdownNow();
         long sentAtKill = sender.sent.size();
-        Poll.until("more batches offered after the kill", WAIT, () -> sender.sent.size() > sentAtKill + 200);
+        await("more batches offered after the kill").atMost(WAIT).until(() -> sender.sent.size() > sentAtKill + 200);
         sending.set(false);
         traffic.get(10, TimeUnit.SECONDS);
 
-        Poll.until("an answer for every batch", WAIT, () -> sender.unanswered() == 0);
+        await("an answer for every batch").atMost(WAIT).until(() -> sender.unanswered() == 0);
         List<AckFrame> nacks = sender.outcomes.values().stream().filter(a -> !a.isOk()).toList();
         assertThat(nacks).as("batches caught by the kill").isNotEmpty();
         // shutdownNow() is a forceful close, but in the instant between reporting DRAINING and closing
@@ -389,6 +391,6 @@ class RelayChainIT {
                 .isIn(AckReason.NEXT_HOP_UNREACHABLE, AckReason.TIMEOUT, AckReason.OVERLOADED));
         assertThat(nacks).anySatisfy(nack -> assertThat(nack.reason()).isEqualTo(AckReason.NEXT_HOP_UNREACHABLE));
         assertThat(sender.extraAnswers).as("one answer per batch").isEmpty();
-        Poll.until("a1 holds nothing", WAIT, () -> a1.bufferedBytes() == 0);
+        await("a1 holds nothing").atMost(WAIT).until(() -> a1.bufferedBytes() == 0);
     }
 }

@@ -1,13 +1,13 @@
 package io.jetstream.kafka.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
@@ -69,7 +69,7 @@ class RelayFuzzIT {
         relay = TestRelay.start(TestRelay.egress("relay-under-fuzz"));
         subscriber = new TestSubscriber("sink-0", relay.data(), 0, 1, clients);
         good = new TestSender("good-source", relay.data(), clients);
-        Poll.until("good clients ready", WAIT, () -> good.isReady() && subscriber.isReady());
+        await("good clients ready").atMost(WAIT).until(() -> good.isReady() && subscriber.isReady());
     }
 
     @AfterAll
@@ -198,10 +198,10 @@ class RelayFuzzIT {
             socket.close();
         }
         long finalGoodSent = goodSent;
-        Poll.until("every good batch answered", WAIT, () -> good.unanswered() == 0);
+        await("every good batch answered").atMost(WAIT).until(() -> good.unanswered() == 0);
         assertThat(goodSent).as("the good sender kept sending").isPositive();
         assertThat(good.oks()).as("every good batch acknowledged OK").isEqualTo(good.sent.size());
-        Poll.until("the relay holds nothing", WAIT, () -> relay.bufferedBytes() == 0);
+        await("the relay holds nothing").atMost(WAIT).until(() -> relay.bufferedBytes() == 0);
         long directEnd = directMemoryInUse();
         long heapEnd = heapAfterGc();
         System.out.printf("RelayFuzzIT: %d frames, %d good batches; direct memory %d -> %d bytes, heap %d -> %d"

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.jetstream.kafka.relay.testing.AdminClient;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.PrometheusParser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -83,8 +83,8 @@ class RelayJarIT {
                 """);
         launch(config);
 
-        Poll.until("the relay to report its ports", Duration.ofSeconds(60),
-                () -> SERVING.matcher(output()).find() || !process.isAlive());
+        await("the relay to report its ports").atMost(Duration.ofSeconds(60))
+                .until(() -> SERVING.matcher(output()).find() || !process.isAlive());
         Matcher ports = SERVING.matcher(output());
         assertThat(ports.find()).as(output()).isTrue();
         AdminClient admin = new AdminClient(new InetSocketAddress("127.0.0.1", Integer.parseInt(ports.group(2))));

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.config.RelayConfig;
@@ -36,8 +38,6 @@ import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
 import io.jetstream.kafka.relay.testing.AdminClient;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
@@ -203,7 +203,7 @@ class RelayStrangersIT {
         TestRelay relay = relay(props);
         TestSubscriber subscriber = keep(new TestSubscriber("sink-0", relay.data(), 0, 1, clients));
         TestSender good = keep(new TestSender("good-source", relay.data(), clients));
-        Poll.until("good clients ready", WAIT, () -> good.isReady() && subscriber.isReady());
+        await("good clients ready").atMost(WAIT).until(() -> good.isReady() && subscriber.isReady());
         long usedBefore = DirectMemory.ofThisProcess().usedBytes();
         long tooLargeBefore = (long) relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).get();
 
@@ -218,9 +218,9 @@ class RelayStrangersIT {
                     ErrorCode.FRAME_TOO_LARGE);
         }
 
-        Poll.until("every stranger counted", WAIT, () -> relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).get()
+        await("every stranger counted").atMost(WAIT).until(() -> relay.metrics().errors(ErrorKind.FRAME_TOO_LARGE).get()
                 == tooLargeBefore + STRANGERS);
-        Poll.until("no stranger left connected", WAIT, () -> pending(relay) == 0);
+        await("no stranger left connected").atMost(WAIT).until(() -> pending(relay) == 0);
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
         log.info("Direct memory before {} strangers: {} bytes; after: {} more", STRANGERS, usedBefore, grown);
         assertThat(grown).as("direct memory grown by %d bytes for %d strangers", grown, STRANGERS)
@@ -230,7 +230,7 @@ class RelayStrangersIT {
         assertThat(health.body()).contains("\"status\":\"UP\"").contains("directMemoryUsedBytes");
 
         long id = good.send("orders", 0, 3, 100);
-        Poll.until("the good sender is still served", WAIT, () -> good.outcomes.containsKey(id));
+        await("the good sender is still served").atMost(WAIT).until(() -> good.outcomes.containsKey(id));
         assertThat(good.outcomes.get(id).isOk()).isTrue();
     }
 
@@ -248,11 +248,11 @@ class RelayStrangersIT {
             writeQuietly(socket, hugeFrameStart());
             peers.add(socket);
         }
-        Poll.until("every peer authenticated", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == STRANGERS);
+        await("every peer authenticated").atMost(WAIT)
+                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == STRANGERS);
         // Each relay connection now holds the start of a 16 MiB frame: before the fix, each reserved
         // the whole frame as soon as its first bytes spanned two reads (120 x 16 MiB = 1.9 GiB).
-        Poll.until("every partial frame received", WAIT, () -> relay.metrics().scrape().lines()
+        await("every partial frame received").atMost(WAIT).until(() -> relay.metrics().scrape().lines()
                 .filter(l -> l.startsWith("jetstream_relay_peer_bytes_in_total{peer=\"stranger\"}"))
                 .anyMatch(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)) >= STRANGERS * 20_005L));
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
@@ -265,8 +265,8 @@ class RelayStrangersIT {
         for (Socket socket : peers) {
             socket.close();
         }
-        Poll.until("every connection closed", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 0);
+        await("every connection closed").atMost(WAIT)
+                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 0);
     }
 
     /**
@@ -294,8 +294,8 @@ class RelayStrangersIT {
             peer.getOutputStream().write(pings);
         }
         peer.getOutputStream().flush();
-        Poll.until("PONGs the peer does not read are dropped and counted", WAIT,
-                () -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).get() > 0);
+        await("PONGs the peer does not read are dropped and counted").atMost(WAIT)
+                .until(() -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).get() > 0);
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
         assertThat(grown).as("direct memory grown by %d bytes", grown).isLessThan(16L << 20);
         assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get())
@@ -321,15 +321,15 @@ class RelayStrangersIT {
 
         assertThat(tookMs).as("closed by the handshake deadline, long before idle.timeout.ms (30 s)")
                 .isLessThan(10_000);
-        Poll.until("both counted", WAIT, () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 2);
+        await("both counted").atMost(WAIT).until(() -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 2);
         assertThat(relay.metrics().errors(ErrorKind.IDLE_TIMEOUT).get()).isZero();
 
         TestSender good = keep(new TestSender("good-source", relay.data(), clients));
-        Poll.until("a peer that completes its handshake", WAIT, good::isReady);
+        await("a peer that completes its handshake").atMost(WAIT).until(good::isReady);
         // A connection opened after the good one: once its deadline closed it, the good one's has passed.
         readToClose(connect(relay));
-        Poll.until("the later one counted", WAIT,
-                () -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 3);
+        await("the later one counted").atMost(WAIT)
+                .until(() -> relay.metrics().errors(ErrorKind.HANDSHAKE_TIMEOUT).get() == 3);
         assertThat(good.isReady()).as("an authenticated connection outlives its handshake deadline").isTrue();
         assertThat(good.disconnects).isEmpty();
     }
@@ -341,28 +341,29 @@ class RelayStrangersIT {
         TestRelay relay = relay(props);
         TestSubscriber subscriber = keep(new TestSubscriber("sink-0", relay.data(), 0, 1, clients));
         TestSender good = keep(new TestSender("good-source", relay.data(), clients));
-        Poll.until("authenticated clients ready", WAIT, () -> good.isReady() && subscriber.isReady());
+        await("authenticated clients ready").atMost(WAIT).until(() -> good.isReady() && subscriber.isReady());
 
         List<Socket> held = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             held.add(connect(relay));
         }
-        Poll.until("three connections in their handshake", WAIT, () -> pending(relay) == 3);
+        await("three connections in their handshake").atMost(WAIT).until(() -> pending(relay) == 3);
 
         Socket refused = connect(relay);
         long started = System.nanoTime();
         byte[] answer = readToClose(refused);
         assertThat(answer).as("closed without a read or a TLS handshake").isEmpty();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
-        Poll.until("refusal counted", WAIT, () -> relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get() == 1);
+        await("refusal counted").atMost(WAIT)
+                .until(() -> relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get() == 1);
         assertThat(pending(relay)).isEqualTo(3);
 
         held.get(0).close();
-        Poll.until("a place returned", WAIT, () -> pending(relay) == 2);
+        await("a place returned").atMost(WAIT).until(() -> pending(relay) == 2);
         Socket next = connect(relay);
         writeQuietly(next, hello(PeerRole.SENDER, TestRelay.TOKEN));
-        Poll.until("admitted and authenticated", WAIT,
-                () -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 2);
+        await("admitted and authenticated").atMost(WAIT)
+                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 2);
         assertThat(relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get()).isEqualTo(1);
         assertThat(good.isReady()).as("authenticated peers are untouched").isTrue();
     }
@@ -407,7 +408,7 @@ class RelayStrangersIT {
     void aRelayPeerNamingAnAllowedNextHopIsForwarded() throws Exception {
         TestRelay b1 = relay(TestRelay.egress("relay-b1"));
         TestSubscriber subscriber = keep(new TestSubscriber("sink-0", b1.data(), 0, 1, clients));
-        Poll.until("subscriber ready", WAIT, subscriber::isReady);
+        await("subscriber ready").atMost(WAIT).until(subscriber::isReady);
         Map<String, Object> intermediate = TestRelay.config("relay-c1");
         intermediate.put(RelayConfig.NEXT_HOPS_ALLOWED, "LOCALHOST:1, " + b1.hop());
         TestRelay c1 = relay(intermediate);

@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.JmxReader;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -71,8 +72,8 @@ class AtLeastOnceReplicationIT {
             workload.start();
             // Crash once the destination is writing, so records written after its last stored
             // progress (offsets flush every second) are written again after the restart.
-            Poll.until("the destination wrote 5,000 records", Duration.ofSeconds(90),
-                    () -> writtenAtB("A.demo.alo") >= 5_000);
+            await("the destination wrote 5,000 records").atMost(Duration.ofSeconds(90)).ignoreExceptions()
+                    .until(() -> writtenAtB("A.demo.alo") >= 5_000);
             env.siteB().requireWorker().kill();
             env.siteB().requireWorker().start();
             env.connectB().awaitRunning(ReplicationEnvironment.SINK_CONNECTOR, 2, Duration.ofSeconds(90));
@@ -134,22 +135,22 @@ class AtLeastOnceReplicationIT {
                 .recordsPerSecond(1_000).build(), env.siteA().bootstrapServers())) {
             env.connectB().awaitRunning(sink, 2, Duration.ofSeconds(90));
             workload.start();
-            Poll.until("records written without transactions", Duration.ofSeconds(60),
-                    () -> env.siteB().endOffsetSum("A.demo.eoscheck") > 0);
+            await("records written without transactions").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                    .until(() -> env.siteB().endOffsetSum("A.demo.eoscheck") > 0);
             String flowing = awaitFailure("commit() from thread");
             System.out.println("required, worker without exactly-once, records flowing: " + flowing);
             assertThat(flowing).contains("exactly.once.support=required")
                     .contains("exactly.once.source.support=enabled").contains("exactly.once.support=requested");
             Path log = workerB.process().logFile();
-            Poll.until("the task logged the reason at ERROR", Duration.ofSeconds(30),
-                    () -> Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().anyMatch(line -> line.contains(
+            await("the task logged the reason at ERROR").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().anyMatch(line -> line.contains(
                             "] ERROR The destination-site connector is configured exactly-once")
                             && line.contains("commit() from thread") && line.endsWith("(SinkSiteTask)")));
 
             restartWorkerB(Map.of("offset.flush.interval.ms", "1000"));
             env.deploySink(Map.of()); // exactly.once.support=requested: at-least-once, as the worker runs it
-            Poll.until("the destination tasks run again", Duration.ofSeconds(90),
-                    () -> env.connectB().status(sink).isRunningWith(2));
+            await("the destination tasks run again").atMost(Duration.ofSeconds(90)).ignoreExceptions()
+                    .until(() -> env.connectB().status(sink).isRunningWith(2));
             VerificationReport report = Verifier.builder(env.siteB().bootstrapServers())
                     .topicMapping(topic -> "A." + topic).samePartitions(true)
                     .isolationLevel(IsolationLevel.READ_UNCOMMITTED)
@@ -175,10 +176,11 @@ class AtLeastOnceReplicationIT {
 
     /** The first failure trace of a destination task that contains {@code text}. */
     private static String awaitFailure(String text) throws Exception {
-        return Poll.value("a destination task fails with '" + text + "'", Duration.ofSeconds(90), () -> {
-            String failure = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure();
-            return failure != null && failure.contains(text) ? failure : null;
-        });
+        return await("a destination task fails with '" + text + "'").atMost(Duration.ofSeconds(90)).ignoreExceptions()
+                .until(() -> {
+                    String failure = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure();
+                    return failure != null && failure.contains(text) ? failure : null;
+                }, Objects::nonNull);
     }
 
     private static long writtenAtB(String topic) throws Exception {

@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConnectRuntime;
 import io.jetstream.kafka.testkit.site.ConnectWorker;
@@ -15,6 +15,7 @@ import io.jetstream.kafka.testkit.workload.WorkloadSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -109,10 +110,12 @@ class Connect3xReplicationIT {
         String destinationMBeans = "kafka.connect:type=plugins,connector=" + ReplicationEnvironment.SINK_CONNECTOR
                 + ",*";
         try {
-            Poll.until("task metrics over JMX on both 3.x workers", Duration.ofSeconds(60), Duration.ofSeconds(1), () ->
+            await("task metrics over JMX on both 3.x workers")
+                    .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() ->
                     JmxReader.sum(source.process().pid(), sourceMBeans, "records-acked-total") > 0
                             && JmxReader.sum(destination.process().pid(), destinationMBeans, "records-out-total") > 0);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + "; source: "
                     + JmxReader.values(source.process().pid(), sourceMBeans, "records-acked-total")
                     + "; destination: "
@@ -131,6 +134,7 @@ class Connect3xReplicationIT {
     }
 
     private static void awaitProduced(Workload workload, long count) throws Exception {
-        Poll.until("workload produced " + count, Duration.ofSeconds(60), () -> workload.producedCount() >= count);
+        await("workload produced " + count).atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> workload.producedCount() >= count);
     }
 }

@@ -1,13 +1,13 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jetstream.kafka.core.offsets.GroupOffsetTranslation;
 import io.jetstream.kafka.core.offsets.GroupOffsetTranslation.Direction;
 import io.jetstream.kafka.core.offsets.GroupOffsetTranslation.Row;
 import io.jetstream.kafka.core.offsets.OffsetMapReader;
 import io.jetstream.kafka.core.offsets.OffsetTranslator;
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -95,17 +95,20 @@ class ConsumerGroupFailoverIT {
         env.siteA().createTopic(topic, PARTITIONS);
         produceInTransactions(env.siteA().bootstrapServers(), topic, 20, 30);
         TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE);
-        Poll.until("the destination holds every committed record", DEADLINE, Duration.ofSeconds(1),
-                () -> replicaExists("A." + topic) && TopicContent.read(env.siteB().bootstrapServers(), "A." + topic,
+        await("the destination holds every committed record")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> replicaExists("A." + topic) && TopicContent.read(env.siteB().bootstrapServers(), "A." + topic,
                         DEADLINE).size() >= origin.size());
 
         Map<Integer, Integer> firstStint = Map.of(0, 13, 1, 70, 2, 1);
         consume(env.siteA().bootstrapServers(), group, topic, firstStint);
-        Poll.until("the group's translated positions are committed at B", DEADLINE, Duration.ofMillis(500), () -> {
-            try (Admin admin = env.siteB().admin()) {
-                return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().size() == PARTITIONS;
-            }
-        });
+        await("the group's translated positions are committed at B")
+                .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> {
+                    try (Admin admin = env.siteB().admin()) {
+                        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().size() == PARTITIONS;
+                    }
+                });
         Map<Integer, Integer> rest = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
             rest.put(p, origin.partitions().get(p).size() - firstStint.get(p));
@@ -121,8 +124,9 @@ class ConsumerGroupFailoverIT {
         produceInTransactions(env.siteA().bootstrapServers(), TOPIC, 40, 30);
         TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), TOPIC, DEADLINE);
         assertThat(origin.size()).isEqualTo(32 * 30); // 8 of 40 transactions aborted
-        Poll.until("the destination holds every committed record", DEADLINE, Duration.ofSeconds(1),
-                () -> replicaExists(REPLICA) && TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE).size()
+        await("the destination holds every committed record")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> replicaExists(REPLICA) && TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE).size()
                         >= origin.size());
         TopicContent replica = TopicContent.read(env.siteB().bootstrapServers(), REPLICA, DEADLINE);
         assertThat(origin.firstDifference(replica)).isNull();
@@ -235,17 +239,19 @@ class ConsumerGroupFailoverIT {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
-            Poll.until("the group processed " + count + " records of " + topic, DEADLINE, Duration.ofMillis(1), () -> {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    List<String> mine = processed.get(record.partition());
-                    if (mine.size() < count.get(record.partition())) {
-                        mine.add(new String(record.value(), StandardCharsets.UTF_8));
-                        positions.put(new TopicPartition(topic, record.partition()),
-                                new OffsetAndMetadata(record.offset() + 1));
-                    }
-                }
-                return processed.entrySet().stream().allMatch(e -> e.getValue().size() >= count.get(e.getKey()));
-            });
+            await("the group processed " + count + " records of " + topic)
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(1)).pollInSameThread().ignoreExceptions()
+                    .until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                            List<String> mine = processed.get(record.partition());
+                            if (mine.size() < count.get(record.partition())) {
+                                mine.add(new String(record.value(), StandardCharsets.UTF_8));
+                                positions.put(new TopicPartition(topic, record.partition()),
+                                        new OffsetAndMetadata(record.offset() + 1));
+                            }
+                        }
+                        return processed.entrySet().stream().allMatch(e -> e.getValue().size() >= count.get(e.getKey()));
+                    });
             consumer.commitSync(positions);
         }
         return processed;

@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.JmxReader;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -84,8 +85,9 @@ class DataSafetyIT {
         String replica = "A." + topic;
         env.siteA().createTopic(topic, 4, Map.of("retention.ms", "7200000"));
         try (Admin admin = env.siteB().admin()) {
-            Poll.until(replica + " exists at the destination", DEADLINE, Duration.ofMillis(500),
-                    () -> admin.listTopics().names().get().contains(replica));
+            await(replica + " exists at the destination")
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> admin.listTopics().names().get().contains(replica));
             assertThat(admin.describeTopics(List.of(replica)).allTopicNames().get().get(replica).partitions())
                     .hasSize(4);
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, replica);
@@ -123,8 +125,8 @@ class DataSafetyIT {
                     "after".getBytes(StandardCharsets.UTF_8))).get();
         }
         try {
-            String failure = Poll.value("the source task fails on the oversized record", DEADLINE,
-                    () -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure());
+            String failure = await("the source task fails on the oversized record").atMost(DEADLINE).ignoreExceptions()
+                    .until(() -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure(), Objects::nonNull);
             assertThat(failure).contains("demo.oversized-0@1").contains("2500002 bytes")
                     .contains("errors.tolerance=all");
 
@@ -132,8 +134,9 @@ class DataSafetyIT {
                     "errors.deadletterqueue.topic.replication.factor", "1",
                     "errors.deadletterqueue.context.headers.enable", "true",
                     "producer.override.max.request.size", Integer.toString(4 << 20)));
-            Poll.until("the records around the oversized one arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 2);
+            await("the records around the oversized one arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 2);
             assertThat(values(replica, 0)).containsExactly("before", "after");
             assertThat(env.siteA().endOffsetSum(deadLetters)).as("the oversized record is in the dead letter queue")
                     .isEqualTo(1);
@@ -195,8 +198,9 @@ class DataSafetyIT {
             committed += 20;
             // Partition 1 is not held: its records arrive. Partition 0's committed records wait behind
             // the open transaction (the last stable offset), at the origin and so at the destination.
-            Poll.until("partition 1's records committed after the open transaction began arrive", DEADLINE,
-                    Duration.ofSeconds(1), () -> values(replica, 1).contains("beside-1-9"));
+            await("partition 1's records committed after the open transaction began arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 1).contains("beside-1-9"));
             assertThat(values(replica, 0)).as("records of partition 0 at or after the open transaction")
                     .noneMatch(v -> v.startsWith("open-") || v.startsWith("behind-"));
             first.commitTransaction();
@@ -205,11 +209,13 @@ class DataSafetyIT {
 
         // A commit returns before its markers are written: wait until the origin shows them all.
         long expected = committed;
-        Poll.until("the origin shows all " + expected + " committed records", DEADLINE, Duration.ofMillis(500),
-                () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() == expected);
+        await("the origin shows all " + expected + " committed records")
+                .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() == expected);
         TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE);
-        Poll.until("the destination holds every committed record (" + origin.size() + ")", DEADLINE,
-                Duration.ofSeconds(1), () -> TopicContent.read(env.siteB().bootstrapServers(), replica, DEADLINE)
+        await("the destination holds every committed record (" + origin.size() + ")")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> TopicContent.read(env.siteB().bootstrapServers(), replica, DEADLINE)
                         .size() >= origin.size());
         TopicContent destination = TopicContent.read(env.siteB().bootstrapServers(), replica, DEADLINE);
         assertThat(origin.firstDifference(destination)).as(env.diagnostics()).isNull();
@@ -237,11 +243,12 @@ class DataSafetyIT {
         env.siteA().createTopic(topic, 1);
         try (KafkaProducer<byte[], byte[]> producer = plain()) {
             produce(producer, topic, "before", 1_000);
-            Poll.until("the first 1,000 records arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 1_000);
+            await("the first 1,000 records arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 1_000);
 
             env.connectA().stop(ReplicationEnvironment.SOURCE_CONNECTOR);
-            Poll.until("the source connector is stopped", DEADLINE, () -> {
+            await("the source connector is stopped").atMost(DEADLINE).ignoreExceptions().until(() -> {
                 var status = env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR);
                 return "STOPPED".equals(status.state()) && status.tasks().isEmpty();
             });
@@ -254,16 +261,17 @@ class DataSafetyIT {
             env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
         }
 
-        String failure = Poll.value("a destination task fails on the gap", DEADLINE,
-                () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
+        String failure = await("a destination task fails on the gap").atMost(DEADLINE).ignoreExceptions()
+                .until(() -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure(), Objects::nonNull);
         assertThat(failure).contains("demo.gap-0").contains("1000..1499").contains("offset.gap.policy=accept");
         assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(1_000);
         assertThat(sourceMetric("unvouched-offset-jumps-total"))
                 .as("the source saw a jump over offsets it no longer holds").isGreaterThanOrEqualTo(1.0);
 
         env.deploySink(Map.of("offset.gap.policy", "accept"));
-        Poll.until("the records after the gap arrive", DEADLINE, Duration.ofSeconds(1),
-                () -> values(replica, 0).size() == 1_200);
+        await("the records after the gap arrive")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> values(replica, 0).size() == 1_200);
         List<String> values = values(replica, 0);
         assertThat(values.subList(0, 1_000)).allMatch(v -> v.startsWith("before-"));
         assertThat(values.subList(1_000, 1_200)).as("in order, once").containsExactlyElementsOf(
@@ -298,22 +306,24 @@ class DataSafetyIT {
                 "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0", "delete.retention.ms", "0"));
         try (KafkaProducer<byte[], byte[]> producer = plain()) {
             produceKeyed(producer, topic, 0, 100);
-            Poll.until("the first 100 records arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 100);
+            await("the first 100 records arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 100);
             env.connectA().pause(ReplicationEnvironment.SOURCE_CONNECTOR);
-            Poll.until("the source connector is paused", DEADLINE,
-                    () -> sourcePaused());
+            await("the source connector is paused").atMost(DEADLINE).ignoreExceptions().until(() -> sourcePaused());
             produceKeyed(producer, topic, 100, 2_000);
         }
-        Poll.until("the origin compacted records the connector has not read", DEADLINE, Duration.ofSeconds(2),
-                () -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() < 2_100);
+        await("the origin compacted records the connector has not read")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
+                .until(() -> TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE).size() < 2_100);
         double checksBefore = sourceMetric("origin-offset-checks-total");
         env.connectA().resume(ReplicationEnvironment.SOURCE_CONNECTOR);
 
         Map<String, String> latest = latestPerKey(env.siteA().bootstrapServers(), topic);
         assertThat(latest).hasSize(50);
-        Poll.until("the destination's latest value per key is the origin's", DEADLINE, Duration.ofSeconds(1),
-                () -> latestPerKey(env.siteB().bootstrapServers(), replica).equals(latest));
+        await("the destination's latest value per key is the origin's")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> latestPerKey(env.siteB().bootstrapServers(), replica).equals(latest));
         List<Integer> sequence = values(replica, 0).stream().map(v -> Integer.parseInt(v.split("-")[1])).toList();
         assertThat(sequence).as("origin order").isSorted();
         assertThat(sourceMetric("origin-offset-checks-total")).as("the source read past compacted offsets and "
@@ -376,16 +386,19 @@ class DataSafetyIT {
         env.siteA().createTopic(topic, 1);
         try (KafkaProducer<byte[], byte[]> producer = plain(); Admin admin = env.siteA().admin()) {
             produce(producer, topic, "old", 300);
-            Poll.until("the old topic's 300 records arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 300);
+            await("the old topic's 300 records arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 300);
             admin.deleteTopics(List.of(topic)).all().get();
-            Poll.until(topic + " is gone at the source", DEADLINE, Duration.ofMillis(500),
-                    () -> !admin.listTopics().names().get().contains(topic));
+            await(topic + " is gone at the source")
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> !admin.listTopics().names().get().contains(topic));
             env.siteA().createTopic(topic, 1);
             produce(producer, topic, "new", 100); // offsets 0..99 again
         }
-        Poll.until("the new topic's 100 records follow the old ones", DEADLINE, Duration.ofSeconds(1),
-                () -> values(replica, 0).size() >= 400);
+        await("the new topic's 100 records follow the old ones")
+                .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> values(replica, 0).size() >= 400);
         List<String> values = values(replica, 0);
         assertThat(values).as("old then new, each in order, once").containsExactlyElementsOf(
                 IntStream.concat(IntStream.range(0, 300), IntStream.range(300, 400))
@@ -416,15 +429,17 @@ class DataSafetyIT {
         env.siteA().createTopic(topic, 2, Map.of("retention.ms", "7200000"));
         try (KafkaProducer<byte[], byte[]> producer = plain(); Admin adminB = env.siteB().admin()) {
             produce(producer, topic, "before", 200);
-            Poll.until("the first 200 records arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 200);
+            await("the first 200 records arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 200);
             adminB.deleteTopics(List.of(replica)).all().get();
-            Poll.until(replica + " is gone at the destination", DEADLINE, Duration.ofMillis(500),
-                    () -> !adminB.listTopics().names().get().contains(replica));
+            await(replica + " is gone at the destination")
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> !adminB.listTopics().names().get().contains(replica));
             produce(producer, topic, "after", 100);
-            Poll.until(replica + " made again with the 100 records produced after the deletion",
-                    Duration.ofSeconds(150), Duration.ofSeconds(1),
-                    () -> adminB.listTopics().names().get().contains(replica) && values(replica, 0).size() >= 100);
+            await(replica + " made again with the 100 records produced after the deletion")
+                    .atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> adminB.listTopics().names().get().contains(replica) && values(replica, 0).size() >= 100);
             assertThat(values(replica, 0)).as("the records after the deletion, in order, once")
                     .containsExactlyElementsOf(IntStream.range(0, 100).mapToObj(i -> "after-" + i).toList());
             assertThat(adminB.describeTopics(List.of(replica)).allTopicNames().get().get(replica).partitions())
@@ -461,8 +476,8 @@ class DataSafetyIT {
         env.siteA().createTopic(deadLetters, 1);
         try (KafkaProducer<byte[], byte[]> producer = plain()) {
             produce(producer, refused, "refused", 50); // offsets 0..49
-            String failure = Poll.value("the source task fails on the refused batch", DEADLINE,
-                    () -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure());
+            String failure = await("the source task fails on the refused batch").atMost(DEADLINE).ignoreExceptions()
+                    .until(() -> env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR).firstFailure(), Objects::nonNull);
             assertThat(failure).contains("demo.refused-0 (source offsets 0..").contains("NOT_AUTHORIZED")
                     .contains("topics.allow").contains("errors.tolerance=all");
 
@@ -484,8 +499,9 @@ class DataSafetyIT {
         }
         try {
             String replica = "A." + flowing;
-            Poll.until("every record of " + flowing + " arrives", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() >= 300 && values(replica, 1).size() >= 300);
+            await("every record of " + flowing + " arrives")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() >= 300 && values(replica, 1).size() >= 300);
             for (int partition = 0; partition < 2; partition++) {
                 int first = partition;
                 assertThat(values(replica, partition)).as("partition %d in order, once", partition)
@@ -493,8 +509,9 @@ class DataSafetyIT {
                                 .mapToObj(i -> "flowing-" + i).toList());
             }
             List<String> expected = IntStream.range(0, 110).mapToObj(i -> "refused-" + i).toList();
-            Poll.until("every refused record is in the dead letter queue", DEADLINE, Duration.ofSeconds(1),
-                    () -> deadLetterValues(deadLetters).containsAll(expected));
+            await("every refused record is in the dead letter queue")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> deadLetterValues(deadLetters).containsAll(expected));
             assertThat(deadLetterValues(deadLetters)).as("only the refused records").allMatch(v -> v.startsWith(
                     "refused-"));
             env.connectA().awaitRunning(ReplicationEnvironment.SOURCE_CONNECTOR, 1, DEADLINE);
@@ -524,19 +541,21 @@ class DataSafetyIT {
         env.siteA().createTopic(topic, 1);
         try (KafkaProducer<byte[], byte[]> producer = plain(); Admin admin = env.siteA().admin()) {
             produce(producer, topic, "before", 300);
-            Poll.until("the first 300 records arrive", DEADLINE, Duration.ofSeconds(1),
-                    () -> values(replica, 0).size() == 300);
+            await("the first 300 records arrive")
+                    .atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> values(replica, 0).size() == 300);
             env.connectA().deleteConnector(ReplicationEnvironment.SOURCE_CONNECTOR);
-            Poll.until("the source connector's consumer group is empty", DEADLINE, Duration.ofMillis(500),
-                    () -> admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().isEmpty());
+            await("the source connector's consumer group is empty")
+                    .atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().isEmpty());
             produce(producer, topic, "skipped", 300); // offsets 300..599
             produce(producer, topic, "after", 100); // offsets 600..699
             admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0),
                     new OffsetAndMetadata(600))).all().get();
             env.deploySource(Map.of());
         }
-        String failure = Poll.value("a destination task fails on the gap", DEADLINE,
-                () -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure());
+        String failure = await("a destination task fails on the gap").atMost(DEADLINE).ignoreExceptions()
+                .until(() -> env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR).firstFailure(), Objects::nonNull);
         assertThat(failure).contains("demo.reset-0").contains("300..599");
         assertThat(values(replica, 0)).as("nothing after the gap is written").hasSize(300);
     }

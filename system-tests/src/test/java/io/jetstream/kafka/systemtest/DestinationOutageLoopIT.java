@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.workload.ProducedLog;
 import io.jetstream.kafka.testkit.workload.VerificationReport;
@@ -78,16 +78,17 @@ class DestinationOutageLoopIT {
                  HangingTransactionJanitor janitor = new HangingTransactionJanitor(env)) {
                 workload.start();
                 // Down while the destination tasks write, in open transactions.
-                Poll.until("destination writing A." + topic, Duration.ofSeconds(90),
-                        () -> env.siteB().endOffsetSum("A." + topic) >= 3_000);
+                await("destination writing A." + topic).atMost(Duration.ofSeconds(90)).ignoreExceptions()
+                        .until(() -> env.siteB().endOffsetSum("A." + topic) >= 3_000);
                 if (crash) {
                     env.siteB().broker().kill();
                 } else {
                     env.siteB().broker().stop();
                 }
                 long downAt = System.nanoTime();
-                Poll.until(OUTAGE.toSeconds() + " s of destination outage", OUTAGE.plusSeconds(10),
-                        Duration.ofSeconds(1), () -> System.nanoTime() - downAt >= OUTAGE.toNanos());
+                await(OUTAGE.toSeconds() + " s of destination outage")
+                        .atMost(OUTAGE.plusSeconds(10)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                        .until(() -> System.nanoTime() - downAt >= OUTAGE.toNanos());
                 env.siteB().startBroker();
                 janitor.awaitDestinationWritingAgain("A." + topic);
                 VerificationReport report = verify(workload.awaitCompletion(Duration.ofSeconds(120)));

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.systemtest;
 
-import io.jetstream.kafka.testkit.Poll;
+import static org.awaitility.Awaitility.await;
+
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,12 +90,14 @@ final class HangingTransactionJanitor implements AutoCloseable {
      */
     void awaitDestinationWritingAgain(String topic) throws Exception {
         long[] baseline = {-1};
-        Poll.until("destination offsets of " + topic + " readable", Duration.ofSeconds(60), Duration.ofSeconds(1),
-                () -> (baseline[0] = env.siteB().endOffsetSum(topic)) >= 0);
+        await("destination offsets of " + topic + " readable")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> (baseline[0] = env.siteB().endOffsetSum(topic)) >= 0);
         try {
-            Poll.until("destination writing " + topic + " again", Duration.ofSeconds(180), Duration.ofSeconds(1),
-                    () -> env.siteB().endOffsetSum(topic) > baseline[0] + 500);
-        } catch (TimeoutException e) {
+            await("destination writing " + topic + " again")
+                    .atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> env.siteB().endOffsetSum(topic) > baseline[0] + 500);
+        } catch (ConditionTimeoutException e) {
             throw new AssertionError("destination not writing 180 s after the outage (" + found()
                     + " hanging transaction(s) seen, " + abortedByTheConnector() + " aborted by the connector): "
                     + env.diagnostics(), e);

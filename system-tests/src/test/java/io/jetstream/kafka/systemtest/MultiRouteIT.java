@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.link.LinkDirection;
 import io.jetstream.kafka.testkit.link.LinkEmulator;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
@@ -89,8 +89,9 @@ class MultiRouteIT {
         long firstCount;
         try (Admin admin = env.siteB().admin()) {
             long[] first = new long[2];
-            Poll.until("the first of " + topic + " committed at B", Duration.ofSeconds(120), Duration.ofMillis(20),
-                    () -> {
+            await("the first of " + topic + " committed at B")
+                    .atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                    .until(() -> {
                         long count = committed(admin, "A." + topic);
                         first[0] = System.nanoTime();
                         first[1] = count;
@@ -98,8 +99,9 @@ class MultiRouteIT {
                     });
             firstAt = first[0];
             firstCount = first[1];
-            Poll.until("all of " + topic + " committed at B", Duration.ofSeconds(180), Duration.ofMillis(20),
-                    () -> committed(admin, "A." + topic) >= records);
+            await("all of " + topic + " committed at B")
+                    .atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                    .until(() -> committed(admin, "A." + topic) >= records);
         }
         double seconds = Math.max(1e-3, (System.nanoTime() - firstAt) / 1e9);
         verify(log);
@@ -163,11 +165,13 @@ class MultiRouteIT {
                 .valueBytes(VALUE_BYTES).compressionType("none").recordsPerSecond(3_000).build(),
                 env.siteA().bootstrapServers())) {
             workload.start();
-            Poll.until("a third produced", Duration.ofSeconds(60), () -> workload.producedCount() >= 10_000);
+            await("a third produced").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                    .until(() -> workload.producedCount() >= 10_000);
             LinkEmulator cut = env.links().get(0);
             cut.cut();
             long[] atCut = linkBytes();
-            Poll.until("two thirds produced", Duration.ofSeconds(60), () -> workload.producedCount() >= 20_000);
+            await("two thirds produced").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                    .until(() -> workload.producedCount() >= 20_000);
             long[] later = linkBytes();
             assertThat(later[1] - atCut[1] + later[2] - atCut[2]).as("other routes carry the traffic").isPositive();
             assertThat(later[0] - atCut[0]).as("nothing crosses the cut link").isZero();

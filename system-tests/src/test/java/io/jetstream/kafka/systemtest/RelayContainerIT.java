@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.docker.DockerEngine;
 import io.jetstream.kafka.testkit.docker.DockerUnavailableException;
 import io.jetstream.kafka.testkit.docker.RelayContainer;
@@ -198,8 +198,9 @@ class RelayContainerIT {
     @Test
     @Order(2)
     void theImagesHealthCheckPassesAndTheRelayRunsAsItsNonRootUser() throws Exception {
-        Poll.until("the image's HEALTHCHECK reporting healthy", Duration.ofSeconds(90), Duration.ofSeconds(1),
-                () -> "healthy".equals(relay.health()));
+        await("the image's HEALTHCHECK reporting healthy")
+                .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> "healthy".equals(relay.health()));
         assertThat(relay.user()).isEqualTo("10001:10001");
         assertThat(relay.get("/health").body()).contains("\"relayId\":\"a1-container\"");
     }

@@ -1,13 +1,13 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
@@ -135,7 +135,9 @@ class ReplicationIT {
         assertThat(delivered).isEqualTo(100_000);
         // Every batch is acknowledged once its records are readable at the destination (exactly-once:
         // the partition's last stable offset passed them), without waiting for ack.timeout.ms.
-        Poll.until("every batch acknowledged and nothing awaiting stability", Duration.ofSeconds(30), () ->
+        await("every batch acknowledged and nothing awaiting stability")
+                .atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() ->
                 metric(env.siteA().requireWorker().process().pid(), ReplicationEnvironment.SOURCE_CONNECTOR,
                         "in-flight-batches") == 0
                         && metric(env.siteB().requireWorker().process().pid(), ReplicationEnvironment.SINK_CONNECTOR,
@@ -146,27 +148,32 @@ class ReplicationIT {
         // windowed (30 s), so read while a few more records flow.
         long sinkPid = env.siteB().requireWorker().process().pid();
         produce("demo.t1", 1, 200, "none", 100);
-        Poll.until("replication latency and batch transit measured at the destination", Duration.ofSeconds(30), () ->
+        await("replication latency and batch transit measured at the destination")
+                .atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() ->
                 metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "replication-latency-ms-max") > 0
                         && metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "batch-transit-ms-max") > 0);
         // Lag and liveness while the topics are idle: the lag returns to 0 on every partition, and the
         // destination keeps hearing the source through the relays (end-to-end heartbeats), so the age
         // of its newest word stays near the heartbeat interval instead of growing with the silence.
         long sourcePid = env.siteA().requireWorker().process().pid();
-        Poll.until("replication lag back to 0 on every partition", Duration.ofSeconds(60), () -> {
-            Map<String, Double> lag = JmxReader.values(sourcePid, "kafka.connect:type=plugins,connector="
-                    + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "replication-lag-records");
-            return lag.size() > 10 && lag.values().stream().allMatch(v -> v == 0);
-        });
+        await("replication lag back to 0 on every partition").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> {
+                    Map<String, Double> lag = JmxReader.values(sourcePid, "kafka.connect:type=plugins,connector="
+                            + ReplicationEnvironment.SOURCE_CONNECTOR + ",*", "replication-lag-records");
+                    return lag.size() > 10 && lag.values().stream().allMatch(v -> v == 0);
+                });
         assertThat(metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR, "data-at-risk-bytes")).isZero();
         long idleSince = System.nanoTime();
         List<Double> ages = new ArrayList<>();
-        Poll.until("8 s of idle topics observed", Duration.ofSeconds(60), Duration.ofMillis(500), () -> {
-            ages.add(JmxReader.values(sinkPid, "kafka.connect:type=plugins,connector="
-                    + ReplicationEnvironment.SINK_CONNECTOR + ",task=*", "heartbeat-age-seconds").values().stream()
-                    .mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
-            return System.nanoTime() - idleSince > Duration.ofSeconds(8).toNanos();
-        });
+        await("8 s of idle topics observed")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> {
+                    ages.add(JmxReader.values(sinkPid, "kafka.connect:type=plugins,connector="
+                            + ReplicationEnvironment.SINK_CONNECTOR + ",task=*", "heartbeat-age-seconds").values().stream()
+                            .mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
+                    return System.nanoTime() - idleSince > Duration.ofSeconds(8).toNanos();
+                });
         assertThat(ages).as("seconds since the destination last heard the source, while idle").isNotEmpty()
                 .allSatisfy(age -> assertThat(age).isLessThan(5 * HEARTBEAT.toSeconds()))
                 .anySatisfy(age -> assertThat(age).as("measured, not a missing metric").isPositive());
@@ -219,7 +226,8 @@ class ReplicationIT {
     }
 
     private static void awaitProduced(Workload workload, long count) throws Exception {
-        Poll.until("workload produced " + count, Duration.ofSeconds(60), () -> workload.producedCount() >= count);
+        await("workload produced " + count).atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> workload.producedCount() >= count);
     }
 
     @Test
@@ -250,12 +258,13 @@ class ReplicationIT {
             // Crash the broker while the destination tasks are writing (in open transactions). A
             // graceful stop at that moment left hanging transactions in about one full build in
             // three, some of them commits the producer had seen acknowledged (docs/operations.md).
-            Poll.until("destination writing A.demo.outage", Duration.ofSeconds(60),
-                    () -> env.siteB().endOffsetSum("A.demo.outage") >= 3_000);
+            await("destination writing A.demo.outage").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                    .until(() -> env.siteB().endOffsetSum("A.demo.outage") >= 3_000);
             env.siteB().broker().kill();
             long stoppedAt = System.nanoTime();
-            Poll.until("30 s of destination outage", Duration.ofSeconds(40), Duration.ofSeconds(1),
-                    () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
+            await("30 s of destination outage")
+                    .atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(30).toNanos());
             env.siteB().startBroker();
             // Hanging transactions the broker comes back with: the connector aborts them and has its
             // tasks restarted by itself; the watch only reports them.
@@ -349,8 +358,8 @@ class ReplicationIT {
         try {
             PeerClient intruder = intruder(group, (client, frame) -> { });
             try {
-                Poll.until("destination task 0 failed, superseded", Duration.ofSeconds(60),
-                        () -> "FAILED".equals(sinkTask0().state()));
+                await("destination task 0 failed, superseded").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> "FAILED".equals(sinkTask0().state()));
                 String trace = sinkTask0().trace();
                 assertThat(trace).contains("TaskSupersededException", "intruder", "subscriber token");
             } finally {
@@ -388,10 +397,12 @@ class ReplicationIT {
                 }
             });
             try {
-                Poll.until("destination task 0 superseded by the intruder", Duration.ofSeconds(60),
-                        () -> "FAILED".equals(sinkTask0().state()));
+                await("destination task 0 superseded by the intruder").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> "FAILED".equals(sinkTask0().state()));
                 intruded = produce("demo.intruded", 2, 4_000, "lz4", 0);
-                Poll.until("forged acknowledgements sent and refused by the source", Duration.ofSeconds(60), () ->
+                await("forged acknowledgements sent and refused by the source")
+                        .atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() ->
                         forged.get() > 0 && metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR,
                                 "unverified-acks-total") > refusedBefore);
             } finally {

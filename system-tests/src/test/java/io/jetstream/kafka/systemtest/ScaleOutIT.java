@@ -1,8 +1,8 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
 import io.jetstream.kafka.testkit.site.ConnectWorker;
@@ -86,8 +86,9 @@ class ScaleOutIT {
             awaitProduced(workload, 5_000);
 
             ConnectWorker joined = env.siteA().addWorker();
-            Poll.until("a source task running on the worker that joined, every task running", REBALANCE_DEADLINE,
-                    Duration.ofSeconds(1), () -> {
+            await("a source task running on the worker that joined, every task running")
+                    .atMost(REBALANCE_DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> {
                         ConnectorStatus status = env.connectA().status(ReplicationEnvironment.SOURCE_CONNECTOR);
                         return status.isRunningWith(SOURCE_TASKS) && status.tasks().stream()
                                 .anyMatch(t -> t.workerId().equals(joined.workerId()));
@@ -98,8 +99,9 @@ class ScaleOutIT {
 
             ConnectWorker leaving = workerRunningATask(env.siteB(), ReplicationEnvironment.SINK_CONNECTOR);
             leaving.stop();
-            Poll.until("the destination tasks running on the remaining workers", REBALANCE_DEADLINE,
-                    Duration.ofSeconds(1), () -> {
+            await("the destination tasks running on the remaining workers")
+                    .atMost(REBALANCE_DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                    .until(() -> {
                         ConnectorStatus status = env.connectB().status(ReplicationEnvironment.SINK_CONNECTOR);
                         return status.isRunningWith(SINK_TASKS) && status.tasks().stream()
                                 .noneMatch(t -> t.workerId().equals(leaving.workerId()));
@@ -141,6 +143,7 @@ class ScaleOutIT {
     }
 
     private static void awaitProduced(Workload workload, long count) throws Exception {
-        Poll.until("workload produced " + count, Duration.ofSeconds(60), () -> workload.producedCount() >= count);
+        await("workload produced " + count).atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> workload.producedCount() >= count);
     }
 }

@@ -1,13 +1,13 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jetstream.kafka.schema.RegisteredSchema;
 import io.jetstream.kafka.schema.RegistryClientSettings;
 import io.jetstream.kafka.schema.RestSchemaRegistryClient;
 import io.jetstream.kafka.schema.SchemaRegistryException;
 import io.jetstream.kafka.schema.WireFormat;
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.link.LinkEmulator;
 import io.jetstream.kafka.testkit.link.LinkSpec;
 import io.jetstream.kafka.testkit.registry.ApicurioRegistry;
@@ -47,6 +47,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -220,13 +221,14 @@ class SchemaTranslationIT {
         sendOrders(topic, V1, v1, 150, 200, expected);
         producer.flush();
         double failuresBefore = sinkMetric("schema-registry-failures-total");
-        Poll.until("the destination task failing to reach registry B", Duration.ofSeconds(60),
-                () -> sinkMetric("schema-registry-failures-total") > failuresBefore);
+        await("the destination task failing to reach registry B").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> sinkMetric("schema-registry-failures-total") > failuresBefore);
         assertThat(countAtB("A." + topic)).as("the new schema's records and all after them wait; nothing passed "
                 + "untranslated").isEqualTo(50);
         // the outage lasts 30 s, during which the batches keep being refused and sent again
-        Poll.until("30 s of registry outage, the destination retrying", Duration.ofSeconds(60), Duration.ofSeconds(1),
-                () -> System.nanoTime() - cutAt >= Duration.ofSeconds(30).toNanos()
+        await("30 s of registry outage, the destination retrying")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> System.nanoTime() - cutAt >= Duration.ofSeconds(30).toNanos()
                         && sinkMetric("schema-registry-failures-total") > failuresBefore + 2);
         assertThat(countAtB("A." + topic)).isEqualTo(50);
         toRegistryB.restore();
@@ -257,11 +259,11 @@ class SchemaTranslationIT {
         producer.flush();
 
         double incompatibleBefore = sinkMetric("schema-incompatible-total");
-        Poll.until("registry B refusing the breaking schema", Duration.ofSeconds(60),
-                () -> sinkMetric("schema-incompatible-total") > incompatibleBefore);
+        await("registry B refusing the breaking schema").atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> sinkMetric("schema-incompatible-total") > incompatibleBefore);
         assertThat(sinkMetric("schema-held-partitions")).isEqualTo(1.0);
-        Poll.until("the error naming the subject in worker B's log", Duration.ofSeconds(30),
-                () -> env.siteB().requireWorker().process().problems(400)
+        await("the error naming the subject in worker B's log").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> env.siteB().requireWorker().process().problems(400)
                         .contains("is incompatible with subject A." + topic + "-value"));
         assertThat(countAtB("A." + topic)).as("nothing after the breaking record is written").isEqualTo(20);
 
@@ -334,13 +336,15 @@ class SchemaTranslationIT {
         Map<String, ConsumerRecord<byte[], byte[]>> out = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             consumer.subscribe(List.of(topic));
-            Poll.until(count + " records of " + topic + " at B", Duration.ofSeconds(120), () -> {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    out.put(new String(record.key(), StandardCharsets.UTF_8), record);
-                }
-                return out.size() >= count;
-            });
-        } catch (java.util.concurrent.TimeoutException e) {
+            await(count + " records of " + topic + " at B").atMost(Duration.ofSeconds(120)).pollInSameThread()
+                    .ignoreExceptions()
+                    .until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                            out.put(new String(record.key(), StandardCharsets.UTF_8), record);
+                        }
+                        return out.size() >= count;
+                    });
+        } catch (ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + " (" + out.size() + " arrived)\n" + env.diagnostics(), e);
         }
         return out;

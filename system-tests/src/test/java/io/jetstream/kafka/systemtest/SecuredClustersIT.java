@@ -1,9 +1,9 @@
 package io.jetstream.kafka.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jetstream.kafka.relay.metrics.ErrorKind;
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.replication.RelayNode;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
@@ -198,8 +198,9 @@ class SecuredClustersIT {
         }
         env.siteA().addPartitions("demo.secured.grow", 4);
         try (Admin admin = env.siteB().admin()) {
-            Poll.until("A.demo.secured.grow with retention.ms=7200000 and 4 partitions", Duration.ofSeconds(60),
-                    Duration.ofMillis(500), () -> "7200000".equals(destinationConfig(admin, "A.demo.secured.grow",
+            await("A.demo.secured.grow with retention.ms=7200000 and 4 partitions")
+                    .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> "7200000".equals(destinationConfig(admin, "A.demo.secured.grow",
                             "retention.ms")) && admin.describeTopics(List.of("A.demo.secured.grow")).allTopicNames()
                             .get().get("A.demo.secured.grow").partitions().size() == 4);
         }

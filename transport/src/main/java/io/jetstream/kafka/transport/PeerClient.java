@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
@@ -41,6 +42,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import org.apache.kafka.common.utils.ExponentialBackoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +63,7 @@ import org.slf4j.LoggerFactory;
  *       taken for dead: the connection is closed (not while {@linkplain #pauseReading() reading is
  *       paused}, when silence is expected);</li>
  *   <li>when the connection fails or closes (ERROR from the relay, handshake timeout, I/O error,
- *       bad input), the client waits ({@link ReconnectBackoff}: doubling from
+ *       bad input), the client waits ({@link PeerClientConfig#reconnectBackoffPolicy()}: doubling from
  *       {@code reconnectBackoff} to {@code reconnectBackoffMax}, with jitter; reset once a
  *       handshake succeeds) and connects again, forever, until {@link #close()} — except after
  *       {@code ERROR(SUPERSEDED)}: a newer instance of this subscriber holds its share, and this one
@@ -118,7 +120,8 @@ public final class PeerClient implements AutoCloseable {
     private final PeerClientConfig config;
     private final EventLoop loop;
     private final Listener listener;
-    private final ReconnectBackoff backoff;
+    private final ExponentialBackoff backoff;
+    private final Clock clock;
     private final Bootstrap bootstrap;
     private final FrameEncoderHandler encoder;
     private final String peer;
@@ -150,10 +153,19 @@ public final class PeerClient implements AutoCloseable {
      * @param listener told about readiness, frames, disconnections and writability
      */
     public PeerClient(PeerClientConfig config, EventLoopGroup group, Listener listener) {
+        this(config, group, listener, Clock.system());
+    }
+
+    /**
+     * @param clock the clock of heartbeat silence and round-trip times (the reconnect waits and the
+     *              handshake timeout are timers of the event loop)
+     */
+    public PeerClient(PeerClientConfig config, EventLoopGroup group, Listener listener, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.loop = Objects.requireNonNull(group, "group").next();
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.backoff = ReconnectBackoff.of(config.reconnectBackoff(), config.reconnectBackoffMax());
+        this.backoff = config.reconnectBackoffPolicy();
         this.encoder = new FrameEncoderHandler(config.maxFrameBytes());
         this.peer = config.role() + " connection to " + config.remote().getHostString() + ":" + config.remote().getPort();
         this.bootstrap = new Bootstrap()
@@ -409,9 +421,9 @@ public final class PeerClient implements AutoCloseable {
         if (closed.get() || superseded) {
             return;
         }
-        Duration delay = backoff.delay(failures);
+        long delayNanos = backoff.backoff(failures);
         failures++;
-        reconnectTask = loop.schedule(this::connect, delay.toNanos(), TimeUnit.NANOSECONDS);
+        reconnectTask = loop.schedule(this::connect, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private enum State { AWAIT_HELLO_OK, AWAIT_SUBSCRIBE_OK, READY }
@@ -421,8 +433,8 @@ public final class PeerClient implements AutoCloseable {
 
         private final Traffic traffic = new Traffic();
         private State state = State.AWAIT_HELLO_OK;
-        private long lastReadNanos = System.nanoTime();
-        private final PingTimer pings = new PingTimer();
+        private long lastReadNanos = clock.nanoTime();
+        private final PingTimer pings = new PingTimer(clock);
         private Throwable closeCause;
         private ScheduledFuture<?> handshakeTimeout;
         private ScheduledFuture<?> heartbeat;
@@ -434,7 +446,7 @@ public final class PeerClient implements AutoCloseable {
                 return;
             }
             channel = ctx.channel();
-            lastReadNanos = System.nanoTime();
+            lastReadNanos = clock.nanoTime();
             HelloFrame hello = HelloFrame.of(config.role(), config.nodeId(), config.streamId(), config.token());
             if (config.receipts()) {
                 hello = hello.withReceipts();
@@ -464,7 +476,7 @@ public final class PeerClient implements AutoCloseable {
             if (frame instanceof PingFrame ping) {
                 ctx.writeAndFlush(ping.pong());
             } else if (frame instanceof PongFrame pong) {
-                recordRtt(pings.rttNanos(pong, System.nanoTime()));
+                recordRtt(pings.rttNanos(pong, clock.nanoTime()));
             } else if (frame instanceof ErrorFrame error) {
                 closeCause = new PeerRejectedException(peer, error);
                 if (error.code() == ErrorCode.SUPERSEDED) {
@@ -541,7 +553,7 @@ public final class PeerClient implements AutoCloseable {
         }
 
         private void heartbeat(ChannelHandlerContext ctx) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long silentNanos = now - lastReadNanos;
             if (!readPaused && silentNanos > SILENT_INTERVALS * config.heartbeatInterval().toNanos()) {
                 fail(ctx, new TimeoutException("nothing received for " + TimeUnit.NANOSECONDS.toMillis(silentNanos)
@@ -606,7 +618,7 @@ public final class PeerClient implements AutoCloseable {
         private final class Traffic extends ChannelDuplexHandler {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                lastReadNanos = System.nanoTime();
+                lastReadNanos = clock.nanoTime();
                 if (msg instanceof ByteBuf buf) {
                     bytesReceived.add(buf.readableBytes());
                 }

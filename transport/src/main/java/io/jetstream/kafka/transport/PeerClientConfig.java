@@ -8,6 +8,7 @@ import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.wire.FrameLength;
 import io.netty.handler.ssl.SslContext;
+import org.apache.kafka.common.utils.ExponentialBackoff;
 
 /**
  * Everything a {@link PeerClient} needs to reach one relay. Build it with {@link #builder} (defaults
@@ -26,6 +27,7 @@ import io.netty.handler.ssl.SslContext;
  * @param heartbeatInterval   a PING is sent this often; a peer from which nothing was received for
  *                            three intervals is taken for dead and the connection is re-opened
  * @param reconnectBackoff    first wait before reconnecting; doubles (with jitter) per failure
+ *                            ({@link #reconnectBackoffPolicy()})
  * @param reconnectBackoffMax cap of the wait
  * @param maxFrameBytes       largest frame accepted from or written to the relay
  * @param writeLowWaterMark   the channel turns writable again below this many queued bytes
@@ -52,6 +54,11 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
     public static final int DEFAULT_MAX_FRAME_BYTES = FrameLength.DEFAULT_MAX_FRAME_BYTES;
     public static final int DEFAULT_WRITE_LOW_WATER_MARK = 4 * 1024 * 1024;
     public static final int DEFAULT_WRITE_HIGH_WATER_MARK = 8 * 1024 * 1024;
+    /**
+     * Share of each reconnect wait that is random (plus or minus), so that many clients cut off at
+     * once do not reconnect in lockstep.
+     */
+    public static final double RECONNECT_BACKOFF_JITTER = 0.2;
 
     public PeerClientConfig {
         Objects.requireNonNull(remote, "remote");
@@ -86,6 +93,17 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
             throw new IllegalArgumentException("subscription stream " + subscription.streamId()
                     + " differs from the connection's stream " + streamId);
         }
+    }
+
+    /**
+     * The waits between reconnection attempts, in nanoseconds: Kafka's {@link ExponentialBackoff}
+     * doubling from {@code reconnectBackoff} per consecutive failure, with
+     * {@value #RECONNECT_BACKOFF_JITTER} jitter either way, never above {@code reconnectBackoffMax}.
+     * {@code backoff(attempts)} gives the wait after {@code attempts} consecutive failures.
+     */
+    public ExponentialBackoff reconnectBackoffPolicy() {
+        return new ExponentialBackoff(reconnectBackoff.toNanos(), 2, reconnectBackoffMax.toNanos(),
+                RECONNECT_BACKOFF_JITTER);
     }
 
     /**

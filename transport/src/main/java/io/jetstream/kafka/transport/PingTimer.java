@@ -1,8 +1,10 @@
 package io.jetstream.kafka.transport;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.netty.channel.ChannelHandlerContext;
+import java.util.Objects;
 
 /**
  * Times heartbeats from the moment a PING leaves this side's outbound queue, not from when it was
@@ -16,10 +18,17 @@ import io.netty.channel.ChannelHandlerContext;
  */
 public final class PingTimer {
 
+    private final Clock clock;
+
     private long nextNonce;
     private long timedNonce = -1;
     /** How long the timed PING waited in the local outbound queue; -1 until its write completed. */
     private long queuedNanos = -1;
+
+    /** @param clock the clock of the {@code nowNanos} values given to {@link #ping} and {@link #rttNanos} */
+    public PingTimer(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
 
     /** Writes and flushes the next PING, and notes when it actually leaves. */
     public void ping(ChannelHandlerContext ctx, long nowNanos) {
@@ -28,7 +37,7 @@ public final class PingTimer {
         queuedNanos = -1;
         ctx.writeAndFlush(new PingFrame(nonce, nowNanos)).addListener(written -> {
             if (written.isSuccess() && timedNonce == nonce) {
-                queuedNanos = Math.max(0, System.nanoTime() - nowNanos);
+                queuedNanos = Math.max(0, clock.nanoTime() - nowNanos);
             }
         });
     }

@@ -2,7 +2,9 @@ package io.jetstream.kafka.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.jetstream.kafka.core.testing.LeakChecks;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -11,8 +13,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import io.jetstream.kafka.transport.testing.LeakChecks;
-import io.jetstream.kafka.transport.testing.Poll;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -70,10 +70,10 @@ class BoundedReadAllocatorTest {
                 OutputStream out = client.getOutputStream();
                 out.write(new byte[64 * 1024]);
                 out.flush();
-                Poll.until("accepted", Duration.ofSeconds(10), () -> !accepted.isEmpty());
+                await("accepted").atMost(Duration.ofSeconds(10)).until(() -> !accepted.isEmpty());
                 // The bytes are in the server's socket before it asks for a single read.
                 accepted.get(0).read();
-                Poll.until("the first request", Duration.ofSeconds(10), () -> !bytesPerRequest.isEmpty());
+                await("the first request").atMost(Duration.ofSeconds(10)).until(() -> !bytesPerRequest.isEmpty());
             }
             assertThat(bytesPerRequest.get(0)).as("several buffers in one request, bounded")
                     .isGreaterThan(1024).isLessThanOrEqualTo((int) allocator.maxBytesPerRequest());

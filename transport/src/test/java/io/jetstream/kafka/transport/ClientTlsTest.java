@@ -2,6 +2,7 @@ package io.jetstream.kafka.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -18,9 +19,8 @@ import javax.net.ssl.SSLHandshakeException;
 
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.transport.testing.FakeRelay;
-import io.jetstream.kafka.transport.testing.LeakChecks;
-import io.jetstream.kafka.transport.testing.Poll;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -125,7 +125,7 @@ class ClientTlsTest {
 
         connect(address, ClientTls.sslContext(Optional.of(dir.resolve("ca.pem")), Optional.empty(), Optional.empty()));
 
-        Poll.until("ready over TLS", Duration.ofSeconds(10), client::isReady);
+        await("ready over TLS").atMost(Duration.ofSeconds(10)).until(client::isReady);
         assertThat(client.config().tls()).isTrue();
     }
 
@@ -135,7 +135,7 @@ class ClientTlsTest {
 
         connect(address, ClientTls.sslContext(Optional.of(dir.resolve("ca.pem")), Optional.empty(), Optional.empty()));
 
-        Poll.until("a failed handshake", Duration.ofSeconds(10), () -> !disconnects.isEmpty());
+        await("a failed handshake").atMost(Duration.ofSeconds(10)).until(() -> !disconnects.isEmpty());
         assertThat(disconnects.get(0)).hasRootCauseInstanceOf(java.security.cert.CertificateException.class);
         assertThat(disconnects.get(0)).isInstanceOfAny(SSLHandshakeException.class,
                 io.netty.handler.codec.DecoderException.class);
@@ -151,7 +151,7 @@ class ClientTlsTest {
                 Optional.of(write("task.pem", task.getCertificatePathPEM())),
                 Optional.of(write("task-key.pem", task.getPrivateKeyPEM()))));
 
-        Poll.until("ready with mutual TLS", Duration.ofSeconds(10), client::isReady);
+        await("ready with mutual TLS").atMost(Duration.ofSeconds(10)).until(client::isReady);
     }
 
     @Test

@@ -23,7 +23,7 @@ import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
-import io.jetstream.kafka.transport.testing.LeakChecks;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.transport.testing.TestFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

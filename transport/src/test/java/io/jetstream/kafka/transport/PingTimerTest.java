@@ -2,6 +2,7 @@ package io.jetstream.kafka.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.netty.channel.ChannelHandlerContext;
@@ -14,7 +15,7 @@ class PingTimerTest {
 
     private final EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
     private final ChannelHandlerContext ctx = channel.pipeline().firstContext();
-    private final PingTimer timer = new PingTimer();
+    private final PingTimer timer = new PingTimer(Clock.system());
 
     @Test
     void aPingsWaitInTheLocalQueueIsNotPartOfTheRoundTrip() {

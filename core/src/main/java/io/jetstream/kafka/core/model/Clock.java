@@ -7,6 +7,10 @@ package io.jetstream.kafka.core.model;
  * parameter ({@code nowNanos}) instead of reading a clock, so they are deterministic; callers obtain
  * {@code nowNanos} from a {@code Clock}: {@link #system()} in production, a simulated clock in tests.
  * Values are comparable only with values of the same clock (like {@link System#nanoTime()}).
+ *
+ * <p>It is the one clock of the project's time decisions: the relay creates one and hands it to its
+ * health, data path, route choosers and peer clients; {@code PeerClient}, {@code PingTimer} and
+ * {@code WarningThrottle} take one. Tests use core's {@code testing.ManualClock}.
  */
 @FunctionalInterface
 public interface Clock {

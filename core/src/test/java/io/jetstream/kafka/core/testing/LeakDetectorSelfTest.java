@@ -19,12 +19,12 @@ class LeakDetectorSelfTest {
         try {
             assertThat(reported()).as("leak report with hint leak-self-test").isTrue();
         } finally {
-            CountingLeakDetector.forget("leak-self-test");
+            FailingLeakDetector.forget("leak-self-test");
         }
     }
 
     private static boolean reported() {
-        return CountingLeakDetector.reports().stream().anyMatch(report -> report.contains("leak-self-test"));
+        return FailingLeakDetector.reports().stream().anyMatch(report -> report.contains("leak-self-test"));
     }
 
     private static void leakOneBuffer() {

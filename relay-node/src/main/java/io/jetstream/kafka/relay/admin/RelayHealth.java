@@ -1,9 +1,10 @@
 package io.jetstream.kafka.relay.admin;
 
+import io.jetstream.kafka.core.model.Clock;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.kafka.common.utils.Time;
 
 /**
  * The serving state reported on {@code GET /health}. It only moves forward:
@@ -45,15 +46,15 @@ public final class RelayHealth {
     }
 
     private final String relayId;
-    private final Time time;
+    private final Clock clock;
     private final DirectMemory memory;
     private final double degradedShare;
-    private final long createdMs;
+    private final long createdNanos;
     private final AtomicReference<Status> status = new AtomicReference<>(Status.STARTING);
 
     /** Never DEGRADED: for tests and tools that do not watch memory. */
-    public RelayHealth(String relayId, Time time) {
-        this(relayId, time, DirectMemory.ofThisProcess(), Double.POSITIVE_INFINITY);
+    public RelayHealth(String relayId, Clock clock) {
+        this(relayId, clock, DirectMemory.ofThisProcess(), Double.POSITIVE_INFINITY);
     }
 
     /**
@@ -61,12 +62,12 @@ public final class RelayHealth {
      * @param degradedShare share of {@link DirectMemory#maxBytes()} in use above which an UP relay
      *                      is reported DEGRADED
      */
-    public RelayHealth(String relayId, Time time, DirectMemory memory, double degradedShare) {
+    public RelayHealth(String relayId, Clock clock, DirectMemory memory, double degradedShare) {
         this.relayId = Objects.requireNonNull(relayId, "relayId");
-        this.time = Objects.requireNonNull(time, "time");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.memory = Objects.requireNonNull(memory, "memory");
         this.degradedShare = degradedShare;
-        this.createdMs = time.milliseconds();
+        this.createdNanos = clock.nanoTime();
     }
 
     /** The status for {@code GET /health}: {@link #status()}, or DEGRADED while UP under memory pressure. */
@@ -90,7 +91,7 @@ public final class RelayHealth {
     }
 
     public long uptimeMs() {
-        return time.milliseconds() - createdMs;
+        return TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - createdNanos);
     }
 
     /**

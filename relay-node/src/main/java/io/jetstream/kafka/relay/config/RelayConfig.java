@@ -19,7 +19,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;
-import org.apache.kafka.common.utils.ExponentialBackoff;
 
 /**
  * The validated configuration of one relay node.
@@ -303,11 +302,6 @@ public final class RelayConfig extends AbstractConfig {
 
     public Duration reconnectBackoffMax() {
         return millis(RECONNECT_BACKOFF_MAX_MS);
-    }
-
-    /** Reconnect waits: doubling from {@link #reconnectBackoff()} to {@link #reconnectBackoffMax()}, 20% jitter. */
-    public ExponentialBackoff reconnectBackoffPolicy() {
-        return new ExponentialBackoff(getLong(RECONNECT_BACKOFF_MS), 2, getLong(RECONNECT_BACKOFF_MAX_MS), 0.2);
     }
 
     public Duration shutdownDrainTimeout() {

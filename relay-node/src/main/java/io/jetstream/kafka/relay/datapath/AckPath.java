@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
@@ -41,19 +42,23 @@ final class AckPath {
     private final RelayMetrics metrics;
     private final RouteChooser chooser;
     private final Waiters roomWaiters;
+    private final Clock clock;
     private final PendingTable pending = new PendingTable();
     private final HashedWheelTimer timer;
 
     /**
      * @param roomWaiters upstreams waiting for room, woken when a receipt takes a batch's bytes off
      *                    its route's in-flight count
+     * @param clock       times each frame from its registration to its answer
      */
-    AckPath(String relayId, Duration ackTimeout, RelayMetrics metrics, RouteChooser chooser, Waiters roomWaiters) {
+    AckPath(String relayId, Duration ackTimeout, RelayMetrics metrics, RouteChooser chooser, Waiters roomWaiters,
+            Clock clock) {
         this.relayId = relayId;
         this.ackTimeout = ackTimeout;
         this.metrics = metrics;
         this.chooser = chooser;
         this.roomWaiters = roomWaiters;
+        this.clock = clock;
         this.timer = new HashedWheelTimer(new DefaultThreadFactory("relay-acks-" + relayId, true),
                 TIMER_TICK_MS, TimeUnit.MILLISECONDS);
     }
@@ -105,7 +110,7 @@ final class AckPath {
             return;
         }
         if (entry.route != null) {
-            chooser.onReceived(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
+            chooser.onReceived(entry.route, entry.bytes, Duration.ofNanos(clock.nanoTime() - entry.sentAtNanos));
             // the batch left its route's bytes in flight: an ingress batch waiting for room may go
             roomWaiters.wakeAll();
         }
@@ -170,7 +175,7 @@ final class AckPath {
         if (ack.isOk()) {
             metrics.acks().inc();
             if (entry.routeMetrics != null) {
-                entry.routeMetrics.ackLatencySeconds().observe((System.nanoTime() - entry.sentAtNanos) / 1e9);
+                entry.routeMetrics.ackLatencySeconds().observe((clock.nanoTime() - entry.sentAtNanos) / 1e9);
             }
         } else {
             metrics.nacks(ownReason != null ? ownReason : NackReason.relayed(ack.reason())).inc();
@@ -179,7 +184,7 @@ final class AckPath {
             chooser.onSettled(entry.route, entry.bytes, ack.isOk());
         } else if (entry.route != null) {
             if (ack.isOk()) {
-                chooser.onAck(entry.route, entry.bytes, Duration.ofNanos(System.nanoTime() - entry.sentAtNanos));
+                chooser.onAck(entry.route, entry.bytes, Duration.ofNanos(clock.nanoTime() - entry.sentAtNanos));
             } else {
                 chooser.onNack(entry.route, entry.bytes, ack.reason());
             }

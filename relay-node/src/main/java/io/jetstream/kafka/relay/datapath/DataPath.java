@@ -3,6 +3,7 @@ package io.jetstream.kafka.relay.datapath;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
 import io.jetstream.kafka.relay.config.StreamSpec;
@@ -44,21 +45,23 @@ final class DataPath {
     private final NextHops nextHops;
     private final RoleHandlers roles;
     private final RelayMetrics metrics;
+    private final Clock clock;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ScheduledFuture<?> reporter;
 
     DataPath(DataPipelineContext context, RouteChooser chooser) {
         this.config = context.config();
         this.metrics = context.metrics();
+        this.clock = context.clock();
         this.eventLoops = context.eventLoops().orElse(null);
         Waiters roomWaiters = new Waiters();
         this.drain = new Drain(context.health(), config.relayId(), context.relayBuffer());
         BufferBudgets budgets = new BufferBudgets(context.relayBuffer(), roomWaiters);
-        this.acks = new AckPath(config.relayId(), config.ackTimeout(), metrics, chooser, roomWaiters);
+        this.acks = new AckPath(config.relayId(), config.ackTimeout(), metrics, chooser, roomWaiters, clock);
         this.nextHops = new NextHops(context.peerConnector(), config, metrics, acks);
         Subscribers subscribers = new Subscribers();
         Router router = new Router(config, metrics, chooser, new RouteLabels(metrics), nextHops, subscribers, acks,
-                roomWaiters);
+                roomWaiters, clock);
         this.roles = new RoleHandlers(config, metrics, drain, router, budgets, subscribers, acks);
     }
 
@@ -81,7 +84,7 @@ final class DataPath {
 
     /** The first handler of an accepted connection, counting its bytes with {@code traffic}. */
     HandshakeHandler handshake(TrafficCounter traffic) {
-        return new HandshakeHandler(config, metrics, drain, roles, traffic);
+        return new HandshakeHandler(config, metrics, drain, roles, traffic, clock);
     }
 
     /**
@@ -92,7 +95,7 @@ final class DataPath {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        long startNs = System.nanoTime();
+        long startNs = clock.nanoTime();
         drain.stop();
         int abandoned = acks.abandonAll();
         if (reporter != null) {
@@ -101,6 +104,6 @@ final class DataPath {
         nextHops.close();
         acks.stop();
         log.info("Relay {} data path closed in {} ms ({} frames still in flight were nacked)", config.relayId(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs), abandoned);
+                TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - startNs), abandoned);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.HelloFrame;
@@ -64,19 +65,23 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final Drain drain;
     private final RoleHandlers roles;
     private final TrafficCounter traffic;
+    private final Clock clock;
     private boolean rejected;
 
     /**
      * @param drain   a draining relay turns peers away
      * @param roles   makes the handler of an accepted peer's role
      * @param traffic the connection's byte counter, bound to the peer once it is known
+     * @param clock   the relay's clock, for the heartbeats of an accepted peer
      */
-    HandshakeHandler(RelayConfig config, RelayMetrics metrics, Drain drain, RoleHandlers roles, TrafficCounter traffic) {
+    HandshakeHandler(RelayConfig config, RelayMetrics metrics, Drain drain, RoleHandlers roles, TrafficCounter traffic,
+                     Clock clock) {
         this.config = config;
         this.metrics = metrics;
         this.drain = drain;
         this.roles = roles;
         this.traffic = traffic;
+        this.clock = clock;
     }
 
     @Override
@@ -154,7 +159,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
         ChannelPipeline pipeline = ctx.pipeline();
         pipeline.addAfter(ctx.name(), "heartbeat",
-                new HeartbeatHandler(session, metrics, config.heartbeatInterval().toNanos()));
+                new HeartbeatHandler(session, metrics, config.heartbeatInterval().toNanos(), clock));
         pipeline.addAfter("heartbeat", "role", roles.handlerFor(session, stream));
         pipeline.remove(this);
     }

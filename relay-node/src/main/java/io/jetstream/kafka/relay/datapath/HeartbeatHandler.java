@@ -2,6 +2,7 @@ package io.jetstream.kafka.relay.datapath;
 
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
@@ -27,10 +28,13 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     private final Session session;
     private final RelayMetrics metrics;
     private final long intervalNanos;
-    private final PingTimer pings = new PingTimer();
+    private final Clock clock;
+    private final PingTimer pings;
     private ScheduledFuture<?> pinger;
 
-    HeartbeatHandler(Session session, RelayMetrics metrics, long intervalNanos) {
+    HeartbeatHandler(Session session, RelayMetrics metrics, long intervalNanos, Clock clock) {
+        this.clock = clock;
+        this.pings = new PingTimer(clock);
         this.session = session;
         this.metrics = metrics;
         this.intervalNanos = intervalNanos;
@@ -39,7 +43,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         pinger = ctx.executor().scheduleAtFixedRate(
-                () -> pings.ping(ctx, System.nanoTime()),
+                () -> pings.ping(ctx, clock.nanoTime()),
                 intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -65,7 +69,7 @@ final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof PingFrame ping) {
             ControlWrites.advisory(ctx.channel(), ping.pong(), metrics); // a peer that does not read gets none
         } else if (msg instanceof PongFrame pong) {
-            long rttNanos = pings.rttNanos(pong, System.nanoTime());
+            long rttNanos = pings.rttNanos(pong, clock.nanoTime());
             if (rttNanos > 0) {
                 session.metrics().rttSeconds().set(rttNanos / 1e9);
             }

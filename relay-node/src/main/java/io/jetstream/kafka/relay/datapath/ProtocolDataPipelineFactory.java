@@ -1,8 +1,8 @@
 package io.jetstream.kafka.relay.datapath;
 
 import java.util.Objects;
-import java.util.function.Function;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.config.RelayConfig;
@@ -17,6 +17,7 @@ import io.jetstream.kafka.transport.FrameEncoderHandler;
 import io.jetstream.kafka.transport.TransportErrorListener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
+import java.util.function.BiFunction;
 
 /**
  * The relay's data path: the JetStream protocol (see {@code docs/protocol.md}) on every accepted
@@ -32,7 +33,7 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
 
     static final String FRAME_DECODER = "frame-decoder";
 
-    private final Function<RelayConfig, RouteChooser> chooserFactory;
+    private final BiFunction<RelayConfig, Clock, RouteChooser> chooserFactory;
     private volatile DataPath path;
     private volatile FrameEncoderHandler encoder;
 
@@ -41,8 +42,8 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
         this(SchedulingRouteChooser::forConfig);
     }
 
-    /** @param chooserFactory builds the route chooser from the relay's configuration */
-    public ProtocolDataPipelineFactory(Function<RelayConfig, RouteChooser> chooserFactory) {
+    /** @param chooserFactory builds the route chooser from the relay's configuration and clock */
+    public ProtocolDataPipelineFactory(BiFunction<RelayConfig, Clock, RouteChooser> chooserFactory) {
         this.chooserFactory = Objects.requireNonNull(chooserFactory, "chooserFactory");
     }
 
@@ -51,7 +52,7 @@ public final class ProtocolDataPipelineFactory implements DataPipelineFactory {
         if (path != null) {
             throw new IllegalStateException("the data path is started once");
         }
-        RouteChooser chooser = chooserFactory.apply(context.config());
+        RouteChooser chooser = chooserFactory.apply(context.config(), context.clock());
         if (chooser instanceof SchedulingRouteChooser scheduling) {
             context.metrics().beforeScrape(() -> scheduling.exportTo(context.metrics()));
         }

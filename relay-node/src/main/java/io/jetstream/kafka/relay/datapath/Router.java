@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
@@ -74,6 +75,7 @@ final class Router {
     private final Subscribers subscribers;
     private final AckPath acks;
     private final Waiters roomWaiters;
+    private final Clock clock;
     private final ConcurrentHashMap<RouteSpec, List<String>> pathsByRoute = new ConcurrentHashMap<>();
 
     /**
@@ -83,9 +85,10 @@ final class Router {
      * @param subscribers the subscriptions, for frames at their egress
      * @param acks        where frames handed downstream are registered
      * @param roomWaiters where an upstream waits while every route holds its in-flight cap
+     * @param clock       stamps each frame handed downstream (its ack latency starts there)
      */
     Router(RelayConfig config, RelayMetrics metrics, RouteChooser chooser, RouteLabels routeLabels, NextHops nextHops,
-           Subscribers subscribers, AckPath acks, Waiters roomWaiters) {
+           Subscribers subscribers, AckPath acks, Waiters roomWaiters, Clock clock) {
         this.config = config;
         this.relayId = config.relayId();
         this.metrics = metrics;
@@ -95,6 +98,7 @@ final class Router {
         this.subscribers = subscribers;
         this.acks = acks;
         this.roomWaiters = roomWaiters;
+        this.clock = clock;
     }
 
     /** Routes a frame that holds {@code reservation}; on the upstream's event loop. */
@@ -288,7 +292,7 @@ final class Router {
         }
         // Every downstream of one frame is a subscriber (epoch 0 while open) or the single next hop.
         PendingEntry entry = new PendingEntry(frame, upstream, List.copyOf(downstreams), epochs[0], route,
-                routeMetrics, reservation, Frames.BOOKKEEPING_BYTES, System.nanoTime());
+                routeMetrics, reservation, Frames.BOOKKEEPING_BYTES, clock.nanoTime());
         if (atEgress) {
             entry.markReceived();
         }

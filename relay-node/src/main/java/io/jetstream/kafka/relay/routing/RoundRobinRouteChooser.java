@@ -2,12 +2,13 @@ package io.jetstream.kafka.relay.routing;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RouteSpec;
@@ -24,19 +25,19 @@ public final class RoundRobinRouteChooser implements RouteChooser {
     public static final Duration FAILURE_PENALTY = Duration.ofSeconds(1);
 
     private final RelayConfig config;
-    private final LongSupplier nanoClock;
+    private final Clock clock;
     private final long penaltyNanos;
     private final ConcurrentHashMap<String, AtomicInteger> next = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<RouteSpec, Long> failedAtNanos = new ConcurrentHashMap<>();
 
     /**
      * @param config    routes per destination
-     * @param nanoClock {@code System::nanoTime}, or a test clock
+     * @param clock     the relay's clock
      * @param penalty   how long a failed route is avoided
      */
-    public RoundRobinRouteChooser(RelayConfig config, LongSupplier nanoClock, Duration penalty) {
+    public RoundRobinRouteChooser(RelayConfig config, Clock clock, Duration penalty) {
         this.config = config;
-        this.nanoClock = nanoClock;
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.penaltyNanos = penalty.toNanos();
     }
 
@@ -48,7 +49,7 @@ public final class RoundRobinRouteChooser implements RouteChooser {
         }
         int start = Math.floorMod(next.computeIfAbsent(destination, d -> new AtomicInteger()).getAndIncrement(),
                 routes.size());
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         RouteSpec recentlyFailed = null;
         for (int i = 0; i < routes.size(); i++) {
             RouteSpec route = routes.get((start + i) % routes.size());
@@ -86,6 +87,6 @@ public final class RoundRobinRouteChooser implements RouteChooser {
 
     @Override
     public void onFailure(RouteSpec route) {
-        failedAtNanos.put(route, nanoClock.getAsLong());
+        failedAtNanos.put(route, clock.nanoTime());
     }
 }

@@ -3,12 +3,13 @@ package io.jetstream.kafka.relay.routing;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
@@ -62,7 +63,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
     }
 
     private final Map<String, Destination> destinations = new HashMap<>();
-    private final LongSupplier nanoClock;
+    private final Clock clock;
     private final ThreadLocal<PendingChoice> pending = new ThreadLocal<>();
 
     /** The scheduler settings a relay's configuration asks for. */
@@ -81,14 +82,14 @@ public final class SchedulingRouteChooser implements RouteChooser {
     }
 
     /** The chooser a relay's configuration asks for: scheduling (adaptive) or round robin. */
-    public static RouteChooser forConfig(RelayConfig config) {
+    public static RouteChooser forConfig(RelayConfig config, Clock clock) {
         return config.adaptiveRouting()
-                ? new SchedulingRouteChooser(config, settings(config), System::nanoTime)
-                : new RoundRobinRouteChooser(config, System::nanoTime, RoundRobinRouteChooser.FAILURE_PENALTY);
+                ? new SchedulingRouteChooser(config, settings(config), clock)
+                : new RoundRobinRouteChooser(config, clock, RoundRobinRouteChooser.FAILURE_PENALTY);
     }
 
-    public SchedulingRouteChooser(RelayConfig config, RouteSchedulerSettings settings, LongSupplier nanoClock) {
-        this.nanoClock = nanoClock;
+    public SchedulingRouteChooser(RelayConfig config, RouteSchedulerSettings settings, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         for (String destination : config.destinations()) {
             RouteScheduler<RouteSpec> scheduler = new RouteScheduler<>(config.routes(destination), settings);
             destinations.put(destination, new Destination(scheduler, config.routes(destination).size(),
@@ -106,7 +107,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
         reportRecoveries(d, usable);
         int bytes = (int) Math.min(Integer.MAX_VALUE, batchBytes);
         for (int attempt = 0; attempt <= d.routeCount(); attempt++) {
-            long now = nanoClock.getAsLong();
+            long now = clock.nanoTime();
             Optional<RouteSpec> choice = d.scheduler().choose(bytes, now);
             if (choice.isEmpty()) {
                 return Optional.empty();
@@ -127,7 +128,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
     public boolean atInFlightCap(String destination, long batchBytes) {
         Destination d = destinations.get(destination);
         return d != null && d.scheduler().atInFlightCap((int) Math.min(Integer.MAX_VALUE, batchBytes),
-                nanoClock.getAsLong());
+                clock.nanoTime());
     }
 
     /** The previous choice on this thread was not handed over: its bytes are not in flight. */
@@ -135,7 +136,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
         PendingChoice unsent = pending.get();
         if (unsent != null) {
             pending.remove();
-            unsent.destination().scheduler().onReleased(unsent.route(), unsent.bytes(), nanoClock.getAsLong());
+            unsent.destination().scheduler().onReleased(unsent.route(), unsent.bytes(), clock.nanoTime());
         }
     }
 
@@ -146,7 +147,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
         }
         for (RouteSpec route : d.down()) {
             if (usable.test(route) && d.down().remove(route)) {
-                d.scheduler().onRecovered(route, nanoClock.getAsLong());
+                d.scheduler().onRecovered(route, clock.nanoTime());
             }
         }
     }
@@ -166,24 +167,24 @@ public final class SchedulingRouteChooser implements RouteChooser {
 
     @Override
     public void onAck(RouteSpec route, long batchBytes, Duration rtt) {
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         schedulerOf(route).onAcked(route, batchBytes, now - rtt.toNanos(), now);
     }
 
     @Override
     public void onReceived(RouteSpec route, long batchBytes, Duration transfer) {
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         schedulerOf(route).onReceived(route, batchBytes, now - transfer.toNanos(), now);
     }
 
     @Override
     public void onSettled(RouteSpec route, long batchBytes, boolean written) {
-        schedulerOf(route).onSettled(route, batchBytes, written, nanoClock.getAsLong());
+        schedulerOf(route).onSettled(route, batchBytes, written, clock.nanoTime());
     }
 
     @Override
     public void onNack(RouteSpec route, long batchBytes, AckReason reason) {
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         boolean routeFault = reason == AckReason.TIMEOUT || reason == AckReason.NEXT_HOP_UNREACHABLE;
         if (routeFault) {
             schedulerOf(route).onNack(route, batchBytes, now);
@@ -203,12 +204,12 @@ public final class SchedulingRouteChooser implements RouteChooser {
         if (choice != null && choice.route().equals(route)) {
             pending.remove(); // the scheduler fails every batch in flight on the route, this one included
         }
-        markDown(d, route, nanoClock.getAsLong());
+        markDown(d, route, clock.nanoTime());
     }
 
     /** Writes each scheduler's current view of its routes into the relay's decision metrics. */
     public void exportTo(RelayMetrics metrics) {
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         destinations.forEach((destination, d) -> {
             SchedulerSnapshot snapshot = d.scheduler().snapshot(now);
             metrics.spendCapReached(destination, snapshot.spentTotal() >= snapshot.cap().total()

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
@@ -39,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>Connect on the event loop of the inbound channel whose batches will travel over the new
  * connection (as Netty's proxy example does): both channels then live on one thread and hand
  * batches to each other without locks or volatile fields. Reconnecting is the caller's job: on
- * failure or close, schedule the next attempt on the event loop after
- * {@code config.reconnectBackoffPolicy().backoff(attempts)}.
+ * failure or close, schedule the next attempt on the event loop after the waits a
+ * {@link PeerClient} uses ({@link PeerClientConfig#reconnectBackoffPolicy()}).
  */
 public final class PeerConnector {
 
@@ -51,9 +52,11 @@ public final class PeerConnector {
     private final RelayMetrics metrics;
     private final ChannelGroup channels;
     private final TransportPipeline transport;
+    private final Clock clock;
 
     PeerConnector(RelayConfig config, Optional<SslContext> clientSsl, RelayMetrics metrics, ChannelGroup channels,
-                  TransportPipeline transport) {
+                  TransportPipeline transport, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.config = Objects.requireNonNull(config, "config");
         this.clientSsl = Objects.requireNonNull(clientSsl, "clientSsl");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -126,7 +129,7 @@ public final class PeerConnector {
                 .writeWaterMarks(marks.low(), marks.high())
                 .receipts(true) // passed on to senders that ask, and timing the routes at the ingress
                 .build();
-        return new PeerClient(clientConfig, group, listener);
+        return new PeerClient(clientConfig, group, listener, clock);
     }
 
     /** Most bytes queued in a data connection's outbound buffer before it stops taking more: 2 MiB. */

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.AdminServerInitializer;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
@@ -28,7 +29,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +68,8 @@ public final class RelayServer implements AutoCloseable {
     private final RelayMetrics metrics;
     private final DataPipelineFactory dataPipeline;
     private final RelayHealth health;
+    /** The relay's one clock, handed to its health and its data path. */
+    private final Clock clock = Clock.system();
     private final BufferBudget relayBuffer;
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object lifecycleLock = new Object();
@@ -92,7 +94,7 @@ public final class RelayServer implements AutoCloseable {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.dataPipeline = Objects.requireNonNull(dataPipeline, "dataPipeline");
         DirectMemory directMemory = DirectMemory.ofThisProcess();
-        this.health = new RelayHealth(config.relayId(), Time.SYSTEM, directMemory,
+        this.health = new RelayHealth(config.relayId(), clock, directMemory,
                 config.healthDirectMemoryDegradedRatio());
         metrics.beforeScrape(() -> {
             metrics.directMemoryUsedBytes().set(directMemory.usedBytes());
@@ -116,7 +118,7 @@ public final class RelayServer implements AutoCloseable {
             if (state != State.NEW) {
                 throw new IllegalStateException("a RelayServer starts once; it is " + state);
             }
-            long startNs = System.nanoTime();
+            long startNs = clock.nanoTime();
             try {
                 // TLS first: bad files are a configuration error, found before any thread starts.
                 Optional<SslContext> serverSsl = RelayTls.serverContext(config);
@@ -130,9 +132,10 @@ public final class RelayServer implements AutoCloseable {
                         new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
                 TransportPipeline outbound = new TransportPipeline(config,
                         new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
-                PeerConnector peerConnector = new PeerConnector(config, clientSsl, metrics, dataChannels, outbound);
+                PeerConnector peerConnector = new PeerConnector(config, clientSsl, metrics, dataChannels, outbound,
+                        clock);
                 DataPipelineContext context = new DataPipelineContext(config, metrics, relayBuffer, peerConnector, health,
-                        loops.workers());
+                        loops.workers(), clock);
                 dataPipeline.start(context);
 
                 accepting = true;
@@ -219,7 +222,7 @@ public final class RelayServer implements AutoCloseable {
      */
     public boolean shutdownGracefully(Duration gracePeriod) {
         requireNotOnEventLoop();
-        long startNs = System.nanoTime();
+        long startNs = clock.nanoTime();
         long deadlineNs = startNs + gracePeriod.toNanos();
         State previous;
         synchronized (lifecycleLock) {
@@ -265,7 +268,7 @@ public final class RelayServer implements AutoCloseable {
 
     private boolean awaitDrained(long deadlineNs) {
         while (!relayBuffer.isEmpty()) {
-            long remainingNs = deadlineNs - System.nanoTime();
+            long remainingNs = deadlineNs - clock.nanoTime();
             if (remainingNs <= 0) {
                 return false;
             }
@@ -368,8 +371,8 @@ public final class RelayServer implements AutoCloseable {
         return relayBuffer;
     }
 
-    private static long elapsedMs(long startNs) {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+    private long elapsedMs(long startNs) {
+        return TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - startNs);
     }
 
     private static String hostPort(InetSocketAddress address) {

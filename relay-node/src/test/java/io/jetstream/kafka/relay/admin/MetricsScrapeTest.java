@@ -1,16 +1,16 @@
 package io.jetstream.kafka.relay.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.testing.AdminClient;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.PrometheusParser;
 import io.jetstream.kafka.relay.testing.PrometheusParser.Family;
 import io.jetstream.kafka.relay.testing.TestRelay;
@@ -42,11 +42,11 @@ class MetricsScrapeTest {
              TestSubscriber subscriber = new TestSubscriber("sink-0", relay.data(), 0, 1, clients);
              TestSender sender = new TestSender("source-0", relay.data(), clients)) {
             relay.metrics().registerJvmMetrics();
-            Poll.until("clients ready", WAIT, () -> subscriber.isReady() && sender.isReady());
+            await("clients ready").atMost(WAIT).until(() -> subscriber.isReady() && sender.isReady());
             for (int i = 0; i < BATCHES; i++) {
                 sender.send("orders", i % 4, 5, 100);
             }
-            Poll.until(BATCHES + " acks", WAIT, () -> sender.outcomes.size() == BATCHES);
+            await(BATCHES + " acks").atMost(WAIT).until(() -> sender.outcomes.size() == BATCHES);
 
             HttpResponse<String> scrape = new AdminClient(relay.admin()).get("/metrics");
             assertThat(scrape.statusCode()).isEqualTo(200);

@@ -2,14 +2,15 @@ package io.jetstream.kafka.relay.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jetstream.kafka.relay.testing.FakeTime;
+import io.jetstream.kafka.core.testing.ManualClock;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class RelayHealthTest {
 
     @Test
     void statusOnlyMovesForward() {
-        RelayHealth health = new RelayHealth("r", new FakeTime());
+        RelayHealth health = new RelayHealth("r", new ManualClock());
 
         assertThat(health.status()).isEqualTo(RelayHealth.Status.STARTING);
         assertThat(health.advanceTo(RelayHealth.Status.UP)).isTrue();
@@ -21,10 +22,10 @@ class RelayHealthTest {
 
     @Test
     void uptimeFollowsTheClock() {
-        FakeTime time = new FakeTime();
-        RelayHealth health = new RelayHealth("r", time);
+        ManualClock clock = new ManualClock();
+        RelayHealth health = new RelayHealth("r", clock);
 
-        time.sleep(1500);
+        clock.advance(Duration.ofMillis(1500));
 
         assertThat(health.uptimeMs()).isEqualTo(1500);
     }
@@ -47,7 +48,7 @@ class RelayHealthTest {
     @Test
     void anUpRelayIsReportedDegradedWhileItsDirectMemoryIsAboveTheShareAndServesStill() {
         FakeMemory memory = new FakeMemory();
-        RelayHealth health = new RelayHealth("r", new FakeTime(), memory, 0.8);
+        RelayHealth health = new RelayHealth("r", new ManualClock(), memory, 0.8);
         health.advanceTo(RelayHealth.Status.UP);
 
         memory.used = 800;
@@ -64,7 +65,7 @@ class RelayHealthTest {
     void lifecycleStatesOtherThanUpAreReportedAsTheyAreWhateverTheMemory() {
         FakeMemory memory = new FakeMemory();
         memory.used = 999;
-        RelayHealth health = new RelayHealth("r", new FakeTime(), memory, 0.5);
+        RelayHealth health = new RelayHealth("r", new ManualClock(), memory, 0.5);
 
         assertThat(health.reported()).isEqualTo(RelayHealth.Reported.STARTING);
         health.advanceTo(RelayHealth.Status.DRAINING);

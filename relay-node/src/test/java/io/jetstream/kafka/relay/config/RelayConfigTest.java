@@ -66,7 +66,7 @@ class RelayConfigTest {
         assertThat(config.frameMaxBytes()).isEqualTo(16 << 20);
         assertThat(config.heartbeatInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(config.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.reconnectBackoffPolicy().initialInterval()).isEqualTo(100);
+        assertThat(config.reconnectBackoff()).isEqualTo(Duration.ofMillis(100));
         assertThat(config.streams()).isEmpty();
         assertThat(config.destinations()).isEmpty();
     }

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +16,10 @@ import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.Shares;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
-import io.jetstream.kafka.relay.testing.LeakChecks;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
 import io.jetstream.kafka.relay.testing.TestSubscriber;
@@ -70,13 +70,13 @@ class EgressRelayTest {
 
     private TestSender sender(String id) {
         TestSender sender = keep(new TestSender(id, relay.data(), clients));
-        Poll.until(id + " ready", WAIT, sender::isReady);
+        await(id + " ready").atMost(WAIT).until(sender::isReady);
         return sender;
     }
 
     private TestSubscriber subscriber(String id, int share, int shares) {
         TestSubscriber subscriber = keep(new TestSubscriber(id, relay.data(), share, shares, clients));
-        Poll.until(id + " ready", WAIT, subscriber::isReady);
+        await(id + " ready").atMost(WAIT).until(subscriber::isReady);
         return subscriber;
     }
 
@@ -90,7 +90,7 @@ class EgressRelayTest {
         for (int i = 0; i < 400; i++) {
             assertThat(sender.send("orders", i % 8, 5, 100)).isNotNegative();
         }
-        Poll.until("400 acks", WAIT, () -> sender.outcomes.size() == 400);
+        await("400 acks").atMost(WAIT).until(() -> sender.outcomes.size() == 400);
 
         assertThat(sender.oks()).isEqualTo(400);
         assertThat(share0.batches.get() + share1.batches.get()).isEqualTo(400);
@@ -101,7 +101,7 @@ class EgressRelayTest {
         BatchHeader delivered = share0.received.values().iterator().next().get(0);
         assertThat(delivered.routing().path()).containsExactly("relay-b1");
         assertThat(delivered.routing().isAtEgress()).isTrue();
-        Poll.until("budget back to zero", WAIT, () -> relay.bufferedBytes() == 0);
+        await("budget back to zero").atMost(WAIT).until(() -> relay.bufferedBytes() == 0);
         assertThat(relay.metrics().acks().get()).isEqualTo(400);
         assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get()).isEqualTo(1);
         assertThat(relay.metrics().connections(ConnectionRole.SINK_TASK).get()).isEqualTo(2);
@@ -125,13 +125,13 @@ class EgressRelayTest {
         TestSubscriber destination = subscriber("sink-0", 0, 1);
         destination.signer = key;
         TestSender source = keep(new TestSender("source-0", ingress.data(), clients));
-        Poll.until("source-0 ready", WAIT, source::isReady);
+        await("source-0 ready").atMost(WAIT).until(source::isReady);
         source.signer = key;
 
         for (int i = 0; i < 20; i++) {
             assertThat(source.send("orders", i % 4, 3, 50)).isNotNegative();
         }
-        Poll.until("20 answers", WAIT, () -> source.outcomes.size() == 20);
+        await("20 answers").atMost(WAIT).until(() -> source.outcomes.size() == 20);
 
         assertThat(source.oks()).isEqualTo(20);
         assertThat(destination.verdicts).hasSize(20).containsOnly(FrameSigner.Verdict.VALID);
@@ -151,26 +151,27 @@ class EgressRelayTest {
     void aLaterTaskInstanceTakesTheShareAndAnEarlierOneCannotTakeItBack() throws Exception {
         relay = TestRelay.start(TestRelay.egress("relay-b1"));
         TestSubscriber earlier = keep(new TestSubscriber("sink-0-a", relay.data(), 0, 1, clients, 100));
-        Poll.until("the earlier instance ready", WAIT, earlier::isReady);
+        await("the earlier instance ready").atMost(WAIT).until(earlier::isReady);
         earlier.autoAck = false;
         TestSender sender = sender("source-0");
         long stranded = sender.send("orders", 0, 1, 10);
-        Poll.until("delivered to the earlier instance, not acknowledged", WAIT, () -> earlier.batches.get() == 1);
+        await("delivered to the earlier instance, not acknowledged").atMost(WAIT)
+                .until(() -> earlier.batches.get() == 1);
 
         TestSubscriber later = keep(new TestSubscriber("sink-0-b", relay.data(), 0, 1, clients, 200));
-        Poll.until("the later instance ready", WAIT, later::isReady);
-        Poll.until("the earlier instance told to stop", WAIT, () -> earlier.client().isSuperseded());
-        Poll.until("its unacknowledged batch failed back", WAIT, () -> sender.outcomes.containsKey(stranded));
+        await("the later instance ready").atMost(WAIT).until(later::isReady);
+        await("the earlier instance told to stop").atMost(WAIT).until(() -> earlier.client().isSuperseded());
+        await("its unacknowledged batch failed back").atMost(WAIT).until(() -> sender.outcomes.containsKey(stranded));
         assertThat(sender.outcomes.get(stranded).isOk()).isFalse();
         assertThat(sender.outcomes.get(stranded).reason().retriable()).isTrue();
 
         // A left-over instance that (re)connects now is refused and stays away.
         TestSubscriber leftover = keep(new TestSubscriber("sink-0-c", relay.data(), 0, 1, clients, 150));
-        Poll.until("the left-over refused", WAIT, () -> leftover.client().isSuperseded());
+        await("the left-over refused").atMost(WAIT).until(() -> leftover.client().isSuperseded());
         for (int i = 0; i < 20; i++) {
             sender.send("orders", i % 4, 1, 10);
         }
-        Poll.until("21 answers", WAIT, () -> sender.outcomes.size() == 21);
+        await("21 answers").atMost(WAIT).until(() -> sender.outcomes.size() == 21);
         assertThat(sender.oks()).isEqualTo(20);
         assertThat(later.batches.get()).isEqualTo(20);
         assertThat(earlier.batches.get()).isEqualTo(1);
@@ -189,7 +190,7 @@ class EgressRelayTest {
         for (int partition = 0; partition < 8; partition++) {
             sender.send("orders", partition, 1, 10);
         }
-        Poll.until("8 answers", WAIT, () -> sender.outcomes.size() == 8);
+        await("8 answers").atMost(WAIT).until(() -> sender.outcomes.size() == 8);
 
         long owned = share0.batches.get();
         assertThat(sender.oks()).isEqualTo(owned);
@@ -203,21 +204,21 @@ class EgressRelayTest {
         TestSubscriber share0 = subscriber("sink-0", 0, 2);
         share0.autoAck = false;
         TestSender sender = keep(new TestSender("source-0", relay.data(), clients, null, true));
-        Poll.until("source-0 ready", WAIT, sender::isReady);
+        await("source-0 ready").atMost(WAIT).until(sender::isReady);
 
         for (int partition = 0; partition < 8; partition++) {
             sender.send("orders", partition, 1, 10);
         }
         long owned = 8 - ownersOf(1, 8);
         assertThat(owned).as("share 0 owns some partitions and not all").isBetween(1L, 7L);
-        Poll.until("a receipt for every owned batch", WAIT, () -> sender.receipts.size() == owned);
-        Poll.until("NO_SUBSCRIBER for the others", WAIT, () -> sender.outcomes.size() == 8 - owned);
+        await("a receipt for every owned batch").atMost(WAIT).until(() -> sender.receipts.size() == owned);
+        await("NO_SUBSCRIBER for the others").atMost(WAIT).until(() -> sender.outcomes.size() == 8 - owned);
         assertThat(sender.outcomes.values()).allSatisfy(a -> assertThat(a.reason()).isEqualTo(AckReason.NO_SUBSCRIBER));
 
         // a receipt leaves when the egress writes the batch, which can be before the subscriber reads it
-        Poll.until("every owned batch at share 0", WAIT, () -> share0.batches.get() == owned);
+        await("every owned batch at share 0").atMost(WAIT).until(() -> share0.batches.get() == owned);
         assertThat(share0.ackHeld()).isEqualTo((int) owned);
-        Poll.until("every answer", WAIT, () -> sender.outcomes.size() == 8);
+        await("every answer").atMost(WAIT).until(() -> sender.outcomes.size() == 8);
         assertThat(sender.oks()).isEqualTo(owned);
         assertThat(sender.receipts.values()).containsOnly(1);
         assertThat(sender.receiptsAfterAnswer).isEmpty();
@@ -241,7 +242,7 @@ class EgressRelayTest {
         TestSender sender = sender("source-0");
 
         sender.send("orders", 0, 1, 10);
-        Poll.until("an answer", WAIT, () -> sender.outcomes.size() == 1);
+        await("an answer").atMost(WAIT).until(() -> sender.outcomes.size() == 1);
 
         assertThat(sender.nacks(AckReason.UNKNOWN_DESTINATION)).isEqualTo(1);
         assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_DESTINATION).get()).isEqualTo(1);
@@ -259,10 +260,11 @@ class EgressRelayTest {
         assertThat(sender.client().send(metadata)).isTrue();
         sender.sent.add(99L);
 
-        Poll.until("both copies delivered", WAIT, () -> share0.metadata.size() == 1 && share1.metadata.size() == 1);
-        Poll.until("the ack", WAIT, () -> sender.outcomes.containsKey(99L));
+        await("both copies delivered").atMost(WAIT)
+                .until(() -> share0.metadata.size() == 1 && share1.metadata.size() == 1);
+        await("the ack").atMost(WAIT).until(() -> sender.outcomes.containsKey(99L));
         assertThat(sender.outcomes.get(99L).isOk()).isTrue();
-        Poll.until("every copy answered", WAIT, () -> relay.bufferedBytes() == 0);
+        await("every copy answered").atMost(WAIT).until(() -> relay.bufferedBytes() == 0);
         assertThat(sender.extraAnswers).as("the second ACK is dropped").isEmpty();
         assertThat(relay.metrics().errors(ErrorKind.UNKNOWN_ACK).get()).as("silently").isZero();
     }
@@ -274,13 +276,13 @@ class EgressRelayTest {
         subscriber.autoAck = false;
         TestSender sender = sender("source-0");
         long inFlight = sender.send("orders", 0, 1, 10);
-        Poll.until("delivered, not acked", WAIT, () -> subscriber.batches.get() == 1);
+        await("delivered, not acked").atMost(WAIT).until(() -> subscriber.batches.get() == 1);
 
         CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(
                 () -> relay.server().shutdownGracefully(Duration.ofSeconds(10)));
-        Poll.until("draining", WAIT, () -> relay.server().health().status().name().equals("DRAINING"));
+        await("draining").atMost(WAIT).until(() -> relay.server().health().status().name().equals("DRAINING"));
         long refused = sender.send("orders", 0, 1, 10);
-        Poll.until("the new batch answered", WAIT, () -> sender.outcomes.containsKey(refused));
+        await("the new batch answered").atMost(WAIT).until(() -> sender.outcomes.containsKey(refused));
         assertThat(sender.outcomes.get(refused).reason()).isEqualTo(AckReason.OVERLOADED);
         assertThat(relay.metrics().nacks(NackReason.DRAINING).get()).isEqualTo(1);
         assertThat(drained).as("still waiting for the batch in flight").isNotDone();
@@ -289,7 +291,7 @@ class EgressRelayTest {
 
         assertThat(drained.get(10, TimeUnit.SECONDS)).as("drained").isTrue();
         // the relay has written the ACK when it finishes draining; the sender reads it a moment later
-        Poll.until("the batch in flight answered", WAIT, () -> sender.outcomes.containsKey(inFlight));
+        await("the batch in flight answered").atMost(WAIT).until(() -> sender.outcomes.containsKey(inFlight));
         assertThat(sender.outcomes.get(inFlight).isOk()).isTrue();
     }
 }

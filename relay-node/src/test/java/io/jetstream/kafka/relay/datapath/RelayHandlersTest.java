@@ -27,12 +27,12 @@ import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
+import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
 import io.jetstream.kafka.relay.server.EmbeddedRelay;
-import io.jetstream.kafka.relay.testing.LeakChecks;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.netty.buffer.ByteBuf;
@@ -392,6 +392,8 @@ class RelayHandlersTest {
         Map<String, Object> props = TestRelay.egress("relay-b1");
         props.put("buffer.max.bytes.per.connection", 65_536);
         props.put("frame.max.bytes", 65_536);
+        // The held writes count frames: no heartbeat PING may join them on a slow machine.
+        props.put("heartbeat.interval.ms", 20_000);
         relay(props);
         EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
         HeldWrites socket = HeldWrites.on(subscriber);
@@ -516,6 +518,7 @@ class RelayHandlersTest {
         Map<String, Object> props = TestRelay.egress("relay-b1");
         props.put("buffer.max.bytes.per.connection", 65_536);
         props.put("frame.max.bytes", 65_536);
+        props.put("heartbeat.interval.ms", 20_000); // as above: the held writes count frames, no PING
         relay(props);
         EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
         HeldWrites socket = HeldWrites.on(subscriber);

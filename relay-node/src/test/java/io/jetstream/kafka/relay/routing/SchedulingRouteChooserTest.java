@@ -37,8 +37,8 @@ class SchedulingRouteChooserTest {
 
     @Test
     void configChoosesThePolicy() {
-        assertThat(SchedulingRouteChooser.forConfig(config("adaptive"))).isInstanceOf(SchedulingRouteChooser.class);
-        assertThat(SchedulingRouteChooser.forConfig(config("round-robin"))).isInstanceOf(RoundRobinRouteChooser.class);
+        assertThat(SchedulingRouteChooser.forConfig(config("adaptive"), now::get)).isInstanceOf(SchedulingRouteChooser.class);
+        assertThat(SchedulingRouteChooser.forConfig(config("round-robin"), now::get)).isInstanceOf(RoundRobinRouteChooser.class);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.jetstream.kafka.relay.server;
 
 import java.util.Optional;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
@@ -9,7 +10,6 @@ import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import org.apache.kafka.common.utils.Time;
 
 /**
  * TEST ONLY: a relay without sockets. Every {@link #connection()} is an {@link EmbeddedChannel}
@@ -33,7 +33,7 @@ public final class EmbeddedRelay implements AutoCloseable {
         this.config = config;
         this.metrics = new RelayMetrics(config.relayId());
         this.budget = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
-        this.health = new RelayHealth(config.relayId(), Time.SYSTEM);
+        this.health = new RelayHealth(config.relayId(), Clock.system());
         health.advanceTo(RelayHealth.Status.UP);
         this.dataPath = dataPath;
         LastResortHandler lastResort = new LastResortHandler(metrics);
@@ -41,7 +41,7 @@ public final class EmbeddedRelay implements AutoCloseable {
         TransportPipeline outbound = new TransportPipeline(config,
                 new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
         this.context = new DataPipelineContext(config, metrics, budget,
-                new PeerConnector(config, Optional.empty(), metrics, channels, outbound), health);
+                new PeerConnector(config, Optional.empty(), metrics, channels, outbound, Clock.system()), health);
         this.admission = new HandshakeAdmission(config, metrics);
         dataPath.start(context);
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
@@ -24,7 +25,6 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,8 +40,9 @@ class RelayServerInitializerTest {
                 new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
         DefaultChannelGroup group = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         DataPipelineContext context = new DataPipelineContext(config, metrics,
-                BufferBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport),
-                new RelayHealth("r", Time.SYSTEM));
+                BufferBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport,
+                        Clock.system()),
+                new RelayHealth("r", Clock.system()));
         return new EmbeddedChannel(new RelayServerInitializer(ssl, transport, dataPath, context, group, () -> accepting,
                 new HandshakeAdmission(config, metrics)));
     }

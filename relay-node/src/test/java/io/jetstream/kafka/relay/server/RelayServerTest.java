@@ -2,6 +2,7 @@ package io.jetstream.kafka.relay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.testing.AdminClient;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestOnlyEchoPipelineFactory;
 import io.netty.channel.ChannelHandlerContext;
@@ -76,7 +76,8 @@ class RelayServerTest {
             assertThat(echo(socket, "hello relay")).isEqualTo("hello relay");
             assertThat(metrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
         }
-        Poll.until("connection to be uncounted", WAIT, () -> metrics.connections(ConnectionRole.PENDING).get() == 0);
+        await("connection to be uncounted").atMost(WAIT)
+                .until(() -> metrics.connections(ConnectionRole.PENDING).get() == 0);
     }
 
     @Test
@@ -164,7 +165,7 @@ class RelayServerTest {
                     () -> server.shutdownGracefully(Duration.ofSeconds(20)));
 
             assertThat(dataPath.drainStarted.get(10, TimeUnit.SECONDS).gracePeriod()).isEqualTo(Duration.ofSeconds(20));
-            Poll.until("/health to report DRAINING", WAIT, () -> admin.get("/health").statusCode() == 503);
+            await("/health to report DRAINING").atMost(WAIT).until(() -> admin.get("/health").statusCode() == 503);
             assertThat(admin.get("/health").body()).contains("\"status\":\"DRAINING\"", "\"inflightBatches\":1");
             assertThat(shutdown).isNotDone();
 

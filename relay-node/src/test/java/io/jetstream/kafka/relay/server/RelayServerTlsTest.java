@@ -2,6 +2,7 @@ package io.jetstream.kafka.relay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -20,13 +21,13 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RelayConfigException;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
-import io.jetstream.kafka.relay.testing.Poll;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestOnlyEchoPipelineFactory;
 import io.jetstream.kafka.relay.testing.TestPki;
@@ -94,7 +95,7 @@ class RelayServerTlsTest {
         return new PeerConnector(config, RelayTls.clientContext(config), clientMetrics,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
                 new TransportPipeline(config, new ConnectionRoles(clientMetrics, ConnectionRole.RELAY_OUT),
-                        new LastResortHandler(clientMetrics)));
+                        new LastResortHandler(clientMetrics)), Clock.system());
     }
 
     /** Sends "ping" once TLS is up and completes with what comes back. */
@@ -154,8 +155,8 @@ class RelayServerTlsTest {
 
         assertThatThrownBy(() -> reply.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS))
                 .hasRootCauseInstanceOf(CertificateException.class);
-        Poll.until("client to count the failed handshake", Duration.ofSeconds(10),
-                () -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
+        await("client to count the failed handshake").atMost(Duration.ofSeconds(10))
+                .until(() -> clientMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test
@@ -175,8 +176,8 @@ class RelayServerTlsTest {
                 }
             }).isInstanceOf(IOException.class);
         }
-        Poll.until("server to count the failed handshake", Duration.ofSeconds(10),
-                () -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
+        await("server to count the failed handshake").atMost(Duration.ofSeconds(10))
+                .until(() -> serverMetrics.errors(ErrorKind.TLS_HANDSHAKE).get() == 1);
     }
 
     @Test

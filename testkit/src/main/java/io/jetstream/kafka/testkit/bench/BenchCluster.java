@@ -1,6 +1,7 @@
 package io.jetstream.kafka.testkit.bench;
 
-import io.jetstream.kafka.testkit.Poll;
+import static org.awaitility.Awaitility.await;
+
 import io.jetstream.kafka.testkit.site.ConnectWorker;
 import io.jetstream.kafka.testkit.site.HostPlacement;
 import io.jetstream.kafka.testkit.site.KafkaBroker;
@@ -99,7 +100,8 @@ final class BenchCluster implements AutoCloseable {
             TimeoutException {
         try (Admin admin = admin(bootstrap)) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-            Poll.until("leaders of " + topic, Duration.ofSeconds(30), () -> admin.describeTopics(List.of(topic))
+            await("leaders of " + topic).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> admin.describeTopics(List.of(topic))
                     .allTopicNames().get().get(topic).partitions().stream().allMatch(p -> p.leader() != null));
         }
     }

@@ -1,7 +1,8 @@
 package io.jetstream.kafka.testkit.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.jetstream.kafka.testkit.Poll;
 import io.jetstream.kafka.testkit.site.JavaProcess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A relay as a separate JVM on a host ({@code RelayMain --config <yaml>}, what the container runs),
@@ -61,14 +63,16 @@ final class RelayProcess implements AutoCloseable {
         process.start();
         URI health = URI.create("http://" + admin.getHostString() + ":" + admin.getPort() + "/health");
         try {
-            Poll.until("relay " + id + " healthy at " + health, READY_TIMEOUT, Duration.ofMillis(200), () -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("relay " + id + " exited:\n" + process.tail(30));
-                }
-                return http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            });
-        } catch (TimeoutException e) {
+            await("relay " + id + " healthy at " + health)
+                    .atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("relay " + id + " exited:\n" + process.tail(30));
+                        }
+                        return http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException e) {
             throw new TimeoutException(e.getMessage() + "\n" + process.tail(30));
         }
     }

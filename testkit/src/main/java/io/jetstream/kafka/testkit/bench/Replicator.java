@@ -1,6 +1,7 @@
 package io.jetstream.kafka.testkit.bench;
 
-import io.jetstream.kafka.testkit.Poll;
+import static org.awaitility.Awaitility.await;
+
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
 import io.jetstream.kafka.testkit.site.ConnectorStatus;
 import java.io.IOException;
@@ -46,17 +47,20 @@ interface Replicator {
     String problems();
 
     static void awaitPaused(ConnectRestClient rest, String connector) throws TimeoutException, InterruptedException {
-        Poll.until("connector " + connector + " PAUSED", CONNECTOR_TIMEOUT, Duration.ofMillis(200), () -> {
-            ConnectorStatus status = rest.status(connector);
-            return "PAUSED".equals(status.state()) && !status.tasks().isEmpty()
-                    && status.tasks().stream().allMatch(t -> "PAUSED".equals(t.state()));
-        });
+        await("connector " + connector + " PAUSED")
+                .atMost(CONNECTOR_TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> {
+                    ConnectorStatus status = rest.status(connector);
+                    return "PAUSED".equals(status.state()) && !status.tasks().isEmpty()
+                            && status.tasks().stream().allMatch(t -> "PAUSED".equals(t.state()));
+                });
     }
 
     static void deleteAndAwait(ConnectRestClient rest, String connector) throws IOException, TimeoutException,
             InterruptedException {
         rest.deleteConnector(connector);
-        Poll.until("connector " + connector + " deleted", CONNECTOR_TIMEOUT, Duration.ofMillis(200),
-                () -> !rest.connectors().contains(connector));
+        await("connector " + connector + " deleted")
+                .atMost(CONNECTOR_TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> !rest.connectors().contains(connector));
     }
 }

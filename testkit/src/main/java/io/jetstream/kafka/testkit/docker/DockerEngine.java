@@ -1,6 +1,8 @@
 package io.jetstream.kafka.testkit.docker;
 
-import io.jetstream.kafka.testkit.Poll;
+
+import static org.awaitility.Awaitility.await;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,9 +101,10 @@ public final class DockerEngine implements AutoCloseable {
         long startNanos = System.nanoTime();
         try {
             // Ends early when the daemon exits (no permission, no cgroups, a kernel without overlay...).
-            Poll.until("dockerd answering at " + host, DAEMON_START_TIMEOUT, Duration.ofMillis(250),
-                    () -> !process.isAlive() || serverVersion(cli, host).isPresent());
-        } catch (TimeoutException e) {
+            await("dockerd answering at " + host)
+                    .atMost(DAEMON_START_TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> !process.isAlive() || serverVersion(cli, host).isPresent());
+        } catch (ConditionTimeoutException e) {
             String tail = tail(logFile, 15);
             stop(process, dir);
             throw new DockerUnavailableException("dockerd did not start: " + e.getMessage() + "; its log ends:\n"

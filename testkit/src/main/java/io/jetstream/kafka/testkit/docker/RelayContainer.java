@@ -1,6 +1,8 @@
 package io.jetstream.kafka.testkit.docker;
 
-import io.jetstream.kafka.testkit.Poll;
+
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,7 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeoutException;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,14 +63,15 @@ public final class RelayContainer implements AutoCloseable {
     /** Waits until {@code GET /health} answers 200; the container's log is in the timeout's message. */
     public void awaitHealthy(Duration timeout) throws InterruptedException, IOException {
         try {
-            Poll.until("relay container " + name + " answering 200 on /health", timeout, Duration.ofMillis(250),
-                    () -> {
+            await("relay container " + name + " answering 200 on /health")
+                    .atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> {
                         if (!"running".equals(state())) {
                             throw new IllegalStateException("container " + name + " is " + state());
                         }
                         return get("/health").statusCode() == 200;
                     });
-        } catch (TimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             throw new IOException(e.getMessage() + "\ncontainer log:\n" + logs(), e);
         }
     }

@@ -1,6 +1,8 @@
 package io.jetstream.kafka.testkit.registry;
 
-import io.jetstream.kafka.testkit.Poll;
+
+import static org.awaitility.Awaitility.await;
+
 import io.jetstream.kafka.testkit.site.JavaProcess;
 import io.jetstream.kafka.testkit.site.Ports;
 import java.io.IOException;
@@ -59,12 +61,13 @@ public final class ApicurioRegistry implements AutoCloseable {
         process.start();
         ApicurioRegistry registry = new ApicurioRegistry(process, port);
         try {
-            Poll.until(name + " answering on " + registry.url(), timeout, Duration.ofMillis(250),
-                    () -> !process.isAlive() || registry.answers());
+            await(name + " answering on " + registry.url())
+                    .atMost(timeout).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> !process.isAlive() || registry.answers());
             if (!process.isAlive()) {
                 throw new IOException(name + " exited before it answered:\n" + process.tail(40));
             }
-        } catch (TimeoutException | IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             registry.close();
             throw e;
         }

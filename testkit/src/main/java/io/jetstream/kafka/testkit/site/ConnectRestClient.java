@@ -1,9 +1,10 @@
 package io.jetstream.kafka.testkit.site;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jetstream.kafka.testkit.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -119,14 +121,15 @@ public final class ConnectRestClient {
      */
     public ConnectorStatus awaitRunning(String name, int tasks, Duration timeout)
             throws TimeoutException, InterruptedException {
-        return Poll.value("connector " + name + " RUNNING with " + tasks + " task(s)", timeout, () -> {
-            ConnectorStatus status = status(name);
-            String failure = status.firstFailure();
-            if (failure != null) {
-                throw new IllegalStateException("Connector failed: " + failure);
-            }
-            return status.isRunningWith(tasks) ? status : null;
-        });
+        return await("connector " + name + " RUNNING with " + tasks + " task(s)").atMost(timeout).ignoreExceptions()
+                .until(() -> {
+                    ConnectorStatus status = status(name);
+                    String failure = status.firstFailure();
+                    if (failure != null) {
+                        throw new IllegalStateException("Connector failed: " + failure);
+                    }
+                    return status.isRunningWith(tasks) ? status : null;
+                }, Objects::nonNull);
     }
 
     /** Validates a config against a plugin: {@code PUT /connector-plugins/{class}/config/validate}. */

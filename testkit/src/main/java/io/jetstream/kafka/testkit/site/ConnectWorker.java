@@ -1,6 +1,8 @@
 package io.jetstream.kafka.testkit.site;
 
-import io.jetstream.kafka.testkit.Poll;
+
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,15 +100,17 @@ public final class ConnectWorker implements AutoCloseable {
         long startNanos = System.nanoTime();
         process.start();
         try {
-            Poll.until(name + " Connect worker REST API at " + restUrl(), READY_TIMEOUT, Duration.ofMillis(250), () -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(name + " Connect worker exited:\n" + process.tail(40));
-                }
-                // GET /connectors answers only once the worker has read its config topic (joined the group).
-                rest.connectors();
-                return true;
-            });
-        } catch (TimeoutException e) {
+            await(name + " Connect worker REST API at " + restUrl())
+                    .atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(name + " Connect worker exited:\n" + process.tail(40));
+                        }
+                        // GET /connectors answers only once the worker has read its config topic (joined the group).
+                        rest.connectors();
+                        return true;
+                    });
+        } catch (ConditionTimeoutException e) {
             throw new TimeoutException(e.getMessage() + "\n" + process.tail(40));
         }
         log.info("Connect worker of site {} ready at {} in {} ms", name, restUrl(),

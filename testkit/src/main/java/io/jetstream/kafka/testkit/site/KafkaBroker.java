@@ -1,6 +1,7 @@
 package io.jetstream.kafka.testkit.site;
 
-import io.jetstream.kafka.testkit.Poll;
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -156,25 +158,27 @@ public final class KafkaBroker implements AutoCloseable {
         process.start();
         try {
             // Wait for the port first: an Admin client started earlier logs a warning per retry.
-            Poll.until(name + " broker listening on " + bootstrapServers(), READY_TIMEOUT, () -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(name + " broker exited:\n" + process.tail(40));
-                }
-                try (java.net.Socket probe = new java.net.Socket(host.address(), port)) {
-                    return true;
-                }
-            });
-        } catch (TimeoutException e) {
+            await(name + " broker listening on " + bootstrapServers()).atMost(READY_TIMEOUT).ignoreExceptions()
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(name + " broker exited:\n" + process.tail(40));
+                        }
+                        try (java.net.Socket probe = new java.net.Socket(host.address(), port)) {
+                            return true;
+                        }
+                    });
+        } catch (ConditionTimeoutException e) {
             throw new TimeoutException(e.getMessage() + "\n" + process.tail(40));
         }
         try (Admin admin = admin()) {
-            Poll.until(name + " broker ready on " + bootstrapServers(), READY_TIMEOUT, () -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(name + " broker exited:\n" + process.tail(40));
-                }
-                return !admin.describeCluster().nodes().get().isEmpty();
-            });
-        } catch (TimeoutException e) {
+            await(name + " broker ready on " + bootstrapServers()).atMost(READY_TIMEOUT).ignoreExceptions()
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(name + " broker exited:\n" + process.tail(40));
+                        }
+                        return !admin.describeCluster().nodes().get().isEmpty();
+                    });
+        } catch (ConditionTimeoutException e) {
             throw new TimeoutException(e.getMessage() + "\n" + process.tail(40));
         }
         log.info("Broker of site {} ready on {} in {} ms", name, bootstrapServers(),

@@ -1,9 +1,13 @@
 package io.jetstream.kafka.testkit.site;
 
+
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -210,9 +214,8 @@ public final class Site implements AutoCloseable {
     }
 
     private static void awaitLeaders(Admin admin, String topic, int partitions) throws InterruptedException {
-        try {
-            io.jetstream.kafka.testkit.Poll.until("leaders of all partitions of " + topic, java.time.Duration.ofSeconds(30),
-                    () -> {
+        await("leaders of all partitions of " + topic).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> {
                         var description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
                         boolean leadersKnown = description.partitions().size() >= partitions
                                 && description.partitions().stream().allMatch(p -> p.leader() != null
@@ -225,9 +228,6 @@ public final class Site implements AutoCloseable {
                         latestOffsets(admin, description);
                         return true;
                     });
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
     }
 
     /** The latest offset of every partition of a topic, answered by each partition's leader. */

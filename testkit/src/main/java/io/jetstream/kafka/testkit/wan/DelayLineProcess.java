@@ -1,6 +1,8 @@
 package io.jetstream.kafka.testkit.wan;
 
-import io.jetstream.kafka.testkit.Poll;
+
+import static org.awaitility.Awaitility.await;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,14 +67,14 @@ final class DelayLineProcess implements AutoCloseable {
         DelayLineProcess delayLine = new DelayLineProcess(process, logFile, statsFile);
         boolean ready = false;
         try {
-            Poll.until("the delay line to hold the TUN", READY_TIMEOUT,
-                    () -> !process.isAlive() || delayLine.logContains(READY));
+            await("the delay line to hold the TUN").atMost(READY_TIMEOUT).ignoreExceptions()
+                    .until(() -> !process.isAlive() || delayLine.logContains(READY));
             if (!process.isAlive()) {
                 throw new IOException("The delay line exited with code " + process.exitValue() + ": "
                         + delayLine.logText().strip());
             }
             ready = true;
-        } catch (TimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             throw new IOException("The delay line did not get ready within " + READY_TIMEOUT.toSeconds() + " s: "
                     + delayLine.logText().strip(), e);
         } finally {

@@ -1,5 +1,7 @@
 package io.jetstream.kafka.testkit.workload;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -22,6 +23,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,14 +127,14 @@ public final class Verifier {
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : topics) {
             List<PartitionInfo> infos = List.of();
-            while (infos.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
-                infos = partitionsFor(consumer, topic, deadlineNanos);
-                if (infos.isEmpty()) {
-                    // Not created yet (a replicator creates it): the verifier's own schedule, not a test wait.
-                    LockSupport.parkNanos(METADATA_RETRY.toNanos());
-                }
-            }
-            if (infos.isEmpty()) {
+            long leftNanos = deadlineNanos - System.nanoTime();
+            try {
+                // Not created yet (a replicator creates it): asked again every METADATA_RETRY. The
+                // consumer is confined to this thread, so the condition runs on it too.
+                infos = await("metadata of destination topic " + topic).atMost(Duration.ofNanos(Math.max(1, leftNanos)))
+                        .pollDelay(Duration.ZERO).pollInterval(METADATA_RETRY).pollInSameThread()
+                        .until(() -> partitionsFor(consumer, topic, deadlineNanos), found -> !found.isEmpty());
+            } catch (ConditionTimeoutException e) {
                 log.warn("destination topic {} did not appear before the deadline", topic);
             }
             infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));

@@ -1,9 +1,11 @@
 package io.jetstream.kafka.testkit.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,14 +45,9 @@ class JvmPausesTest {
         assertThat(file).isNotNull();
         long from = System.currentTimeMillis();
         System.gc(); // a full collection is a safepoint
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        JvmPauses.Pauses pauses = JvmPauses.Pauses.NONE;
-        while (pauses.count() == 0 && System.nanoTime() < deadline) {
-            pauses = JvmPauses.read(file, from, Long.MAX_VALUE);
-            if (pauses.count() == 0) {
-                Thread.onSpinWait();
-            }
-        }
+        JvmPauses.Pauses pauses = await("a safepoint pause in " + file).atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(() -> JvmPauses.read(file, from, Long.MAX_VALUE), read -> read.count() > 0);
         assertThat(Files.exists(file)).isTrue();
         assertThat(pauses.count()).isPositive();
     }

@@ -2,9 +2,9 @@ package io.jetstream.kafka.testkit.wan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.jetstream.kafka.testkit.Poll;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +63,8 @@ class WanNetworkIT {
             servers.add(startProbe(server, workDir.resolve("server-" + host + ".log"),
                     "serve", server.address(), Integer.toString(PORT)));
             // The root namespace reaches every host over the LAN: poll until the probe accepts connections.
-            Poll.until("probe server on " + host, Duration.ofSeconds(30), () -> canConnect(server));
+            await("probe server on " + host).atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> canConnect(server));
         }
     }
 
@@ -172,8 +174,8 @@ class WanNetworkIT {
         assertThat(ProcessHandle.of(pid)).hasValueSatisfying(process -> assertThat(process.isAlive()).isTrue());
 
         // Every cross-site byte went through it: at least the 6.5 MB the transfers above sent from a1 to b1.
-        DelayLineStats stats = Poll.value("delay line counters", Duration.ofSeconds(5),
-                () -> network.delayLineStats().filter(s -> s.bytes() >= 6_500_000).orElse(null));
+        DelayLineStats stats = await("delay line counters").atMost(Duration.ofSeconds(5)).ignoreExceptions()
+                .until(() -> network.delayLineStats().filter(s -> s.bytes() >= 6_500_000).orElse(null), Objects::nonNull);
         assertThat(stats.dropped()).isZero();
         assertThat(stats.writeErrors()).isZero();
     }

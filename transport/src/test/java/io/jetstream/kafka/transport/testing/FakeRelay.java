@@ -1,7 +1,15 @@
 package io.jetstream.kafka.transport.testing;
 
+
+
+
+import static org.awaitility.Awaitility.await;
+
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -95,18 +103,12 @@ public final class FakeRelay implements AutoCloseable {
      * briefly through a connection to itself, until its handshake fails.
      */
     public InetSocketAddress start(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (true) {
-            try {
-                return bind(port);
-            } catch (Exception e) {
-                boolean inUse = e instanceof java.net.BindException;
-                if (port == 0 || !inUse || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(50);
-            }
+        if (port == 0) {
+            return bind(0);
         }
+        return await("port " + port + " free for the restarted relay").atMost(Duration.ofSeconds(5))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).pollInSameThread()
+                .ignoreExceptionsInstanceOf(BindException.class).until(() -> bind(port), Objects::nonNull);
     }
 
     private InetSocketAddress bind(int port) throws InterruptedException {

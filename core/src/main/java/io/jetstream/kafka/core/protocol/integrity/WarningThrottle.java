@@ -1,7 +1,8 @@
 package io.jetstream.kafka.core.protocol.integrity;
 
+import io.jetstream.kafka.core.model.Clock;
 import java.time.Duration;
-import java.util.function.LongSupplier;
+import java.util.Objects;
 
 /**
  * Bounds how often one kind of warning is logged: integrity failures are caused by whoever sits on
@@ -16,19 +17,19 @@ public final class WarningThrottle {
     public static final long QUIET = -1;
 
     private final long intervalNanos;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private boolean logged;
     private long lastLoggedNanos;
     private long suppressed;
 
-    public WarningThrottle(Duration interval, LongSupplier nanoTime) {
+    public WarningThrottle(Duration interval, Clock clock) {
         this.intervalNanos = interval.toNanos();
-        this.nanoTime = nanoTime;
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** One warning per {@code interval}, on the system clock. */
     public static WarningThrottle every(Duration interval) {
-        return new WarningThrottle(interval, System::nanoTime);
+        return new WarningThrottle(interval, Clock.system());
     }
 
     /**
@@ -36,7 +37,7 @@ public final class WarningThrottle {
      * (0 or more) when this one is to be logged, or {@link #QUIET}.
      */
     public synchronized long admit() {
-        long now = nanoTime.getAsLong();
+        long now = clock.nanoTime();
         if (logged && now - lastLoggedNanos < intervalNanos) {
             suppressed++;
             return QUIET;

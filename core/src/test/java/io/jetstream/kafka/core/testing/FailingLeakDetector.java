@@ -6,19 +6,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Netty leak detector installed for the whole test JVM through
- * {@code -Dio.netty.customResourceLeakDetector} (see core/pom.xml). It keeps every leak report so
- * tests can fail on them instead of only logging; the surefire run also sets the PARANOID level, so
- * every tracked buffer is traced.
+ * {@code -Dio.netty.customResourceLeakDetector} (set by the surefire configuration of core,
+ * transport and relay-node). It keeps every leak report so that {@link LeakChecks#assertNoLeaks()}
+ * fails the test instead of only logging; the surefire run also sets the PARANOID level, so every
+ * buffer is traced.
+ *
+ * <p>Shared through core's test-jar ({@code jetstream-core:test-jar}).
  */
-public final class CountingLeakDetector<T> extends ResourceLeakDetector<T> {
+public final class FailingLeakDetector<T> extends ResourceLeakDetector<T> {
 
     private static final List<String> REPORTS = new CopyOnWriteArrayList<>();
 
-    public CountingLeakDetector(Class<?> resourceType, int samplingInterval) {
+    public FailingLeakDetector(Class<?> resourceType, int samplingInterval) {
         super(resourceType, samplingInterval);
     }
 
-    public CountingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
+    public FailingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
         super(resourceType, samplingInterval);
     }
 
