@@ -172,35 +172,14 @@ public final class SinkSiteTask extends SourceTask {
                 config.topicConfigsSync(), config.topicConfigsExclude().asMatchPredicate(), config.clusterCallTimeout(),
                 this::destinationTopicRecreated, config.topicPartitionsMax());
         FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
-        receiver = new ReplicationReceiver(new ReplicationReceiver.Settings(relaySettings.streamId(),
-                config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
-                exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
-                        : ReplicationReceiver.Durability.ON_OFFSET_FLUSH,
-                config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
-                config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
-                        : ReplicationReceiver.RecreationPolicy.CONTINUE),
-                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity, translator(config));
+        receiver = newReceiver(config, relaySettings.streamId(), nodeId, integrity);
         metrics.receiverGauges(receiver);
         takeover = new CrashTakeover(naming, new TakeoverReads(), metrics::rewritten);
         if (OffsetMapConfigs.enabled(config)) {
             startOffsetMap(config, admin);
         }
         if (exactlyOnce) {
-            stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
-            Duration callTimeout = config.clusterCallTimeout();
-            Admin stableAdmin = stableOffsetsAdmin;
-            WorkerTransactionsCheck check = transactionsCheck;
-            stableCommits = new StableCommits(
-                    destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout, clock),
-                    (origin, offset, topicId) -> {
-                        // nothing is acknowledged once the worker is known to write without transactions
-                        if (check.evidence() == null) {
-                            receiver.onWritten(origin.topic(), origin.partition(), offset, topicId);
-                        }
-                    },
-                    STABLE_RECHECK, config.stableTimeout(), clock::nanoTime, Executors.newSingleThreadScheduledExecutor(
-                            new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
-            metrics.stableCommitsGauges(stableCommits);
+            startStableCommits(config, nodeId);
         }
         subscribe(relaySettings, new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount, epoch),
                 integrity);
@@ -208,6 +187,41 @@ public final class SinkSiteTask extends SourceTask {
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
                 exactlyOnce ? "exactly-once" : "at-least-once", integrity, targetCluster);
+    }
+
+    /** The engine that orders, checks and hands over the batches of this task's share. */
+    private ReplicationReceiver newReceiver(SinkSiteTaskConfig config, String streamId, String nodeId,
+                                            FrameIntegrity integrity) {
+        return new ReplicationReceiver(new ReplicationReceiver.Settings(streamId,
+                config.topicsAllow(), naming, config.targetAlias(), config.bufferMaxBytes(), config.pollMaxRecords(),
+                exactlyOnce ? ReplicationReceiver.Durability.ON_RECORD_COMMIT
+                        : ReplicationReceiver.Durability.ON_OFFSET_FLUSH,
+                config.acceptOffsetGaps() ? ReplicationReceiver.GapPolicy.ACCEPT : ReplicationReceiver.GapPolicy.FAIL,
+                config.failOnTopicRecreation() ? ReplicationReceiver.RecreationPolicy.FAIL
+                        : ReplicationReceiver.RecreationPolicy.CONTINUE),
+                new StoredProgress(), topics, metrics, metadataApplier(nodeId), integrity, translator(config));
+    }
+
+    /**
+     * Exactly-once: acknowledgements wait until read_committed readers can read the records
+     * ({@link StableCommits}), checked on a thread of its own.
+     */
+    private void startStableCommits(SinkSiteTaskConfig config, String nodeId) {
+        stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
+        Duration callTimeout = config.clusterCallTimeout();
+        Admin stableAdmin = stableOffsetsAdmin;
+        WorkerTransactionsCheck check = transactionsCheck;
+        stableCommits = new StableCommits(
+                destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout, clock),
+                (origin, offset, topicId) -> {
+                    // nothing is acknowledged once the worker is known to write without transactions
+                    if (check.evidence() == null) {
+                        receiver.onWritten(origin.topic(), origin.partition(), offset, topicId);
+                    }
+                },
+                STABLE_RECHECK, config.stableTimeout(), clock::nanoTime, Executors.newSingleThreadScheduledExecutor(
+                        new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
+        metrics.stableCommitsGauges(stableCommits);
     }
 
     /** One subscriber client per egress relay (not connected yet), each feeding the receiver. */

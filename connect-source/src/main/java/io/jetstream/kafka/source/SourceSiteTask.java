@@ -106,36 +106,52 @@ public final class SourceSiteTask extends SinkTask {
         metrics = new SourceSiteMetrics(TaskMetrics.forTask(() -> context.pluginMetrics(), connectorName,
                 config.taskId()));
         SenderIntegrity integrity = SenderIntegrity.of(config.integrityKey());
-        List<SenderRelay> relays = connectRelays(relaySettings, nodeId, integrity);
-        BatchPolicy policy = config.batchPolicy();
-        sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
-                config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
-                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
-                config.heartbeatInterval()).skippingRefused(tolerateAll(props)),
-                List.<ReplicationSender.Relay>copyOf(relays), policy, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
-        relays.forEach(relay -> relay.deliverTo(sender));
-        metrics.senderGauges(sender, () -> paused);
-        BatchingGauges.register(metrics::gauge, policy, clock);
-        oversized = new OversizedRecords(errantRecordReporter(), tolerateAll(props), sender::maxRecordBytes);
+        startSender(config, relaySettings, nodeId, integrity, tolerateAll(props));
         refusedBatches = new RefusedBatches(errantRecordReporter(), props.get("errors.deadletterqueue.topic.name"));
         ClusterClients sourceCluster = config.sourceCluster();
         admin = sourceCluster.admin(nodeId + "-metadata");
         AdminOriginOffsets originOffsets = new AdminOriginOffsets(admin, config.consumerGroupId(),
                 config.clusterCallTimeout());
+        startOriginChecks(originOffsets, tolerateAll(props));
+        startMetadata(nodeId);
+        startLag(originOffsets, nodeId);
+        relayClients.start();
+        ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
+        log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
+                config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
+    }
+
+    /** The engine that batches records to the relays, with its gauges; the relay clients feed it their answers. */
+    private void startSender(SourceSiteTaskConfig config, RelayClientConfigs.Settings relaySettings, String nodeId,
+                             SenderIntegrity integrity, boolean tolerateAll) {
+        List<SenderRelay> relays = connectRelays(relaySettings, nodeId, integrity);
+        BatchPolicy policy = config.batchPolicy();
+        sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
+                config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
+                config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
+                config.heartbeatInterval()).skippingRefused(tolerateAll),
+                List.<ReplicationSender.Relay>copyOf(relays), policy, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
+        relays.forEach(relay -> relay.deliverTo(sender));
+        metrics.senderGauges(sender, () -> paused);
+        BatchingGauges.register(metrics::gauge, policy, clock);
+    }
+
+    /** What the origin vouches for: oversized records, topic incarnations, offsets still in the log. */
+    private void startOriginChecks(AdminOriginOffsets originOffsets, boolean tolerateAll) {
+        oversized = new OversizedRecords(errantRecordReporter(), tolerateAll, sender::maxRecordBytes);
         incarnations = new TopicIncarnations(originOffsets);
         coverage = new OriginCoverage(originOffsets);
         metrics.originGauges(oversized, incarnations, coverage);
+    }
+
+    /** Topic metadata (and, with schema translation, schemas) published to the destination. */
+    private void startMetadata(String nodeId) {
         schemas = config.schemaTranslation() ? SourceSiteSchemas.start(config.schemaRegistry(), metrics) : null;
         metadata = new TopicMetadataPublisher(admin, sender::sendMetadata, incarnations::observed,
                 config.metadataRefresh(), config.clusterCallTimeout(), "jetstream-metadata-" + nodeId,
                 schemas == null ? TopicMetadataPublisher.Schemas.NONE : schemas);
         sender.metadataListener(metadata::onMetadataAcknowledged);
         sender.schemasMissingListener(metadata::onSchemasChanged);
-        startLag(originOffsets, nodeId);
-        relayClients.start();
-        ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
-        log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
-                config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
     }
 
     /**
