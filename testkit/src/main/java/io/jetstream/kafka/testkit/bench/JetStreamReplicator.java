@@ -74,6 +74,7 @@ final class JetStreamReplicator implements Replicator {
         if (variant.atLeastOnce()) {
             sink.put("exactly.once.support", "requested");
         }
+        source.putAll(variant.sourceProps());
         source.putAll(sourceProps);
         sink.putAll(sinkProps);
         Map<String, String> sinkConfig = restB.deploy(sinkName, SiteFiles.configFile("sink-connector.json"), sink);
@@ -179,6 +180,12 @@ final class JetStreamReplicator implements Replicator {
     public Map<String, Long> routeBytes() {
         RelayProcess ingress = cluster.relay("a1");
         return ingress == null ? Map.of() : ingress.routeBytesOut();
+    }
+
+    @Override
+    public Map<String, Long> routeBatches() {
+        RelayProcess ingress = cluster.relay("a1");
+        return ingress == null ? Map.of() : ingress.routeBatchesOut();
     }
 
     @Override
