@@ -74,7 +74,7 @@ class BenchArgumentsTest {
         assertThat(quick.outputName()).isEqualTo("wan-varying-rate-quick");
         assertThat(quick.variants()).containsExactly(Variants.JS_1_ROUTE_ADAPTIVE);
         assertThat(quick.sourceProps()).containsExactly(Map.entry("batch.linger.ms", "50"));
-        assertThat(quick.rateSteps().get(1).ratePerS()).as("rates follow the uplink").isEqualTo(1500);
+        assertThat(quick.rateSteps().get(1).ratePerS()).as("rates follow the uplink").isEqualTo(750);
         assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
         assertThat(plan("wan", "--scenario", "steady").load()).isEqualTo(BenchPlan.Load.STEADY);
         assertThatThrownBy(() -> plan("wan", "--scenario", "sine"))

@@ -112,7 +112,7 @@ class WanBenchIT {
         JsonNode adaptive = root.get("variants").get(1);
         assertThat(adaptive.get("batch_policy").asText()).isEqualTo("adaptive");
         assertThat(root.get("variants").get(0).get("batch_policy").asText()).isEqualTo("fixed");
-        // the direction: at 30x the rate, the adaptive policy sends larger batches
+        // the direction: at 15x the rate, the adaptive policy sends larger batches
         assertThat(adaptive.get("steps").get(1).get("records_per_batch").asDouble()).as("records per batch, high step")
                 .isGreaterThan(adaptive.get("steps").get(0).get("records_per_batch").asDouble());
         JsonNode verdict = root.get("varying_rate");

@@ -152,7 +152,9 @@ public final class BenchHtml {
         }
         html.append("<h2>Varying rate: steps</h2>\n<table><tr><th class=\"l\">variant</th><th class=\"l\">step</th>"
                 + "<th>offered/s</th><th>delivered/s</th><th>kept up</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th>"
-                + "<th>records per batch</th><th>wire MB/s</th><th>replicator cores</th><th>machine cores</th></tr>\n");
+                + "<th>records per batch</th><th>wire MB/s</th><th>replicator cores</th><th>machine cores</th>"
+                + "<th>tasks' batch cap (records)</th><th>linger ms</th><th class=\"l\">decision</th>"
+                + "<th>cap changes</th><th>path MB/s (model)</th></tr>\n");
         for (VariantResult v : r.variants()) {
             for (VariantResult.Step s : v.steps()) {
                 html.append("<tr><td class=\"l\">").append(escape(v.id())).append("</td><td class=\"l\">")
@@ -162,6 +164,12 @@ public final class BenchHtml {
                 cells(html, List.of(Long.toString(s.latencyP50Ms()), Long.toString(s.latencyP99Ms()),
                         Long.toString(s.latencyMaxMs()), String.format(Locale.ROOT, "%.1f", s.recordsPerBatch()),
                         f2(s.wireMbS()), f2(s.replicatorCores()), f2(s.machineCores())));
+                TaskMetricsReader.Decisions d = s.decisions();
+                cells(html, d == null ? List.of("-", "-") : List.of(String.valueOf(d.batchMaxRecordsMean()),
+                        String.valueOf(d.lingerMsMean())));
+                html.append("<td class=\"l\">").append(escape(d == null ? "-" : d.decisionReason())).append("</td>");
+                cells(html, d == null ? List.of("-", "-") : List.of(Long.toString(d.decisionChanges()),
+                        String.valueOf(d.pathThroughputMbS())));
                 html.append("</tr>\n");
             }
         }

@@ -120,15 +120,21 @@ final class BenchReport {
      */
     static void printSteps(PrintStream out, List<VariantResult> results, RateComparison comparison) {
         out.println();
-        out.printf(Locale.ROOT, "%-24s %-20s %9s %9s %6s %6s %7s %6s %7s%n", "variant", "step", "offered/s",
-                "deliver/s", "p50", "p99", "rec/bat", "cores", "machine");
+        out.printf(Locale.ROOT, "%-24s %-20s %9s %9s %6s %6s %7s %6s %7s %8s %s%n", "variant", "step", "offered/s",
+                "deliver/s", "p50", "p99", "rec/bat", "cores", "machine", "cap", "decision");
         for (VariantResult v : results) {
             for (VariantResult.Step s : v.steps()) {
-                out.printf(Locale.ROOT, "%-24s %-20s %9.0f %9.0f %6d %6d %7.1f %6.2f %7.2f%s%n", v.id(), s.name(),
+                TaskMetricsReader.Decisions d = s.decisions();
+                out.printf(Locale.ROOT, "%-24s %-20s %9.0f %9.0f %6d %6d %7.1f %6.2f %7.2f %8s %s%s%n", v.id(), s.name(),
                         s.offeredPerS(), s.deliveredPerS(), s.latencyP50Ms(), s.latencyP99Ms(), s.recordsPerBatch(),
-                        s.replicatorCores(), s.machineCores(), s.keptUp() ? "" : "  fell behind");
+                        s.replicatorCores(), s.machineCores(),
+                        d == null || d.batchMaxRecordsMean() == null ? "-"
+                                : String.format(Locale.ROOT, "%.0f", d.batchMaxRecordsMean()),
+                        d == null ? "-" : d.decisionReason(), s.keptUp() ? "" : "  fell behind");
             }
         }
+        out.println("(rec/bat: records per batch at the ingress relay; cap: the tasks' batch-max-records, mean over"
+                + " the step; decision: their most frequent batch-decision-reason)");
         if (comparison == null) {
             out.println("(no variant with batch.policy=adaptive completed: no verdict)");
             return;

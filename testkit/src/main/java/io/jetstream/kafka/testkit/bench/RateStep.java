@@ -57,8 +57,9 @@ public record RateStep(String name, double ratePerS, Duration duration, long bur
      * at 40 Mbit/s (scaled with the uplink), full:
      * top/100, top/10, top, top/10 (30 s each), a burst of 5 s of the top rate, top/10 for 20 s (the
      * recovery), top/100 for 30 s, the same burst, top/100 for 20 s: rates step 10x up and down, and
-     * bursts land on a medium and on a low rate. Quick (for {@code mvn verify}): top/60, top/2 (6 s
-     * each), a burst of one second of the top rate, top/60 for 6 s.
+     * bursts land on a medium and on a low rate. Quick (for {@code mvn verify}, kept small so that a
+     * variant that falls behind drains soon): top/60, top/4 (6 s each), a burst of half a second of the
+     * top rate, top/60 for 6 s.
      */
     static List<RateStep> varyingRate(boolean quick, long uplinkBitsPerSecond) {
         double top = Math.max(100, Math.round(TOP_RATE_AT_40_MBIT * uplinkBitsPerSecond / 40e6 / 100) * 100.0);
@@ -66,8 +67,8 @@ public record RateStep(String name, double ratePerS, Duration duration, long bur
         if (quick) {
             double low = Math.max(10, Math.round(top / 60));
             steps.add(rate("low", low, Duration.ofSeconds(6)));
-            steps.add(rate("high", top / 2, Duration.ofSeconds(6)));
-            steps.add(burst("burst", Math.round(top)));
+            steps.add(rate("high", top / 4, Duration.ofSeconds(6)));
+            steps.add(burst("burst", Math.round(top / 2)));
             steps.add(rate("low-after-burst", low, Duration.ofSeconds(6)));
             return steps;
         }

@@ -66,11 +66,22 @@ public record VariantResult(String id, String title, String replicator, String t
      * @param wireMbS         MB/s the source uplinks sent in the window
      * @param recordsPerBatch records that arrived at B in the window over the batches the ingress relay sent onto
      *                        its routes in it (0 when it sent none, or for MirrorMaker 2): the batch size in use
+     * @param decisions       JetStream: what the source-site tasks' batching policy decided in the window, from their
+     *                        metrics ({@link TaskMetricsReader}); null where they could not be read
      */
     public record Step(String name, boolean burst, long records, double offeredPerS, double deliveredPerS,
                        boolean keptUp, long latencyP50Ms, long latencyP99Ms, long latencyMaxMs, double latencyMeanMs,
                        double seconds, double replicatorCores, double machineCores, double wireMbS,
-                       double recordsPerBatch) {
+                       double recordsPerBatch, TaskMetricsReader.Decisions decisions) {
+
+        /** A step without the tasks' decisions. */
+        public Step(String name, boolean burst, long records, double offeredPerS, double deliveredPerS,
+                    boolean keptUp, long latencyP50Ms, long latencyP99Ms, long latencyMaxMs, double latencyMeanMs,
+                    double seconds, double replicatorCores, double machineCores, double wireMbS,
+                    double recordsPerBatch) {
+            this(name, burst, records, offeredPerS, deliveredPerS, keptUp, latencyP50Ms, latencyP99Ms, latencyMaxMs,
+                    latencyMeanMs, seconds, replicatorCores, machineCores, wireMbS, recordsPerBatch, null);
+        }
     }
 
     /**

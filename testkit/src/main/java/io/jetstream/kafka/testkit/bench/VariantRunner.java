@@ -55,6 +55,7 @@ final class VariantRunner {
     private final PrintStream out;
     private final AtomicLong recordBytesAtB;
     private final Path benchPauseLog;
+    private final TaskMetricsReader taskMetrics;
 
     /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
     VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
@@ -66,6 +67,7 @@ final class VariantRunner {
         this.ticksPerSecond = ticksPerSecond;
         this.out = out;
         this.benchPauseLog = JvmPauses.logOwnPauses(cluster.workDir());
+        this.taskMetrics = new TaskMetricsReader(cluster.workDir());
     }
 
     /** What one variant has measured so far; filled phase by phase, read once at the end. */
@@ -148,7 +150,8 @@ final class VariantRunner {
 
     /** What one step of the varying-rate load left to evaluate once all its records arrived. */
     private record StepRun(RateStep step, ArrivalProbe.RunProgress progress, long records, long startNanos,
-                           long endNanos, Window window, long batches, double meanRecordBytes) {
+                           long endNanos, long startMillis, long endMillis, Window window, long batches,
+                           double meanRecordBytes) {
     }
 
     /**
@@ -159,6 +162,11 @@ final class VariantRunner {
     private void varyingRate(Run run, ArrivalProbe probe) throws Exception {
         List<RateStep> steps = plan.rateSteps();
         List<StepRun> done = new ArrayList<>();
+        // the source tasks' batching decisions (JetStream's connect-A worker), for the report
+        Long sourceWorker = run.variant.isJetStream() ? cluster.pids().get("connect-A") : null;
+        if (sourceWorker != null && !taskMetrics.attach(sourceWorker)) {
+            sourceWorker = null;
+        }
         Reading previous = sampler.read();
         long batchesBefore = sum(run.replicator.routeBatches());
         long startMillis = System.currentTimeMillis();
@@ -171,13 +179,15 @@ final class VariantRunner {
                     step.name(), step.duration().toSeconds(), step.ratePerS()));
             run.mark(step.name());
             long startNanos = System.nanoTime();
+            long stepStartMillis = System.currentTimeMillis();
             ProducedLog log = producer.run();
             long endNanos = System.nanoTime();
+            long endMillis = System.currentTimeMillis();
             Reading to = sampler.read();
             long batchesAfter = sum(run.replicator.routeBatches());
             run.produced.add(log);
             long sample = Math.min(100, Math.max(1, log.size()));
-            done.add(new StepRun(step, progress, log.size(), startNanos, endNanos,
+            done.add(new StepRun(step, progress, log.size(), startNanos, endNanos, stepStartMillis, endMillis,
                     Window.between(previous, to, ticksPerSecond), batchesAfter - batchesBefore,
                     recordBytes(producer, sample) / (double) sample));
             previous = to;
@@ -189,14 +199,21 @@ final class VariantRunner {
         for (StepRun s : done) {
             probe.awaitArrivals(run.variant.id() + " step " + s.step().name(), s.progress(), s.records(), STALL,
                     WARMUP_TIMEOUT);
-            VariantResult.Step result = step(s, run.replicator.processes());
+            TaskMetricsReader.Decisions decisions = sourceWorker == null ? null
+                    : taskMetrics.decisions(sourceWorker, "js-source-" + run.variant.id(), s.startMillis(),
+                            s.endMillis()).orElse(null);
+            VariantResult.Step result = step(s, run.replicator.processes(), decisions);
             results.add(result);
             latencies.add(s.progress().latenciesMillis());
             arrivals.add(s.progress().arrivalsMillis());
             say(run.variant, String.format(Locale.ROOT, "step %s: offered %.0f/s, delivered %.0f/s%s, latency"
-                    + " p50/p99 %d/%d ms, %.1f records per batch, %.2f replicator cores", result.name(),
+                    + " p50/p99 %d/%d ms, %.1f records per batch, %.2f replicator cores%s", result.name(),
                     result.offeredPerS(), result.deliveredPerS(), result.keptUp() ? "" : " (fell behind)",
-                    result.latencyP50Ms(), result.latencyP99Ms(), result.recordsPerBatch(), result.replicatorCores()));
+                    result.latencyP50Ms(), result.latencyP99Ms(), result.recordsPerBatch(), result.replicatorCores(),
+                    decisions == null ? "" : String.format(Locale.ROOT, "; tasks: batch cap %s records (max %s),"
+                            + " linger %s ms, %s, %d cap changes, path %s MB/s", decisions.batchMaxRecordsMean(),
+                            decisions.batchMaxRecordsMax(), decisions.lingerMsMean(), decisions.decisionReason(),
+                            decisions.decisionChanges(), decisions.pathThroughputMbS())));
         }
         run.steps = results;
         int[] allLatencies = latencies.stream().flatMapToInt(java.util.Arrays::stream).toArray();
@@ -205,7 +222,8 @@ final class VariantRunner {
         run.latencyOverTime = LatencyStats.overTime(allArrivals, allLatencies, startMillis, 1000);
     }
 
-    private VariantResult.Step step(StepRun s, List<String> replicatorProcesses) {
+    private VariantResult.Step step(StepRun s, List<String> replicatorProcesses,
+                                    TaskMetricsReader.Decisions decisions) {
         RateStep step = s.step();
         LatencyStats stats = LatencyStats.of(s.progress().latenciesMillis());
         double produceSeconds = Math.max(1e-3, (s.endNanos() - s.startNanos()) / 1e9);
@@ -220,7 +238,7 @@ final class VariantRunner {
         return new VariantResult.Step(step.name(), step.isBurst(), s.records(), round(offered), round(delivered),
                 keptUp, stats.p50(), stats.p99(), stats.max(), round(stats.mean()), round(w.seconds()),
                 round(w.cpuSecondsOf(replicatorProcesses) / w.seconds()), round(w.machineBusyCores()),
-                round(w.wireMbPerSecond()), round(perBatch));
+                round(w.wireMbPerSecond()), round(perBatch), decisions);
     }
 
     private static long sum(Map<String, Long> values) {

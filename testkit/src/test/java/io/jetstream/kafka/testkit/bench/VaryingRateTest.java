@@ -126,6 +126,34 @@ class VaryingRateTest {
         assertThat(RateComparison.of(List.of(small), 25)).as("no adaptive variant, no verdict").isEmpty();
     }
 
+    @Test
+    void theTasksDecisionsAreSummedUpPerConnectorAndWindow() {
+        List<TaskMetricsReader.Sample> samples = TaskMetricsReader.parse(List.of(
+                "1000 js-source-a 0 batch-max-records=1.0 batch-linger-ms=2.0 batch-decision-reason=2.0"
+                        + " batch-decision-changes=5.0 path-throughput-bytes-per-second=1.25E8 predicted-latency-ms=60.5",
+                "1000 js-source-a 1 batch-max-records=3.0 batch-linger-ms=4.0 batch-decision-reason=2.0"
+                        + " batch-decision-changes=1.0 path-throughput-bytes-per-second=NaN predicted-latency-ms=NaN",
+                "1500 js-source-a 0 batch-max-records=5.0 batch-linger-ms=2.0 batch-decision-reason=3.0"
+                        + " batch-decision-changes=8.0",
+                "1500 js-source-a 1 batch-max-rec",
+                "1500 js-source-b 0 batch-max-records=960.0 batch-decision-reason=0.0 batch-decision-changes=0.0"));
+        assertThat(samples).hasSize(5);
+
+        TaskMetricsReader.Decisions a = TaskMetricsReader.summarize(samples.stream()
+                .filter(s -> s.connector().equals("js-source-a")).toList()).orElseThrow();
+        assertThat(a.batchMaxRecordsMean()).isEqualTo(3.0);
+        assertThat(a.batchMaxRecordsMax()).isEqualTo(5.0);
+        assertThat(a.decisionReason()).isEqualTo("latency-optimal");
+        assertThat(a.decisionChanges()).as("task 0: 5 -> 8, task 1: one sample").isEqualTo(3);
+        assertThat(a.pathThroughputMbS()).isEqualTo(125.0);
+        assertThat(a.predictedLatencyMs()).isEqualTo(60.5);
+        TaskMetricsReader.Decisions b = TaskMetricsReader.summarize(samples.stream()
+                .filter(s -> s.connector().equals("js-source-b")).toList()).orElseThrow();
+        assertThat(b.decisionReason()).isEqualTo("fixed");
+        assertThat(b.pathThroughputMbS()).as("fixed caps have no model").isNull();
+        assertThat(TaskMetricsReader.summarize(List.of())).isEmpty();
+    }
+
     private static VariantResult stepped(String id, String policy, long lowP99, long highP99, long burstP99) {
         List<VariantResult.Step> steps = List.of(
                 new VariantResult.Step("low", false, 600, 100, 99, true, lowP99 / 2, lowP99, lowP99 + 5, lowP99 / 2.0,
