@@ -104,7 +104,10 @@ class WanBenchIT {
                 assertThat(step.get("delivered_per_s").asDouble()).as(id + " " + name).isPositive();
                 assertThat(step.get("latency_p99_ms").asLong()).as(id + " " + name)
                         .isGreaterThanOrEqualTo(step.get("latency_p50_ms").asLong());
-                assertThat(step.get("records_per_batch").asDouble()).as(id + " " + name).isPositive();
+                if (!step.get("burst").asBoolean()) {
+                    // a burst's window is its production only, possibly before any of it arrived
+                    assertThat(step.get("records_per_batch").asDouble()).as(id + " " + name).isPositive();
+                }
             }
             assertThat(measured).as(id).containsExactlyElementsOf(steps);
         }
