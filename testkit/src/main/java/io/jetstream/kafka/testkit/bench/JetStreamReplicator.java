@@ -51,8 +51,13 @@ final class JetStreamReplicator implements Replicator {
         this.relayBase = relayBase;
         this.sourceProps = sourceProps;
         this.sinkProps = sinkProps;
-        this.sourceName = "js-source-" + variant.id();
+        this.sourceName = sourceConnectorName(variant.id());
         this.sinkName = "js-sink-" + variant.id();
+    }
+
+    /** The name the source-site connector of a variant is deployed under. */
+    static String sourceConnectorName(String variantId) {
+        return "js-source-" + variantId;
     }
 
     @Override

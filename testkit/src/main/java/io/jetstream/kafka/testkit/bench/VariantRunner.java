@@ -200,7 +200,8 @@ final class VariantRunner {
             probe.awaitArrivals(run.variant.id() + " step " + s.step().name(), s.progress(), s.records(), STALL,
                     WARMUP_TIMEOUT);
             TaskMetricsReader.Decisions decisions = sourceWorker == null ? null
-                    : taskMetrics.decisions(sourceWorker, "js-source-" + run.variant.id(), s.startMillis(),
+                    : taskMetrics.decisions(sourceWorker, JetStreamReplicator.sourceConnectorName(run.variant.id()),
+                            s.startMillis(),
                             s.endMillis()).orElse(null);
             VariantResult.Step result = step(s, run.replicator.processes(), decisions);
             results.add(result);
