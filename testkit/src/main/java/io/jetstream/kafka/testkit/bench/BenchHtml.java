@@ -46,8 +46,10 @@ public final class BenchHtml {
         summary(html, r);
         comparison(html, r);
         steps(html, r);
-        html.append("<h2>Latency at steady load (CDF)</h2>\n");
-        SvgChart cdf = new SvgChart("End-to-end latency, latency phase", "latency (ms, log scale)",
+        boolean stepped = r.variants().stream().anyMatch(v -> !v.steps().isEmpty());
+        html.append(stepped ? "<h2>Latency over every step (CDF)</h2>\n" : "<h2>Latency at steady load (CDF)</h2>\n");
+        SvgChart cdf = new SvgChart(stepped ? "End-to-end latency, all steps" : "End-to-end latency, latency phase",
+                "latency (ms, log scale)",
                 "fraction of records", 900, 340).logX().yTop(1.0);
         for (VariantResult v : r.variants()) {
             if (!v.latencyCdf().isEmpty()) {
