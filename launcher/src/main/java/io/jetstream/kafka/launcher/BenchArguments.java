@@ -33,8 +33,15 @@ final class BenchArguments {
             description = "the scenario: ${COMPLETION-CANDIDATES}")
     private String scenario;
 
+    @Option(names = "--scenario", paramLabel = "S", completionCandidates = Loads.class,
+            description = "the offered load: ${COMPLETION-CANDIDATES} (default steady: warm-up, latency phase,"
+                    + " backlog; varying-rate: rate steps 10x up and down with bursts, the adaptive batch policy"
+                    + " against a sweep of fixed settings, output <scenario>-varying-rate)")
+    private String load;
+
     @Option(names = "--quick",
-            description = "JetStream 3 routes vs MM2 tuned at the source, small volumes (output <scenario>-quick)")
+            description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
+                    + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps")
     private boolean quick;
 
     @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,
@@ -42,12 +49,12 @@ final class BenchArguments {
     private String variants;
 
     @Option(names = "--warmup-s", paramLabel = "S",
-            description = "warm-up at the latency phase's rate (default 90, quick 3)")
+            description = "warm-up at the latency phase's rate (default 90, varying-rate 30, quick 3)")
     private Double warmupS;
 
     @Option(names = "--warmup-burst-mb", paramLabel = "M",
             description = "record MB produced unthrottled before that warm-up, the replicator running, so that the"
-                    + " busy path's code is compiled too (default 60, quick 0)")
+                    + " busy path's code is compiled too (default 60, varying-rate 30, quick 0)")
     private Double warmupBurstMb;
 
     @Option(names = "--latency-s", paramLabel = "S", description = "latency phase duration (default 30, quick 10)")
@@ -96,7 +103,14 @@ final class BenchArguments {
             throw new ParameterException(cli, "unknown scenario '" + scenario + "'; known: "
                     + String.join(", ", BenchPlan.SCENARIOS));
         }
-        BenchPlan plan = BenchPlan.defaults(scenario, quick, output != null ? output : defaultOutput, commandLine);
+        BenchPlan.Load chosen;
+        try {
+            chosen = load == null ? BenchPlan.Load.STEADY : BenchPlan.Load.of(load);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, e.getMessage(), e);
+        }
+        BenchPlan plan = BenchPlan.defaults(scenario, chosen, quick, output != null ? output : defaultOutput,
+                commandLine);
         List<String> ids = variants != null ? variantIds(cli, variants) : plan.variants();
         double warmup = given(cli, "--warmup-s", warmupS, 0, 600, plan.warmup().toMillis() / 1000.0);
         double burstMb = given(cli, "--warmup-burst-mb", warmupBurstMb, 0, 10_000, plan.warmupBurstBytes() / 1e6);
@@ -136,10 +150,10 @@ final class BenchArguments {
                 ids.add(id.trim());
             }
         }
-        List<String> unknown = ids.stream().filter(id -> !Variants.fullRun().contains(id)).toList();
+        List<String> unknown = ids.stream().filter(id -> !Variants.ids().contains(id)).toList();
         if (ids.isEmpty() || !unknown.isEmpty()) {
             throw new ParameterException(cli, "--variants: " + (ids.isEmpty() ? "no variant given"
-                    : "unknown " + unknown) + "; known: " + String.join(", ", Variants.fullRun()));
+                    : "unknown " + unknown) + "; known: " + String.join(", ", Variants.ids()));
         }
         return ids;
     }
@@ -179,7 +193,15 @@ final class BenchArguments {
     static final class VariantIds implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return Variants.fullRun().iterator();
+            return Variants.ids().iterator();
+        }
+    }
+
+    /** The loads, for the usage text. */
+    static final class Loads implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return BenchPlan.Load.ids().iterator();
         }
     }
 }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
  * duplicated or reordered a record; figures are reported, never judged.
  */
 @Command(name = "bench", sortOptions = false,
-        description = "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html (wan [--quick])",
+        description = "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html"
+                + " (wan [--scenario steady|varying-rate] [--quick])",
         footer = {"", "Exit code 0 when every variant delivered every record exactly once and in order, 1 otherwise,"
                 + " 2 for a bad option."})
 final class BenchCommand implements Callable<Integer> {

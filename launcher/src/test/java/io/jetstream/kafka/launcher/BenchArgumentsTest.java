@@ -62,6 +62,26 @@ class BenchArgumentsTest {
     }
 
     @Test
+    void theVaryingRateScenarioHasItsOwnDefaultsAndTakesTheSameOptions() {
+        BenchPlan plan = plan("wan", "--scenario", "varying-rate");
+        assertThat(plan).isEqualTo(BenchPlan.defaults("wan", BenchPlan.Load.VARYING_RATE, false, OUT,
+                "./jetstream bench wan --scenario varying-rate"));
+        assertThat(plan.outputName()).isEqualTo("wan-varying-rate");
+        assertThat(plan.variants()).containsExactlyElementsOf(Variants.varyingRateRun());
+        assertThat(plan.rateSteps()).isNotEmpty();
+        BenchPlan quick = plan("wan", "--scenario", "varying-rate", "--quick", "--variants", "js-1route-adaptive",
+                "--uplink-mbit", "20", "--source-prop", "batch.linger.ms=50");
+        assertThat(quick.outputName()).isEqualTo("wan-varying-rate-quick");
+        assertThat(quick.variants()).containsExactly(Variants.JS_1_ROUTE_ADAPTIVE);
+        assertThat(quick.sourceProps()).containsExactly(Map.entry("batch.linger.ms", "50"));
+        assertThat(quick.rateSteps().get(1).ratePerS()).as("rates follow the uplink").isEqualTo(750);
+        assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
+        assertThat(plan("wan", "--scenario", "steady").load()).isEqualTo(BenchPlan.Load.STEADY);
+        assertThatThrownBy(() -> plan("wan", "--scenario", "sine"))
+                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate]");
+    }
+
+    @Test
     void connectorPropertiesAreSetOnTopOfTheShippedFiles() {
         BenchPlan plan = plan("wan", "--sink-prop", "transaction.boundary=interval",
             "--source-prop", "batch.policy=fixed", "--sink-prop", "poll.max.records = 500");
@@ -111,6 +131,7 @@ class BenchArgumentsTest {
         assertThat(help.exitCode()).isZero();
         assertThat(help.text()).contains("<scenario>", "--quick", "--variants", "--warmup-s", "--warmup-burst-mb",
                 "--latency-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
-                "--source-prop", "--sink-prop", "--out", Variants.MM2_TUNED_SRC, "~20% of one 40 Mbit/s uplink");
+                "--source-prop", "--sink-prop", "--out", "--scenario", "varying-rate", Variants.MM2_TUNED_SRC,
+                Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink");
     }
 }

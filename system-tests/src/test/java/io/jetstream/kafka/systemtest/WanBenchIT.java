@@ -17,9 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ./jetstream bench wan --quick} end to end: JetStream with three routes against MirrorMaker 2
  * tuned at the source, on the namespace WAN when this machine allows it (root, namespaces, tun),
- * else on the loopback link emulator. Asserts validity only (the report exists and parses, every
- * variant delivered everything once and in order, every figure was measured); throughput and
- * latency are reported, never judged here.
+ * else on the loopback link emulator; and {@code --scenario varying-rate --quick}: the adaptive batch
+ * policy against today's fixed defaults through rate steps and a burst. Asserts validity only (the
+ * report exists and parses, every variant delivered everything once and in order, every figure was
+ * measured) and, for the varying rate, one direction; throughput and latency are reported, never
+ * judged here.
  */
 class WanBenchIT {
 
@@ -64,6 +66,62 @@ class WanBenchIT {
         }
         assertThat(ids).containsExactlyElementsOf(Variants.quickRun());
         assertThat(root.get("comparison").has("js_3routes_vs_mm2_tuned_src")).isTrue();
+        assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
+
+    /**
+     * Issue 13's varying-rate load, quick: both variants deliver every record of every step once and in
+     * order, each step is measured, the verdict is written, and the adaptive policy's batches grew from
+     * the low step to the high one (records per batch at the ingress relay: a direction, not a timing).
+     */
+    @Test
+    void theQuickVaryingRateRunComparesAdaptiveWithFixedBatchingStepByStep() throws Exception {
+        Path output = Path.of("target", "bench").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", BenchPlan.Load.VARYING_RATE, true, output,
+                "WanBenchIT (./jetstream bench wan --scenario varying-rate --quick)");
+
+        BenchResult result = new WanBench(plan, System.out).run();
+
+        JsonNode root = new ObjectMapper().readTree(Files.readString(WanBench.jsonFile(plan)));
+        assertThat(root.get("scenario").asText()).isEqualTo("wan-varying-rate-quick");
+        assertThat(Files.readString(WanBench.htmlFile(plan))).contains("Varying rate").doesNotContain("<script");
+        List<String> steps = plan.rateSteps().stream().map(io.jetstream.kafka.testkit.bench.RateStep::name).toList();
+        List<String> ids = new ArrayList<>();
+        for (JsonNode variant : root.get("variants")) {
+            String id = variant.get("id").asText();
+            ids.add(id);
+            assertThat(variant.get("error").isNull()).as(id + ": " + variant.get("error")).isTrue();
+            JsonNode verification = variant.get("verification");
+            assertThat(verification.get("lost").asLong()).as(id + " lost").isZero();
+            assertThat(verification.get("duplicates").asLong()).as(id + " duplicates").isZero();
+            assertThat(verification.get("order").asText()).as(id + " order").isEqualTo("ok");
+            assertThat(verification.get("field_mismatches").asLong()).as(id + " fields").isZero();
+            List<String> measured = new ArrayList<>();
+            for (JsonNode step : variant.get("steps")) {
+                String name = step.get("name").asText();
+                measured.add(name);
+                assertThat(step.get("records").asLong()).as(id + " " + name).isPositive();
+                assertThat(step.get("delivered_per_s").asDouble()).as(id + " " + name).isPositive();
+                assertThat(step.get("latency_p99_ms").asLong()).as(id + " " + name)
+                        .isGreaterThanOrEqualTo(step.get("latency_p50_ms").asLong());
+                if (!step.get("burst").asBoolean()) {
+                    // a burst's window is its production only, possibly before any of it arrived
+                    assertThat(step.get("records_per_batch").asDouble()).as(id + " " + name).isPositive();
+                }
+            }
+            assertThat(measured).as(id).containsExactlyElementsOf(steps);
+        }
+        assertThat(ids).containsExactlyElementsOf(Variants.varyingRateQuick());
+        JsonNode adaptive = root.get("variants").get(1);
+        assertThat(adaptive.get("batch_policy").asText()).isEqualTo("adaptive");
+        assertThat(root.get("variants").get(0).get("batch_policy").asText()).isEqualTo("fixed");
+        // the direction: at 15x the rate, the adaptive policy sends larger batches
+        assertThat(adaptive.get("steps").get(1).get("records_per_batch").asDouble()).as("records per batch, high step")
+                .isGreaterThan(adaptive.get("steps").get(0).get("records_per_batch").asDouble());
+        JsonNode verdict = root.get("varying_rate");
+        assertThat(verdict.get("adaptive_variant").asText()).isEqualTo(Variants.JS_1_ROUTE_ADAPTIVE);
+        assertThat(verdict.get("steps")).hasSize(steps.size());
+        assertThat(root.get("result_line").asText()).contains(" adaptive_vs_best_fixed=");
         assertThat(result.ok()).as(result.resultLine()).isTrue();
     }
 }

@@ -44,6 +44,7 @@ final class ArrivalProbe implements AutoCloseable {
         private final BitSet seen = new BitSet();
         private volatile long distinct;
         private volatile long lastArrivalNanos;
+        private volatile long firstArrivalNanos;
         private int[] latencies = new int[1024];
         private long[] arrivals = new long[1024];
         private int latencyCount;
@@ -57,6 +58,9 @@ final class ArrivalProbe implements AutoCloseable {
                 return;
             }
             seen.set((int) sequence);
+            if (distinct == 0) {
+                firstArrivalNanos = arrivalNanos;
+            }
             distinct++;
             lastArrivalNanos = arrivalNanos;
             if (keepLatencies) {
@@ -77,6 +81,11 @@ final class ArrivalProbe implements AutoCloseable {
         /** {@link System#nanoTime} of the poll that returned the newest distinct record. */
         long lastArrivalNanos() {
             return lastArrivalNanos;
+        }
+
+        /** {@link System#nanoTime} of the poll that returned the run's first record (0 before it). */
+        long firstArrivalNanos() {
+            return firstArrivalNanos;
         }
 
         /** Arrival minus record timestamp of each distinct record, in ms, in arrival order. */

@@ -11,6 +11,8 @@ import java.util.Objects;
  * Validated on construction; every message names the command-line option that sets the value.
  *
  * @param scenario        scenario name, the output file's name ({@code wan}; {@code wan-quick} with --quick)
+ * @param load            the offered load: {@link Load#STEADY} (warm-up, latency phase, backlog) or
+ *                        {@link Load#VARYING_RATE} (warm-up, then the steps of {@link #rateSteps()})
  * @param quick           the small variant of the scenario (for {@code mvn verify})
  * @param variants        variant ids ({@link Variants}), run in catalog order
  * @param warmup          duration of the warm-up at {@code warmupRate}
@@ -30,7 +32,7 @@ import java.util.Objects;
  *                        (for experiments; the shipped file is what a run measures when empty)
  * @param sinkProps       the same for the destination-site connector and {@code config/sink-connector.json}
  */
-public record BenchPlan(String scenario, boolean quick, List<String> variants, Duration warmup, double warmupRate,
+public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
                         Map<String, String> sourceProps, Map<String, String> sinkProps) {
@@ -44,6 +46,42 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
     /** Value size of every record: 1 KiB of random A-Z letters. */
     public static final int VALUE_BYTES = 1024;
 
+    /** The offered load of a run ({@code --scenario}). */
+    public enum Load {
+        /** Warm-up, latency phase at one rate, backlog drain: issue 10's phases. */
+        STEADY("steady"),
+        /**
+         * Warm-up, then the rate steps 10x up and down with bursts ({@link RateStep#varyingRate}),
+         * every step's latency, delivered rate and CPU measured: issue 13's first scenario.
+         */
+        VARYING_RATE("varying-rate");
+
+        private final String id;
+
+        Load(String id) {
+            this.id = id;
+        }
+
+        /** The name on the command line and in the output. */
+        public String id() {
+            return id;
+        }
+
+        /** @throws IllegalArgumentException naming {@code --scenario} and the known ids */
+        public static Load of(String id) {
+            for (Load load : values()) {
+                if (load.id.equals(id)) {
+                    return load;
+                }
+            }
+            throw new IllegalArgumentException("--scenario: '" + id + "' is not one of " + ids());
+        }
+
+        public static List<String> ids() {
+            return java.util.Arrays.stream(values()).map(Load::id).toList();
+        }
+    }
+
     /** Which network the run builds. */
     public enum NetworkMode {
         /** Namespaces when available, else the loopback emulator (said in the output). */
@@ -56,6 +94,7 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
 
     public BenchPlan {
         Objects.requireNonNull(scenario, "scenario");
+        Objects.requireNonNull(load, "load");
         variants = List.copyOf(variants);
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(outputDir, "outputDir");
@@ -82,45 +121,70 @@ public record BenchPlan(String scenario, boolean quick, List<String> variants, D
     }
 
     /**
-     * The defaults of a scenario: full run (every variant; a warm-up of a 60 MB burst and then 90 s at
-     * the latency phase's rate, so that every JVM's JIT has settled before anything is measured; 30 s
-     * latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3 routes and MM2 tuned at
-     * the source, 3 s warm-up without burst, 10 s latency phase, 25 MB backlog), 40 Mbit/s uplinks,
-     * 25 ms one-way delay, output under {@code outputDir}.
+     * The defaults of a scenario with the steady load: full run (every variant; a warm-up of a 60 MB
+     * burst and then 90 s at the latency phase's rate, so that every JVM's JIT has settled before
+     * anything is measured; 30 s latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3
+     * routes and MM2 tuned at the source, 3 s warm-up without burst, 10 s latency phase, 25 MB
+     * backlog), 40 Mbit/s uplinks, 25 ms one-way delay, output under {@code outputDir}.
      */
     public static BenchPlan defaults(String scenario, boolean quick, Path outputDir, String commandLine) {
-        return new BenchPlan(scenario, quick, quick ? Variants.quickRun() : Variants.fullRun(),
-                Duration.ofSeconds(quick ? 3 : 90), 1000, quick ? 0 : 60_000_000L, Duration.ofSeconds(quick ? 10 : 30),
-                1000,
-                quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO, outputDir,
-                commandLine, Map.of(), Map.of());
+        return defaults(scenario, Load.STEADY, quick, outputDir, commandLine);
     }
 
-    /** The name of the output files: the scenario, with {@code -quick} for the quick variant. */
+    /**
+     * The defaults of a scenario and load. Steady: see {@link #defaults(String, boolean, Path, String)}.
+     * Varying rate: the adaptive batch policy and the fixed sweep on one route
+     * ({@link Variants#varyingRateRun}, quick: adaptive and today's fixed defaults); a warm-up of a
+     * 30 MB burst and 30 s at 1,000 records/s (quick: 3 s, no burst); no backlog phase (the schedule
+     * has its own bursts; {@code backlogBytes} stays at its default and is not used).
+     */
+    public static BenchPlan defaults(String scenario, Load load, boolean quick, Path outputDir, String commandLine) {
+        boolean varying = load == Load.VARYING_RATE;
+        List<String> variants = varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
+                : quick ? Variants.quickRun() : Variants.fullRun();
+        Duration warmup = Duration.ofSeconds(quick ? 3 : varying ? 30 : 90);
+        long burst = quick ? 0 : varying ? 30_000_000L : 60_000_000L;
+        return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
+                1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
+                outputDir, commandLine, Map.of(), Map.of());
+    }
+
+    /**
+     * The steps of the varying-rate load for this plan's uplinks ({@link RateStep#varyingRate}); empty
+     * for the steady load.
+     */
+    public List<RateStep> rateSteps() {
+        return load == Load.VARYING_RATE ? RateStep.varyingRate(quick, uplinkBitsPerSecond) : List.of();
+    }
+
+    /**
+     * The name of the output files: the scenario, {@code -varying-rate} for that load, {@code -quick}
+     * for the quick variant ({@code wan}, {@code wan-quick}, {@code wan-varying-rate-quick}).
+     */
     public String outputName() {
-        return quick ? scenario + "-quick" : scenario;
+        return scenario + (load == Load.STEADY ? "" : "-" + load.id()) + (quick ? "-quick" : "");
     }
 
     public BenchPlan withVariants(List<String> ids) {
-        return new BenchPlan(scenario, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
+        return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
                 uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
-        return new BenchPlan(scenario, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
+        return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
                 newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
-        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
                 newSourceProps, newSinkProps);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
-        return new BenchPlan(scenario, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps);
     }
 }

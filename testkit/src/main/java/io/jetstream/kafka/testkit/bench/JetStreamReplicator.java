@@ -51,8 +51,13 @@ final class JetStreamReplicator implements Replicator {
         this.relayBase = relayBase;
         this.sourceProps = sourceProps;
         this.sinkProps = sinkProps;
-        this.sourceName = "js-source-" + variant.id();
+        this.sourceName = sourceConnectorName(variant.id());
         this.sinkName = "js-sink-" + variant.id();
+    }
+
+    /** The name the source-site connector of a variant is deployed under. */
+    static String sourceConnectorName(String variantId) {
+        return "js-source-" + variantId;
     }
 
     @Override
@@ -74,6 +79,7 @@ final class JetStreamReplicator implements Replicator {
         if (variant.atLeastOnce()) {
             sink.put("exactly.once.support", "requested");
         }
+        source.putAll(variant.sourceProps());
         source.putAll(sourceProps);
         sink.putAll(sinkProps);
         Map<String, String> sinkConfig = restB.deploy(sinkName, SiteFiles.configFile("sink-connector.json"), sink);
@@ -179,6 +185,12 @@ final class JetStreamReplicator implements Replicator {
     public Map<String, Long> routeBytes() {
         RelayProcess ingress = cluster.relay("a1");
         return ingress == null ? Map.of() : ingress.routeBytesOut();
+    }
+
+    @Override
+    public Map<String, Long> routeBatches() {
+        RelayProcess ingress = cluster.relay("a1");
+        return ingress == null ? Map.of() : ingress.routeBatchesOut();
     }
 
     @Override

@@ -33,6 +33,8 @@ final class RelayProcess implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern ROUTE_BYTES_OUT = Pattern.compile(
             "^jetstream_relay_route_bytes_out_total\\{([^}]*)}\\s+(\\S+)", Pattern.MULTILINE);
+    private static final Pattern ROUTE_BATCHES_OUT = Pattern.compile(
+            "^jetstream_relay_route_batches_out_total\\{([^}]*)}\\s+(\\S+)", Pattern.MULTILINE);
     private static final Pattern ROUTE_LABEL = Pattern.compile("route=\"([^\"]*)\"");
 
     private final String id;
@@ -93,9 +95,18 @@ final class RelayProcess implements AutoCloseable {
 
     /** Bytes sent onto each route so far (the ingress relay's {@code jetstream_relay_route_bytes_out_total}). */
     Map<String, Long> routeBytesOut() {
+        return perRoute(ROUTE_BYTES_OUT);
+    }
+
+    /** Batches sent onto each route so far (the ingress relay's {@code jetstream_relay_route_batches_out_total}). */
+    Map<String, Long> routeBatchesOut() {
+        return perRoute(ROUTE_BATCHES_OUT);
+    }
+
+    private Map<String, Long> perRoute(Pattern counter) {
         Map<String, Long> bytes = new TreeMap<>();
         try {
-            Matcher m = ROUTE_BYTES_OUT.matcher(metricsText());
+            Matcher m = counter.matcher(metricsText());
             while (m.find()) {
                 Matcher route = ROUTE_LABEL.matcher(m.group(1));
                 if (route.find()) {

@@ -40,6 +40,11 @@ interface Replicator {
     /** Bytes sent onto each route so far, by route name; empty for a replicator without routes. */
     Map<String, Long> routeBytes();
 
+    /** Batches sent onto each route so far, by route name; empty for a replicator without routes. */
+    default Map<String, Long> routeBatches() {
+        return Map.of();
+    }
+
     /** What was deployed: the connector configs as sent, task placement, relay routes. */
     Map<String, Object> deployment();
 

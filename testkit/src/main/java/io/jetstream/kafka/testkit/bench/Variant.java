@@ -22,9 +22,12 @@ import java.util.Optional;
  *                    support, the connector at {@code exactly.once.support=requested}), MirrorMaker 2's
  *                    default guarantee, for comparisons at equal guarantees; false: the shipped
  *                    exactly-once. Always false for MirrorMaker 2 (see {@link Mm2Setup#exactlyOnce})
+ * @param sourceProps JetStream: keys set on the source-site connector on top of the shipped file (e.g. the
+ *                    batching of the varying-rate sweep); the bench's {@code --source-prop} still wins
  */
 public record Variant(String id, String title, Kind kind, int routes, Optional<String> compression,
-                      Optional<Mm2Setup> mm2, double backlogShare, boolean atLeastOnce) {
+                      Optional<Mm2Setup> mm2, double backlogShare, boolean atLeastOnce,
+                      java.util.Map<String, String> sourceProps) {
 
     /** Which replicator a variant runs. */
     public enum Kind { JETSTREAM, MIRRORMAKER2 }
@@ -70,6 +73,10 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(mm2, "mm2");
+        sourceProps = java.util.Map.copyOf(sourceProps);
+        if (!sourceProps.isEmpty() && kind != Kind.JETSTREAM) {
+            throw new IllegalArgumentException("variant " + id + ": source-site connector keys are JetStream's");
+        }
         if (kind == Kind.MIRRORMAKER2 && mm2.isEmpty()) {
             throw new IllegalArgumentException("variant " + id + ": MirrorMaker 2 needs its setup");
         }
@@ -88,16 +95,22 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
 
     static Variant jetStream(String id, String title, int routes, String compression) {
         return new Variant(id, title, Kind.JETSTREAM, routes, Optional.ofNullable(compression), Optional.empty(), 1.0,
-                false);
+                false, java.util.Map.of());
     }
 
     /** JetStream with the destination at-least-once, as MirrorMaker 2 runs by default. */
     static Variant jetStreamAtLeastOnce(String id, String title, int routes) {
-        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.empty(), Optional.empty(), 1.0, true);
+        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.empty(), Optional.empty(), 1.0, true,
+                java.util.Map.of());
+    }
+
+    /** JetStream, one route, with these keys on its source-site connector (the batching sweep). */
+    static Variant jetStreamWith(String id, String title, java.util.Map<String, String> sourceProps) {
+        return new Variant(id, title, Kind.JETSTREAM, 1, Optional.empty(), Optional.empty(), 1.0, false, sourceProps);
     }
 
     static Variant mirrorMaker(String id, String title, Mm2Setup setup, double backlogShare) {
         return new Variant(id, title, Kind.MIRRORMAKER2, 0, Optional.empty(), Optional.of(setup), backlogShare,
-                false);
+                false, java.util.Map.of());
     }
 }

@@ -23,11 +23,66 @@ import java.util.Map;
  * @param latencyOverTime per second of the latency phase: (seconds since it started, median ms, max ms) of the
  *                        records that arrived in that second
  * @param error           why the variant failed, or null
+ * @param batchPolicy     JetStream: the source-site connector's {@code batch.policy} as deployed; null for MM2
+ * @param steps           the varying-rate load's steps as measured (empty with the steady load)
  */
 public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                             String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                             Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                            List<double[]> latencyOverTime, String error) {
+                            List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps) {
+
+    public VariantResult {
+        steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A result of the steady load, without batch policy or steps. */
+    public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
+                         String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
+                         Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
+                         List<double[]> latencyOverTime, String error) {
+        this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
+                timeline, latencyCdf, latencyOverTime, error, null, List.of());
+    }
+
+    /**
+     * One step of the varying-rate load ({@link RateStep}) as one variant ran it.
+     *
+     * @param name            the step's name
+     * @param burst           a burst (records produced unthrottled) rather than a rate step
+     * @param records         records produced in the step (each timed at B)
+     * @param offeredPerS     records/s offered: the step's rate, or a burst's records over the time producing them took
+     * @param deliveredPerS   records/s delivered: the step's records over the time from the first to the last of
+     *                        them arriving at B (at least the step's production time): near {@code offeredPerS} when
+     *                        the replicator kept up, lower when it fell behind
+     * @param keptUp          rate steps: delivered at least 95% of offered; bursts: always true (nothing to keep up with)
+     * @param latencyP50Ms    median end-to-end latency of the step's records (arrival at B minus the time handed to
+     *                        the producer at A)
+     * @param latencyP99Ms    99th percentile, the figure of merit (docs/benchmarks.md, "Varying rate")
+     * @param latencyMaxMs    largest
+     * @param latencyMeanMs   mean
+     * @param seconds         length of the step's window (from its start to the next step's start)
+     * @param replicatorCores cores the replicator's JVMs used in the window
+     * @param machineCores    cores busy on the machine in the window
+     * @param wireMbS         MB/s the source uplinks sent in the window
+     * @param recordsPerBatch records that arrived at B in the window over the batches the ingress relay sent onto
+     *                        its routes in it (0 when it sent none, or for MirrorMaker 2): the batch size in use
+     * @param decisions       JetStream: what the source-site tasks' batching policy decided in the window, from their
+     *                        metrics ({@link TaskMetricsReader}); null where they could not be read
+     */
+    public record Step(String name, boolean burst, long records, double offeredPerS, double deliveredPerS,
+                       boolean keptUp, long latencyP50Ms, long latencyP99Ms, long latencyMaxMs, double latencyMeanMs,
+                       double seconds, double replicatorCores, double machineCores, double wireMbS,
+                       double recordsPerBatch, TaskMetricsReader.Decisions decisions) {
+
+        /** A step without the tasks' decisions. */
+        public Step(String name, boolean burst, long records, double offeredPerS, double deliveredPerS,
+                    boolean keptUp, long latencyP50Ms, long latencyP99Ms, long latencyMaxMs, double latencyMeanMs,
+                    double seconds, double replicatorCores, double machineCores, double wireMbS,
+                    double recordsPerBatch) {
+            this(name, burst, records, offeredPerS, deliveredPerS, keptUp, latencyP50Ms, latencyP99Ms, latencyMaxMs,
+                    latencyMeanMs, seconds, replicatorCores, machineCores, wireMbS, recordsPerBatch, null);
+        }
+    }
 
     /**
      * Steady load at {@code ratePerS} records/s: end-to-end latency of every record (arrival at the

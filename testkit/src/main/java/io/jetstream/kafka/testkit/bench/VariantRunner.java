@@ -55,6 +55,7 @@ final class VariantRunner {
     private final PrintStream out;
     private final AtomicLong recordBytesAtB;
     private final Path benchPauseLog;
+    private final TaskMetricsReader taskMetrics;
 
     /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
     VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
@@ -66,6 +67,7 @@ final class VariantRunner {
         this.ticksPerSecond = ticksPerSecond;
         this.out = out;
         this.benchPauseLog = JvmPauses.logOwnPauses(cluster.workDir());
+        this.taskMetrics = new TaskMetricsReader(cluster.workDir());
     }
 
     /** What one variant has measured so far; filled phase by phase, read once at the end. */
@@ -82,6 +84,7 @@ final class VariantRunner {
         VariantResult.Verification verification;
         List<double[]> cdf = List.of();
         List<double[]> latencyOverTime = List.of();
+        List<VariantResult.Step> steps = List.of();
 
         Run(Variant variant, Replicator replicator) {
             this.variant = variant;
@@ -105,11 +108,16 @@ final class VariantRunner {
             run.mark("deployed");
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
-                run.mark("latency");
-                steadyLoad(run, probe);
-                run.mark("paused");
-                backlog(run, probe);
-                run.mark("drained");
+                if (plan.load() == BenchPlan.Load.VARYING_RATE) {
+                    varyingRate(run, probe);
+                    run.mark("steps done");
+                } else {
+                    run.mark("latency");
+                    steadyLoad(run, probe);
+                    run.mark("paused");
+                    backlog(run, probe);
+                    run.mark("drained");
+                }
                 run.verification = verify(run.destination, run.produced);
                 say(variant, "verified: lost=" + run.verification.lost() + " duplicates="
                         + run.verification.duplicates() + " order=" + run.verification.order());
@@ -129,7 +137,113 @@ final class VariantRunner {
                 run.startNanos, ticksPerSecond, run.marks);
         return new VariantResult(variant.id(), variant.title(), variant.isJetStream() ? "jetstream" : "mirrormaker2",
                 run.topic, run.destination, wireCodec, run.latency, run.backlog, run.verification,
-                replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error);
+                replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error, batchPolicy(replicator),
+                run.steps);
+    }
+
+    /** The source-site connector's {@code batch.policy} as deployed (JetStream), else null. */
+    @SuppressWarnings("unchecked")
+    private static String batchPolicy(Replicator replicator) {
+        Object source = replicator.deployment().get("source_connector");
+        return source instanceof Map<?, ?> config ? ((Map<String, String>) config).get("batch.policy") : null;
+    }
+
+    /** What one step of the varying-rate load left to evaluate once all its records arrived. */
+    private record StepRun(RateStep step, ArrivalProbe.RunProgress progress, long records, long startNanos,
+                           long endNanos, long startMillis, long endMillis, Window window, long batches,
+                           double meanRecordBytes) {
+    }
+
+    /**
+     * The varying-rate load: the plan's steps back to back on one topic (each its own producer run, so
+     * that each step's records are timed apart), the sampler read and the ingress relay's batch count
+     * taken at every step boundary; then every record awaited at B and each step's figures computed.
+     */
+    private void varyingRate(Run run, ArrivalProbe probe) throws Exception {
+        List<RateStep> steps = plan.rateSteps();
+        List<StepRun> done = new ArrayList<>();
+        // the source tasks' batching decisions (JetStream's connect-A worker), for the report
+        Long sourceWorker = run.variant.isJetStream() ? cluster.pids().get("connect-A") : null;
+        if (sourceWorker != null && !taskMetrics.attach(sourceWorker)) {
+            sourceWorker = null;
+        }
+        Reading previous = sampler.read();
+        long batchesBefore = sum(run.replicator.routeBatches());
+        long startMillis = System.currentTimeMillis();
+        for (RateStep step : steps) {
+            Workload producer = new Workload(step.isBurst() ? backlogSpec(run.topic, step.records())
+                    : spec(run.topic, step.records(), step.ratePerS()), cluster.bootstrapA());
+            ArrivalProbe.RunProgress progress = probe.track(producer.runId(), true);
+            say(run.variant, step.isBurst() ? String.format(Locale.ROOT, "step %s: a burst of %d records",
+                    step.name(), step.records()) : String.format(Locale.ROOT, "step %s: %d s at %.0f records/s",
+                    step.name(), step.duration().toSeconds(), step.ratePerS()));
+            run.mark(step.name());
+            long startNanos = System.nanoTime();
+            long stepStartMillis = System.currentTimeMillis();
+            ProducedLog log = producer.run();
+            long endNanos = System.nanoTime();
+            long endMillis = System.currentTimeMillis();
+            Reading to = sampler.read();
+            long batchesAfter = sum(run.replicator.routeBatches());
+            run.produced.add(log);
+            long sample = Math.min(100, Math.max(1, log.size()));
+            done.add(new StepRun(step, progress, log.size(), startNanos, endNanos, stepStartMillis, endMillis,
+                    Window.between(previous, to, ticksPerSecond), batchesAfter - batchesBefore,
+                    recordBytes(producer, sample) / (double) sample));
+            previous = to;
+            batchesBefore = batchesAfter;
+        }
+        List<VariantResult.Step> results = new ArrayList<>();
+        List<int[]> latencies = new ArrayList<>();
+        List<long[]> arrivals = new ArrayList<>();
+        for (StepRun s : done) {
+            probe.awaitArrivals(run.variant.id() + " step " + s.step().name(), s.progress(), s.records(), STALL,
+                    WARMUP_TIMEOUT);
+            TaskMetricsReader.Decisions decisions = sourceWorker == null ? null
+                    : taskMetrics.decisions(sourceWorker, JetStreamReplicator.sourceConnectorName(run.variant.id()),
+                            s.startMillis(),
+                            s.endMillis()).orElse(null);
+            VariantResult.Step result = step(s, run.replicator.processes(), decisions);
+            results.add(result);
+            latencies.add(s.progress().latenciesMillis());
+            arrivals.add(s.progress().arrivalsMillis());
+            say(run.variant, String.format(Locale.ROOT, "step %s: offered %.0f/s, delivered %.0f/s%s, latency"
+                    + " p50/p99 %d/%d ms, %.1f records per batch, %.2f replicator cores%s", result.name(),
+                    result.offeredPerS(), result.deliveredPerS(), result.keptUp() ? "" : " (fell behind)",
+                    result.latencyP50Ms(), result.latencyP99Ms(), result.recordsPerBatch(), result.replicatorCores(),
+                    decisions == null ? "" : String.format(Locale.ROOT, "; tasks: batch cap %s records (max %s),"
+                            + " linger %s ms, %s, %d cap changes, path %s MB/s", decisions.batchMaxRecordsMean(),
+                            decisions.batchMaxRecordsMax(), decisions.lingerMsMean(), decisions.decisionReason(),
+                            decisions.decisionChanges(), decisions.pathThroughputMbS())));
+        }
+        run.steps = results;
+        int[] allLatencies = latencies.stream().flatMapToInt(java.util.Arrays::stream).toArray();
+        long[] allArrivals = arrivals.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+        run.cdf = LatencyStats.cdf(allLatencies, 400);
+        run.latencyOverTime = LatencyStats.overTime(allArrivals, allLatencies, startMillis, 1000);
+    }
+
+    private VariantResult.Step step(StepRun s, List<String> replicatorProcesses,
+                                    TaskMetricsReader.Decisions decisions) {
+        RateStep step = s.step();
+        LatencyStats stats = LatencyStats.of(s.progress().latenciesMillis());
+        double produceSeconds = Math.max(1e-3, (s.endNanos() - s.startNanos()) / 1e9);
+        double offered = step.isBurst() ? s.records() / produceSeconds : step.ratePerS();
+        double nominalSeconds = step.isBurst() ? produceSeconds : step.duration().toMillis() / 1000.0;
+        double arrivalSeconds = (s.progress().lastArrivalNanos() - s.progress().firstArrivalNanos()) / 1e9;
+        double delivered = s.records() / Math.max(nominalSeconds, arrivalSeconds);
+        boolean keptUp = step.isBurst() || delivered >= 0.95 * offered;
+        Window w = s.window();
+        double arrivedRecords = w.recordBytesAtB() / Math.max(1.0, s.meanRecordBytes());
+        double perBatch = s.batches() > 0 ? arrivedRecords / s.batches() : 0;
+        return new VariantResult.Step(step.name(), step.isBurst(), s.records(), round(offered), round(delivered),
+                keptUp, stats.p50(), stats.p99(), stats.max(), round(stats.mean()), round(w.seconds()),
+                round(w.cpuSecondsOf(replicatorProcesses) / w.seconds()), round(w.machineBusyCores()),
+                round(w.wireMbPerSecond()), round(perBatch), decisions);
+    }
+
+    private static long sum(Map<String, Long> values) {
+        return values.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**

@@ -17,6 +17,10 @@ public final class Variants {
     public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
     public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
     public static final String JS_1_ROUTE_ALO = "js-1route-alo";
+    public static final String JS_1_ROUTE_ADAPTIVE = "js-1route-adaptive";
+    public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
+    public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
+    public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
     public static final String MM2_DEFAULT_DST = "mm2-default-dst";
     public static final String MM2_TUNED_DST = "mm2-tuned-dst";
     public static final String MM2_TUNED_SRC = "mm2-tuned-src";
@@ -33,6 +37,17 @@ public final class Variants {
         // MirrorMaker 2's guarantee (at-least-once) on JetStream's side too: latency and CPU compared
         // like with like with mm2-tuned-src; js-1route against mm2-tuned-src-eos is the exactly-once pair.
         add(Variant.jetStreamAtLeastOnce(JS_1_ROUTE_ALO, "JetStream, 1 route, at-least-once (MM2's guarantee)", 1));
+        // The varying-rate scenario's batching: the adaptive policy (the shipped caps as its upper
+        // bounds) against a sweep of fixed caps, small to large, on one route; js-1route is the sweep's
+        // point at today's defaults (fixed, 10,000 records, 1 MiB, 20 ms linger: ~960 records of 1 KiB).
+        add(Variant.jetStreamWith(JS_1_ROUTE_ADAPTIVE, "JetStream, 1 route, batch.policy=adaptive",
+                Map.of("batch.policy", "adaptive")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_SMALL, "JetStream, 1 route, fixed: 32 records, 2 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.records", "32", "batch.linger.ms", "2")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM, "JetStream, 1 route, fixed: 256 records, 5 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.records", "256", "batch.linger.ms", "5")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.bytes", "4194304", "batch.linger.ms", "100")));
         // Default MM2 drains about 1.4 MB/s: a third of the backlog keeps its drain near a minute.
         add(Variant.mirrorMaker(MM2_DEFAULT_DST, "MM2 defaults, at the destination",
                 new Variant.Mm2Setup(List.of("b2"), false, false, 1), 1.0 / 3));
@@ -60,9 +75,29 @@ public final class Variants {
         return List.copyOf(CATALOG.values());
     }
 
-    /** The variants of a full run of scenario {@code wan}. */
-    public static List<String> fullRun() {
+    /** Every variant id, in run order. */
+    public static List<String> ids() {
         return List.copyOf(CATALOG.keySet());
+    }
+
+    /** The variants of a full run of scenario {@code wan} with the steady load (issue 10's set). */
+    public static List<String> fullRun() {
+        return List.of(JS_1_ROUTE, JS_3_ROUTES, JS_1_ROUTE_ZSTD, JS_3_ROUTES_ZSTD, JS_1_ROUTE_ALO, MM2_DEFAULT_DST,
+                MM2_TUNED_DST, MM2_TUNED_SRC, MM2_TUNED_3WORKERS, MM2_TUNED_SRC_EOS);
+    }
+
+    /**
+     * The varying-rate load's variants: the adaptive policy and four fixed settings (small, medium,
+     * today's defaults, large), all on one route, so that the top step fits one uplink.
+     */
+    public static List<String> varyingRateRun() {
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE, JS_1_ROUTE_FIXED_SMALL, JS_1_ROUTE_FIXED_MEDIUM,
+                JS_1_ROUTE_FIXED_LARGE);
+    }
+
+    /** The quick varying-rate load: the adaptive policy and today's fixed defaults. */
+    public static List<String> varyingRateQuick() {
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE);
     }
 
     /** The variants of {@code --quick}: JetStream's three routes against MM2 tuned at the source. */

@@ -121,6 +121,9 @@ public final class WanBench {
         BenchJson.write(result, jsonFile(plan));
         BenchHtml.write(result, htmlFile(plan));
         BenchReport.printSummary(out, results, result.linkCapacityMbS());
+        if (result.varyingRate() != null || !plan.rateSteps().isEmpty()) {
+            BenchReport.printSteps(out, results, result.varyingRate());
+        }
         out.println("Report: " + jsonFile(plan) + " and " + htmlFile(plan));
         out.println(result.resultLine());
         return result;
@@ -131,8 +134,9 @@ public final class WanBench {
         Map<String, Double> ratios = Comparison.ratios(results);
         List<Comparison.Target> targets = Comparison.targets(results, network.oneWayDelay().toMillis());
         Optional<VariantResult> headline = BenchReport.headline(results);
+        Optional<RateComparison> varying = RateComparison.of(results, network.oneWayDelay().toMillis());
         String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, network.kind())
-                + " json=" + jsonFile(plan);
+                + varying.map(BenchReport::rateFigures).orElse("") + " json=" + jsonFile(plan);
         boolean ok = !results.isEmpty() && results.stream().allMatch(VariantResult::ok);
         Optional<VariantResult.BacklogPhase> backlog = headline.map(VariantResult::backlog);
         Optional<VariantResult.LatencyPhase> latency = headline.map(VariantResult::latency);
@@ -148,7 +152,7 @@ public final class WanBench {
                 backlog.map(VariantResult.BacklogPhase::wireMbS).orElse(0.0),
                 backlog.map(VariantResult.BacklogPhase::routeBytes).orElse(Map.of()),
                 backlog.map(VariantResult.BacklogPhase::uplinkBytes).orElse(Map.of()),
-                ratios, targets, results);
+                ratios, targets, results, varying.orElse(null));
     }
 
     private static void deleteQuietly(Path dir) {
@@ -173,7 +177,26 @@ public final class WanBench {
         workload.put("warmup_rate_per_s", plan.warmupRate());
         workload.put("latency_phase_s", plan.latencyPhase().toMillis() / 1000.0);
         workload.put("latency_rate_per_s", plan.latencyRate());
-        workload.put("backlog_mb", plan.backlogBytes() / 1e6);
+        workload.put("load", plan.load().id());
+        if (plan.rateSteps().isEmpty()) {
+            workload.put("backlog_mb", plan.backlogBytes() / 1e6);
+        } else {
+            workload.remove("latency_phase_s");
+            workload.remove("latency_rate_per_s");
+            List<Map<String, Object>> steps = new ArrayList<>();
+            for (RateStep step : plan.rateSteps()) {
+                Map<String, Object> described = new LinkedHashMap<>();
+                described.put("name", step.name());
+                if (step.isBurst()) {
+                    described.put("burst_records", step.burstRecords());
+                } else {
+                    described.put("rate_per_s", step.ratePerS());
+                    described.put("duration_s", step.duration().toMillis() / 1000.0);
+                }
+                steps.add(described);
+            }
+            workload.put("rate_steps", steps);
+        }
         workload.put("variants", plan.variants());
         workload.put("skipped_variants", skipped);
         return workload;

@@ -1,0 +1,84 @@
+package io.jetstream.kafka.testkit.bench;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * A Java agent the bench loads into a running Connect worker ({@link TaskMetricsReader}) to write the
+ * source-site tasks' batching metrics (KIP-877 plugin metrics, MBeans
+ * {@code kafka.connect:type=plugins,connector=<name>,task=<n>}) to a file every 500 ms: the bench
+ * cannot reach the worker's JMX from outside its network namespace. One line per task and sample:
+ * {@code <epoch ms> <connector> <task> <metric>=<value> ...}. Depends on the JDK only (it runs on
+ * the worker's class path); its thread is a daemon and ends with the worker.
+ */
+public final class TaskMetricsAgent {
+
+    /** The metrics written, in this order. */
+    static final List<String> METRICS = List.of("batch-max-records", "batch-linger-ms", "window-batches",
+            "batch-decision-reason", "batch-decision-changes", "predicted-latency-ms",
+            "path-throughput-bytes-per-second", "path-rtt-ms", "batch-records-avg", "in-flight-batches");
+
+    private TaskMetricsAgent() {
+    }
+
+    /** @param args {@code <output file>} */
+    public static void agentmain(String args) {
+        Path file = Path.of(args.trim());
+        Thread thread = new Thread(() -> run(file), "jetstream-bench-task-metrics");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void run(Path file) {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        while (true) {
+            try {
+                StringBuilder lines = new StringBuilder();
+                long now = System.currentTimeMillis();
+                Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,*"), null);
+                for (ObjectName name : names) {
+                    if (name.getKeyProperty("topic") != null || name.getKeyProperty("task") == null) {
+                        continue;
+                    }
+                    StringBuilder line = new StringBuilder();
+                    for (String metric : METRICS) {
+                        try {
+                            Object value = server.getAttribute(name, metric);
+                            line.append(' ').append(metric).append('=').append(value);
+                        } catch (Exception absent) {
+                            // not a source-site task, or a metric this version lacks
+                        }
+                    }
+                    if (line.length() > 0) {
+                        lines.append(now).append(' ').append(name.getKeyProperty("connector")).append(' ')
+                                .append(name.getKeyProperty("task")).append(line).append('\n');
+                    }
+                }
+                if (lines.length() > 0) {
+                    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND)) {
+                        out.write(lines.toString());
+                    }
+                }
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException | javax.management.JMException e) {
+                try {
+                    Thread.sleep(2000);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
+        }
+    }
+}
