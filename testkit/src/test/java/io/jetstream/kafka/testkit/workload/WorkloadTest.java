@@ -63,7 +63,7 @@ class WorkloadTest {
     }
 
     @Test
-    void holdsItsTargetRate() {
+    void neverProducesFasterThanItsTargetRate() {
         WorkloadSpec spec = WorkloadSpec.builder(TOPIC, PARTITIONS).records(200).recordsPerSecond(1_000).build();
 
         long start = System.nanoTime();
@@ -71,7 +71,9 @@ class WorkloadTest {
         double seconds = (System.nanoTime() - start) / 1e9;
 
         assertThat(log.size()).isEqualTo(200);
-        assertThat(seconds).isBetween(0.19, 1.0);
+        // 200 records at 1,000/s take at least 0.2 s (less 10 ms of start-up slack); how much longer
+        // depends on the machine, so only the bound load cannot break is asserted.
+        assertThat(seconds).isGreaterThanOrEqualTo(0.19);
     }
 
     @Test
