@@ -335,7 +335,9 @@ final class ReplicationSender implements AutoCloseable {
      * Adds the records of one {@code put} to their partitions' open batches, sealing and sending a
      * batch that reaches its caps. The policy and the metrics hear of the records once per call (they
      * all arrived at the same moment), not once per record: per-record bookkeeping was a visible share
-     * of the task's CPU.
+     * of the task's CPU. Records of one call arrived together, so they may fill batches up to the
+     * policy's caps for records arriving together ({@link BatchDecision#maxRecordsFor}): a burst or a
+     * backlog leaves in batches sized for it even while the caps in force were chosen for a trickle.
      */
     synchronized void appendAll(List<Incoming> records) {
         checkOpen();
@@ -350,6 +352,9 @@ final class ReplicationSender implements AutoCloseable {
         policy.onRecordsArrived(records.size(), bytes, now);
         metrics.recordsIn(records.size(), bytes);
         BatchDecision caps = policy.decision(now);
+        // records of one put arrived together: they may share batches beyond the caps of a trickle
+        int maxRecords = caps.maxRecordsFor(records.size());
+        int maxBytes = caps.maxBytesFor(bytes);
         for (int i = 0, n = records.size(); i < n; i++) {
             Incoming in = records.get(i);
             if (in.coveredFrom() != Incoming.CONTIGUOUS) {
@@ -358,15 +363,21 @@ final class ReplicationSender implements AutoCloseable {
                     enqueue(before, oldestArrival.remove(in.partition()), now);
                 }
             }
-            RecordBatch full = accumulator.closeIfNoRoom(in.partition(), in.dataBytes(), caps.maxBytes());
+            RecordBatch full = accumulator.closeIfNoRoom(in.partition(), in.dataBytes(), maxBytes);
             if (full != null) {
                 enqueue(full, oldestArrival.remove(in.partition()), now);
             }
             oldestArrival.putIfAbsent(in.partition(), now);
-            RecordBatch closed = accumulator.append(in.partition(), in.record(), in.dataBytes(), now,
-                    caps.maxRecords(), caps.maxBytes());
+            RecordBatch closed = accumulator.append(in.partition(), in.record(), in.dataBytes(), now, maxRecords,
+                    maxBytes);
             if (closed != null) {
                 enqueue(closed, oldestArrival.remove(in.partition()), now);
+            }
+        }
+        if (maxRecords > caps.maxRecords() || maxBytes > caps.maxBytes()) {
+            // what the put filled beyond the trickle's caps leaves now, not after its linger
+            for (RecordBatch batch : accumulator.closeFull(caps.maxRecords(), caps.maxBytes())) {
+                enqueue(batch, oldestArrival.remove(new TopicPartition(batch.topic(), batch.partition())), now);
             }
         }
     }

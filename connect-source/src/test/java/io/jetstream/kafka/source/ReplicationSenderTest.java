@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -323,6 +324,34 @@ class ReplicationSenderTest {
         sender.tick();
         assertThat(allSent()).hasSize(2);
         assertThat(backlog[0]).as("the next batch left, one waits, 1 open record").isEqualTo(3);
+    }
+
+    @Test
+    void recordsOfOnePutShareBatchesUpToTheCapsForRecordsArrivingTogether() {
+        BatchDecision trickle = new BatchDecision(2, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
+                DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), nowNanos -> trickle, now::get,
+                UnpooledByteBufAllocator.DEFAULT, metrics());
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        sender.assign(List.of(p0, p1));
+        List<ReplicationSender.Incoming> put = new ArrayList<>();
+        for (long offset = 0; offset < 11; offset++) {
+            put.add(new ReplicationSender.Incoming(p0, record(offset)));
+        }
+        put.add(new ReplicationSender.Incoming(p1, record(0)));
+        sender.appendAll(put);
+
+        assertThat(allSent()).as("11 records of p0 in one put: batches of up to 8 (the cap for records arriving"
+                        + " together), the rest at or above the trickle's cap leaves at once; p1's one record lingers")
+                .extracting(frame -> frame.header().recordCount())
+                .containsExactly(8, 3);
+
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(11))));
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(12))));
+        assertThat(allSent()).as("a trickle, one record per put, closes batches at the trickle's cap of 2")
+                .hasSize(3);
+        assertThat(allSent().get(2).header().recordCount()).isEqualTo(2);
     }
 
     @Test

@@ -14,6 +14,10 @@ import java.util.Optional;
  * @param maxInFlightBytes   wire bytes sent and not yet acknowledged, at most (memory bound)
  * @param reason             why these caps
  * @param explanation        the measured inputs and predicted latency (empty for fixed caps and warm-up)
+ * @param togetherMaxRecords records that arrive together (one delivery of the consumer) may fill a
+ *                           batch up to this many, at least {@code maxRecords}: they waited for
+ *                           each other already, so a larger batch costs them no linger
+ * @param togetherMaxBytes   ... and up to this many uncompressed bytes, at least {@code maxBytes}
  */
 public record BatchDecision(
         int maxRecords,
@@ -22,7 +26,9 @@ public record BatchDecision(
         int maxInFlightBatches,
         long maxInFlightBytes,
         DecisionReason reason,
-        Optional<DecisionExplanation> explanation) {
+        Optional<DecisionExplanation> explanation,
+        int togetherMaxRecords,
+        int togetherMaxBytes) {
 
     public BatchDecision {
         Objects.requireNonNull(linger, "linger");
@@ -35,6 +41,18 @@ public record BatchDecision(
         if (linger.isNegative()) {
             throw new IllegalArgumentException("linger must not be negative, got " + linger);
         }
+        if (togetherMaxRecords < maxRecords || togetherMaxBytes < maxBytes) {
+            throw new IllegalArgumentException("caps for records arriving together (" + togetherMaxRecords
+                    + " records, " + togetherMaxBytes + " bytes) must not be below the caps (" + maxRecords
+                    + " records, " + maxBytes + " bytes)");
+        }
+    }
+
+    /** Caps that treat records arriving together like any others. */
+    public BatchDecision(int maxRecords, int maxBytes, Duration linger, int maxInFlightBatches, long maxInFlightBytes,
+                         DecisionReason reason, Optional<DecisionExplanation> explanation) {
+        this(maxRecords, maxBytes, linger, maxInFlightBatches, maxInFlightBytes, reason, explanation, maxRecords,
+                maxBytes);
     }
 
     /** Caps without an explanation, e.g. from configuration. */
@@ -62,10 +80,23 @@ public record BatchDecision(
         return windowOpen && bytesFit;
     }
 
-    /** Same caps (explanation and reason aside). */
+    /** Same caps (explanation, reason and the caps for records arriving together aside). */
     public boolean sameCaps(BatchDecision other) {
         return other != null && maxRecords == other.maxRecords && maxBytes == other.maxBytes
                 && linger.equals(other.linger) && maxInFlightBatches == other.maxInFlightBatches
                 && maxInFlightBytes == other.maxInFlightBytes;
+    }
+
+    /**
+     * The record cap for a delivery of {@code records} records arriving together: as many of them as
+     * the caps for records arriving together allow, never below {@link #maxRecords}.
+     */
+    public int maxRecordsFor(int records) {
+        return Math.max(maxRecords, Math.min(records, togetherMaxRecords));
+    }
+
+    /** The byte cap for a delivery of {@code bytes} uncompressed bytes arriving together; see {@link #maxRecordsFor}. */
+    public int maxBytesFor(long bytes) {
+        return (int) Math.max(maxBytes, Math.min(bytes, togetherMaxBytes));
     }
 }

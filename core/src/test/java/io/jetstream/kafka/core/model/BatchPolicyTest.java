@@ -28,6 +28,24 @@ class BatchPolicyTest {
     }
 
     @Test
+    void recordsArrivingTogetherMayFillABatchUpToTheirOwnCapsNeverBelowTheCapsInForce() {
+        BatchDecision fixed = BatchDecision.of(100, 10_000, Duration.ofMillis(5), 4, 1_000_000, DecisionReason.FIXED);
+        assertThat(fixed.maxRecordsFor(5_000)).as("fixed caps are caps").isEqualTo(100);
+        assertThat(fixed.maxBytesFor(1 << 20)).isEqualTo(10_000);
+        BatchDecision trickle = new BatchDecision(2, 300, Duration.ofMillis(1), 4, 1_000_000,
+                DecisionReason.LATENCY_OPTIMAL, java.util.Optional.empty(), 500, 64_000);
+        assertThat(trickle.maxRecordsFor(1)).isEqualTo(2);
+        assertThat(trickle.maxRecordsFor(40)).isEqualTo(40);
+        assertThat(trickle.maxRecordsFor(5_000)).isEqualTo(500);
+        assertThat(trickle.maxBytesFor(100)).isEqualTo(300);
+        assertThat(trickle.maxBytesFor(10_000)).isEqualTo(10_000);
+        assertThat(trickle.maxBytesFor(1L << 40)).isEqualTo(64_000);
+        assertThatThrownBy(() -> new BatchDecision(2, 300, Duration.ZERO, 1, 1, DecisionReason.FIXED,
+                java.util.Optional.empty(), 1, 300)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be below the caps");
+    }
+
+    @Test
     void fixedPolicyIgnoresReports() {
         FixedBatchPolicy fixed = new FixedBatchPolicy(
                 BatchDecision.of(500, 1 << 20, Duration.ofMillis(5), 16, 8 << 20, DecisionReason.WARMUP));
@@ -108,6 +126,25 @@ class BatchPolicyTest {
         assertThat(d.linger()).isLessThanOrEqualTo(Duration.ofMillis(20));
         assertThat(d.maxInFlightBatches()).isLessThanOrEqualTo(8);
         assertThat(d.maxInFlightBytes()).isLessThanOrEqualTo(1 << 20);
+        assertThat(d.togetherMaxRecords()).isLessThanOrEqualTo(300);
+        assertThat(d.togetherMaxBytes()).isLessThanOrEqualTo(64 << 10);
+    }
+
+    @Test
+    void recordsArrivingTogetherFillBatchesOfAQuarterRoundTripOfThePathWhateverTheTrickleNeeds() {
+        // 60 records/s of 1 KiB on a 5 MB/s path with a 50 ms round trip: the trickle's batches hold one
+        // record, but a put of many records may fill ~62 KB of wire (about 100 KB before compression 0.6)
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().priorLinkBytesPerSecond(5e6)
+                .priorRtt(Duration.ofMillis(50)).priorCompressionRatio(0.6).maxLinger(Duration.ofMillis(20)).build();
+        AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
+        for (long t = 0; t <= 2_000 * MS; t += 100 * MS) {
+            policy.onRecordsArrived(6, 6 * 1_024, t);
+        }
+        BatchDecision d = policy.decision(2_000 * MS);
+        assertThat(d.reason()).isEqualTo(DecisionReason.LATENCY_OPTIMAL);
+        assertThat(d.maxRecords()).isLessThan(10);
+        assertThat(d.togetherMaxBytes()).as("5 MB/s x 50 ms / 4 / 0.6").isBetween(90_000, 120_000);
+        assertThat(d.maxRecordsFor(2_000) * 1_024L).isGreaterThanOrEqualTo(d.togetherMaxBytes());
     }
 
     @Test
