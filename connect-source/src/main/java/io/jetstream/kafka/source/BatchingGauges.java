@@ -36,6 +36,9 @@ final class BatchingGauges {
                 () -> gauges.decision().maxRecords());
         registry.gauge("batch-max-bytes", "Bytes at which the batching policy closes a batch now.",
                 () -> gauges.decision().maxBytes());
+        registry.gauge("batch-together-max-bytes", "Bytes up to which records handed over together (one"
+                + " delivery of the consumer: a burst or a backlog) may fill a batch now; equal to batch-max-bytes"
+                + " with fixed caps.", () -> gauges.decision().togetherMaxBytes());
         registry.gauge("batch-linger-ms", "Linger the batching policy uses now.",
                 () -> gauges.decision().linger().toMillis());
         registry.gauge("window-batches", "In-flight window (batches) the batching policy allows now.",
