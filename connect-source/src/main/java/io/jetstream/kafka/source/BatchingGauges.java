@@ -43,6 +43,8 @@ final class BatchingGauges {
                 () -> gauges.decision().linger().toMillis());
         registry.gauge("window-batches", "In-flight window (batches) the batching policy allows now.",
                 () -> gauges.decision().maxInFlightBatches());
+        registry.gauge("window-bytes", "In-flight window (wire bytes) the batching policy allows now: the adaptive"
+                + " policy's pipe estimate, or max.in.flight.bytes.", () -> gauges.decision().maxInFlightBytes());
         registry.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
                 () -> gauges.explained(e -> e.inForce().totalNanos() / 1e6));
         registry.gauge("batch-decision-reason", "Why the batching policy chose its caps: 0 fixed, 1 warm-up,"

@@ -25,13 +25,14 @@ class BatchingGaugesTest {
         BatchingGauges.register((name, doc, value) -> gauges.put(name, value), new FixedBatchPolicy(caps), () -> 0L);
 
         assertThat(gauges).containsOnlyKeys("batch-max-records", "batch-max-bytes", "batch-together-max-bytes", "batch-linger-ms",
-                "window-batches", "predicted-latency-ms", "batch-decision-reason", "batch-decision-changes",
+                "window-batches", "window-bytes", "predicted-latency-ms", "batch-decision-reason", "batch-decision-changes",
                 "path-throughput-bytes-per-second", "path-rtt-ms");
         assertThat(value("batch-max-records")).isEqualTo(500);
         assertThat(value("batch-max-bytes")).isEqualTo(1 << 20);
         assertThat(value("batch-together-max-bytes")).isEqualTo(1 << 20);
         assertThat(value("batch-linger-ms")).isEqualTo(25L);
         assertThat(value("window-batches")).isEqualTo(8);
+        assertThat(value("window-bytes")).isEqualTo(64L << 20);
         assertThat(value("batch-decision-reason")).isEqualTo(DecisionReason.FIXED.ordinal());
         assertThat(value("batch-decision-changes")).isEqualTo(0L);
         assertThat(value("predicted-latency-ms").doubleValue()).isNaN();

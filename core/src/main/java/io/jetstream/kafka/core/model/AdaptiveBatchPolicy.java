@@ -48,10 +48,6 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private static final double LINGER_FILL_FACTOR = 1.5;
     /** Guard rail: no batch so small that its frame header takes more than this share of the path. */
     static final double MAX_OVERHEAD_SHARE = 0.05;
-    /** Records arriving together fill a batch up to what the path carries in this share of its round trip. */
-    private static final double TOGETHER_RTT_SHARE = 0.25;
-    /** ... and at least this many uncompressed bytes (where per-batch costs stop mattering). */
-    static final int MIN_TOGETHER_BYTES = 64 << 10;
 
     private final AdaptiveBatchSettings settings;
     private final StreamMonitor stream;
@@ -199,7 +195,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         return new BatchDecision(current.maxRecords(), current.maxBytes(), current.linger(),
                 current.maxInFlightBatches(), current.maxInFlightBytes(), current.reason(), Optional.of(why),
                 Math.max(current.maxRecords(), settings.maxBatchRecords()),
-                Math.max(current.maxBytes(), togetherMaxBytes(inputs)));
+                Math.max(current.maxBytes(), settings.maxBatchBytes()));
     }
 
     /**
@@ -293,26 +289,23 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         DecisionExplanation why = new DecisionExplanation(nowNanos, in, chosen, chosen, false, evaluated,
                 minBatchRecords(in));
         int maxBytes = (int) Math.max(1, bytes);
-        return new BatchDecision(records, maxBytes, Duration.ofNanos(lingerNanos),
-                Math.min(chosen.window(), settings.maxInFlightBatches()), settings.maxInFlightBytes(), reason,
-                Optional.of(why), Math.max(records, settings.maxBatchRecords()), Math.max(maxBytes, togetherMaxBytes(in)));
+        return new BatchDecision(records, maxBytes, Duration.ofNanos(lingerNanos), settings.maxInFlightBatches(),
+                windowBytes(chosen), reason, Optional.of(why), Math.max(records, settings.maxBatchRecords()),
+                Math.max(maxBytes, settings.maxBatchBytes()));
     }
 
     /**
-     * How large a batch records that arrive together (one delivery of Connect's consumer: a burst, a
-     * backlog, or simply the records of one poll) may fill. They waited for each other already, so
-     * sharing a batch costs them no linger, and cutting them into the small batches a trickle calls
-     * for would only multiply the per-batch costs (encoding, frames, wake-ups of every hop and of the
-     * destination task) exactly when the load is highest. The bound: the bytes the path carries in a
-     * quarter of its round trip, so that a burst still leaves as several batches in flight, overlapped
-     * over the hops, and at least {@link #MIN_TOGETHER_BYTES}, so that a path throughput measured
-     * with tiny batches does not keep them tiny; never above the frame cap.
+     * The in-flight window, in wire bytes: the model's window of {@code N(b)} batches of {@code b}
+     * records ({@link LatencyModel}: the pipe's bytes, {@code C} times the time a batch holds its
+     * slot, with slack), within the memory cap. In bytes, not batches: the bytes in the pipe are what
+     * the window is for, and a count of batches would turn every change of the batch size into a
+     * stall (grown caps, with many small batches still in flight, admit nothing until most of them are
+     * acknowledged) or a flood (shrunk caps, with a few large ones). An empty window admits any batch
+     * ({@link BatchDecision#admits}), so a batch of records that arrived together never waits for room.
      */
-    private int togetherMaxBytes(ModelInputs in) {
-        double wirePerRawByte = Math.max(in.compressionRatio(), 0.01);
-        double byPath = in.linkBytesPerSecond() * in.rttNanos() / 1e9 * TOGETHER_RTT_SHARE / wirePerRawByte;
-        double bytes = Double.isFinite(byPath) ? Math.max(MIN_TOGETHER_BYTES, byPath) : MIN_TOGETHER_BYTES;
-        return (int) Math.min(settings.maxBatchBytes(), bytes);
+    private long windowBytes(LatencyPrediction chosen) {
+        double pipe = Math.ceil(chosen.window() * chosen.wireBytes());
+        return (long) Math.max(1, Math.min(settings.maxInFlightBytes(), pipe));
     }
 
     /** The decision in force (null before the first {@link #decision} call). */

@@ -110,8 +110,8 @@ class BatchPolicyTest {
         assertThat(d.maxRecords()).as("no collapse: the header takes at most 5% of the path")
                 .isGreaterThanOrEqualTo(why.minBatchRecords());
         double slotSeconds = (50 + 500) / 1e3;
-        assertThat(d.maxInFlightBatches() * (double) d.maxRecords())
-                .as("the window covers (R + c_max) x rate").isGreaterThanOrEqualTo(1_000 * slotSeconds);
+        assertThat((double) d.maxInFlightBytes())
+                .as("the window covers (R + c_max) x rate").isGreaterThanOrEqualTo(1_000 * slotSeconds * 584);
     }
 
     @Test
@@ -131,11 +131,12 @@ class BatchPolicyTest {
     }
 
     @Test
-    void recordsArrivingTogetherFillBatchesOfAQuarterRoundTripOfThePathWhateverTheTrickleNeeds() {
+    void recordsArrivingTogetherMayFillBatchesUpToTheSettingsCapsAndTheWindowIsInBytes() {
         // 60 records/s of 1 KiB on a 5 MB/s path with a 50 ms round trip: the trickle's batches hold one
-        // record, but a put of many records may fill ~62 KB of wire (about 100 KB before compression 0.6)
+        // record, but a put of many records waited for nothing and may fill batches up to the caps
         AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().priorLinkBytesPerSecond(5e6)
-                .priorRtt(Duration.ofMillis(50)).priorCompressionRatio(0.6).maxLinger(Duration.ofMillis(20)).build();
+                .priorRtt(Duration.ofMillis(50)).priorCompressionRatio(0.6).maxLinger(Duration.ofMillis(20))
+                .maxBatchRecords(5_000).maxBatchBytes(1 << 20).build();
         AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
         for (long t = 0; t <= 2_000 * MS; t += 100 * MS) {
             policy.onRecordsArrived(6, 6 * 1_024, t);
@@ -143,8 +144,11 @@ class BatchPolicyTest {
         BatchDecision d = policy.decision(2_000 * MS);
         assertThat(d.reason()).isEqualTo(DecisionReason.LATENCY_OPTIMAL);
         assertThat(d.maxRecords()).isLessThan(10);
-        assertThat(d.togetherMaxBytes()).as("5 MB/s x 50 ms / 4 / 0.6").isBetween(90_000, 120_000);
-        assertThat(d.maxRecordsFor(2_000) * 1_024L).isGreaterThanOrEqualTo(d.togetherMaxBytes());
+        assertThat(d.togetherMaxRecords()).isEqualTo(5_000);
+        assertThat(d.togetherMaxBytes()).isEqualTo(1 << 20);
+        assertThat((double) d.maxInFlightBytes()).as("the pipe: 5 MB/s x 50 ms, with slack")
+                .isBetween(5e6 * 0.05, 5e6 * 0.05 * 3);
+        assertThat(d.maxInFlightBatches()).as("the window is in bytes").isEqualTo(settings.maxInFlightBatches());
     }
 
     @Test
