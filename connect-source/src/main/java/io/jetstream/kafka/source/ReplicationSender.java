@@ -71,6 +71,8 @@ final class ReplicationSender implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationSender.class);
     private static final int MAX_METADATA_IN_FLIGHT = 10_000;
+    /** A partition counts as a stream filling batches while records arrived on it this recently. */
+    static final long ACTIVE_STREAM_NANOS = 1_000_000_000L;
 
     /** A relay the sender can hand frames to. */
     interface Relay {
@@ -208,6 +210,8 @@ final class ReplicationSender implements AutoCloseable {
     private final BatchIdSequence ids = BatchIdSequence.withRandomEpoch();
     private final InFlightWindow<Pending> window = new InFlightWindow<>(p -> ReferenceCountUtil.release(p.frame));
     private final Map<TopicPartition, Long> oldestArrival = new HashMap<>();
+    /** When records last arrived on each partition, for the policy's count of streams. */
+    private final Map<TopicPartition, Long> lastArrival = new HashMap<>();
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     private final Map<Long, MetadataInFlight> metadataInFlight = new HashMap<>();
     private final WarningThrottle unverifiedWarnings = WarningThrottle.every(Duration.ofSeconds(10));
@@ -269,6 +273,7 @@ final class ReplicationSender implements AutoCloseable {
     synchronized void revoke(Collection<TopicPartition> partitions) {
         accumulator.revoke(partitions);
         partitions.forEach(oldestArrival::remove);
+        partitions.forEach(lastArrival::remove);
         partitions.forEach(heartbeats::forget);
         for (TopicPartition partition : partitions) {
             // count what leaves the wire so the policy's window stays right
@@ -346,9 +351,16 @@ final class ReplicationSender implements AutoCloseable {
         }
         long now = nanoTime.getAsLong();
         long bytes = 0;
+        TopicPartition previous = null;
         for (int i = 0, n = records.size(); i < n; i++) {
-            bytes += records.get(i).dataBytes();
+            Incoming in = records.get(i);
+            bytes += in.dataBytes();
+            if (!in.partition().equals(previous)) { // a put's records come in runs of one partition
+                previous = in.partition();
+                lastArrival.put(previous, now);
+            }
         }
+        policy.onActiveStreams(activeStreams(now), now);
         policy.onRecordsArrived(records.size(), bytes, now);
         metrics.recordsIn(records.size(), bytes);
         BatchDecision caps = policy.decision(now);
@@ -380,6 +392,12 @@ final class ReplicationSender implements AutoCloseable {
                 enqueue(batch, oldestArrival.remove(new TopicPartition(batch.topic(), batch.partition())), now);
             }
         }
+    }
+
+    /** Partitions records arrived on within {@link #ACTIVE_STREAM_NANOS}; forgets the others. */
+    private int activeStreams(long now) {
+        lastArrival.values().removeIf(at -> now - at > ACTIVE_STREAM_NANOS);
+        return Math.max(1, lastArrival.size());
     }
 
     /**

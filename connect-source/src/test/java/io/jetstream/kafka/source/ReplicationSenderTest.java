@@ -355,6 +355,43 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void tellsThePolicyHowManyPartitionsRecordsArrivedOnWithinTheLastSecond() {
+        BatchDecision caps = BatchDecision.of(100, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
+                DecisionReason.FIXED);
+        List<Integer> streams = new ArrayList<>();
+        BatchPolicy policy = new BatchPolicy() {
+            @Override
+            public void onActiveStreams(int partitions, long nowNanos) {
+                streams.add(partitions);
+            }
+
+            @Override
+            public BatchDecision decision(long nowNanos) {
+                return caps;
+            }
+        };
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), policy, now::get,
+                UnpooledByteBufAllocator.DEFAULT, metrics());
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        TopicPartition p2 = new TopicPartition("orders", 2);
+        sender.assign(List.of(p0, p1, p2));
+
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(0)),
+                new ReplicationSender.Incoming(p0, record(1)), new ReplicationSender.Incoming(p1, record(0))));
+        now.addAndGet(500_000_000L);
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p2, record(0))));
+        now.addAndGet(ReplicationSender.ACTIVE_STREAM_NANOS);
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p2, record(1))));
+        sender.revoke(List.of(p2));
+        now.addAndGet(1);
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(2))));
+
+        assertThat(streams).as("p0 and p1; then p2 too; then p0 and p1 are quiet for a second; p2 revoked")
+                .containsExactly(2, 3, 1, 1);
+    }
+
+    @Test
     void spreadsBatchesOverReadyRelays() {
         sender(1, 1 << 30);
         for (long offset = 0; offset < 4; offset++) {

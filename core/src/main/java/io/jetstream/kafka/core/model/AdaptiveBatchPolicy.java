@@ -69,6 +69,8 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     /** Highest delivered rate in the base-RTT window (negated: a windowed minimum). */
     private final WindowedMin deliveredPeak;
     private double peakDeliveredBytesPerSecond;
+    /** Partitions records arrive on, each filling batches of its own ({@link #onActiveStreams}). */
+    private int streams = 1;
 
     public AdaptiveBatchPolicy(AdaptiveBatchSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -83,6 +85,11 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     @Override
     public synchronized void onRecordsArrived(int records, long bytes, long nowNanos) {
         stream.onRecordsArrived(records, bytes, nowNanos);
+    }
+
+    @Override
+    public synchronized void onActiveStreams(int partitions, long nowNanos) {
+        streams = Math.max(1, partitions);
     }
 
     @Override
@@ -206,7 +213,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
      * would make small batches look slow (docs/experiments.md).
      */
     private ModelInputs inputs(StreamEstimates measured, LinkEstimates path, LinkEstimates toEgress, long nowNanos) {
-        long openBatch = current == null ? 0 : current.maxRecords();
+        long openBatch = current == null ? 0 : (long) current.maxRecords() * streams;
         double rate = measured.recordsPerSecond();
         // records queued at the far end (it does not keep up with the batches one by one) are a
         // backlog as much as the sender's own: drain them with larger batches
@@ -237,7 +244,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
                 orElse(path.ackLatencyNanos(), settings.priorRtt().toNanos()), measured.backlogRecords(),
                 orElse(ackTime.fixedDelayNanos(throughput, nowNanos), 0), orElse(ackTime.maxDelayNanos(nowNanos), 0),
                 Double.isFinite(fitted) ? fitted : Double.NaN,
-                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos));
+                ackTime.farEndBatchNanos(throughputMeasured ? throughput : Double.NaN, nowNanos), streams);
     }
 
     /** The receipts' view of the path, or null before the first receipt. */
@@ -271,13 +278,15 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     /** The largest batch allowed by the record cap, the frame cap and the latency (linger) cap. */
     private int maxBatchRecords(ModelInputs in) {
         double byFrame = settings.maxBatchBytes() / Math.max(1.0, in.meanRecordBytes());
-        double byLinger = 1 + settings.maxLinger().toNanos() / 1e9 * in.effectiveRecordsPerSecond();
+        double byLinger = 1 + settings.maxLinger().toNanos() / 1e9 * in.streamRecordsPerSecond(
+                in.effectiveRecordsPerSecond());
         return (int) Math.max(1, Math.min(settings.maxBatchRecords(), Math.min(byFrame, byLinger)));
     }
 
     private BatchDecision adopt(LatencyPrediction chosen, ModelInputs in, long nowNanos, int evaluated) {
         int records = chosen.batchRecords();
-        double fillNanos = records / in.effectiveRecordsPerSecond() * 1e9 * LINGER_FILL_FACTOR;
+        double fillNanos = records / in.streamRecordsPerSecond(in.effectiveRecordsPerSecond()) * 1e9
+                * LINGER_FILL_FACTOR;
         long lingerNanos = (long) Math.min(settings.maxLinger().toNanos(),
                 Math.max(settings.minLinger().toNanos(), fillNanos));
         // records vary in size: allow twice the mean before the byte cap closes a batch

@@ -23,6 +23,13 @@ public interface BatchPolicy {
     }
 
     /**
+     * Records currently arrive on {@code partitions} partitions, each filling batches of its own (a
+     * batch holds the records of one partition), so each batch fills at the rate over that many.
+     */
+    default void onActiveStreams(int partitions, long nowNanos) {
+    }
+
+    /**
      * A batch was encoded and handed to the network.
      *
      * @param uncompressedBytes the records' bytes before encoding

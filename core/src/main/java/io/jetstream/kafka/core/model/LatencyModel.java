@@ -7,7 +7,7 @@ package io.jetstream.kafka.core.model;
  *
  * <pre>
  *   wire(b)    = h + rho * s * b                          bytes of one batch on the wire
- *   W_batch(b) = (b - 1) / (2 r)                          mean wait for the batch to fill
+ *   W_batch(b) = (b - 1) P / (2 r)                        mean wait for the batch to fill (P partitions)
  *   e(b)       = e0 + e1 * s * b,   d(b) = delta * e(b)   encode, decode
  *   T(b)       = R / 2 + wire(b) / C                      one-way transfer
  *   c, c_max                                              fixed delay at the far end (commit), mean and recent max
@@ -60,7 +60,8 @@ public final class LatencyModel {
         double rawBytes = in.meanRecordBytes() * b;
         double wire = batchOverheadBytes + in.compressionRatio() * rawBytes;
         double rtt = in.rttNanos();
-        double batching = (b - 1) / (2 * rate) * 1e9;
+        // each partition fills batches of its own: a batch of b records fills at r / P
+        double batching = (b - 1) / (2 * in.streamRecordsPerSecond(rate)) * 1e9;
         double encode = in.encodeFixedNanos() + in.encodeNanosPerByte() * rawBytes;
         double decode = decodeCostFactor * encode;
         double transmission = wire / in.linkBytesPerSecond() * 1e9;

@@ -24,6 +24,9 @@ package io.jetstream.kafka.core.model;
  *                                  did not vary enough to tell the slope from {@code c}
  * @param farEndBatchNanos          {@code k}: serial cost of each batch at the far end besides its bytes,
  *                                  learnt when the far end fell behind (0: none seen)
+ * @param streams                   {@code P}: partitions records currently arrive on, each filling batches
+ *                                  of its own, so a batch of {@code b} records fills at {@code r / P}
+ *                                  (at least 1)
  */
 public record ModelInputs(
         double arrivalRecordsPerSecond,
@@ -39,20 +42,32 @@ public record ModelInputs(
         double fixedDelayNanos,
         double maxAckDelayNanos,
         double fittedLinkBytesPerSecond,
-        double farEndBatchNanos) {
+        double farEndBatchNanos,
+        int streams) {
+
+    public ModelInputs {
+        if (streams < 1) {
+            throw new IllegalArgumentException("streams must be at least 1, was " + streams);
+        }
+    }
 
     /** Inputs without a fixed delay at the far end (acknowledged as soon as written). */
     public ModelInputs(double arrivalRecordsPerSecond, double effectiveRecordsPerSecond, double meanRecordBytes,
                        double compressionRatio, double encodeFixedNanos, double encodeNanosPerByte,
                        double linkBytesPerSecond, double rttNanos, double ackLatencyNanos, long backlogRecords) {
         this(arrivalRecordsPerSecond, effectiveRecordsPerSecond, meanRecordBytes, compressionRatio, encodeFixedNanos,
-                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, 0, 0, Double.NaN, 0);
+                encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, 0, 0, Double.NaN, 0, 1);
+    }
+
+    /** The rate at which one stream (partition) fills its batch, records per second. */
+    public double streamRecordsPerSecond(double recordsPerSecond) {
+        return recordsPerSecond / streams;
     }
 
     /** The same inputs with another effective rate (a drain planned at what the path can carry). */
     public ModelInputs withEffectiveRate(double effective) {
         return new ModelInputs(arrivalRecordsPerSecond, effective, meanRecordBytes, compressionRatio, encodeFixedNanos,
                 encodeNanosPerByte, linkBytesPerSecond, rttNanos, ackLatencyNanos, backlogRecords, fixedDelayNanos,
-                maxAckDelayNanos, fittedLinkBytesPerSecond, farEndBatchNanos);
+                maxAckDelayNanos, fittedLinkBytesPerSecond, farEndBatchNanos, streams);
     }
 }

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
@@ -61,6 +62,22 @@ class BatchPolicyTest {
             policy.onRecordsArrived((int) recordsPerMs, (long) recordsPerMs * 1_024, t);
         }
         return policy;
+    }
+
+    @Test
+    void withRecordsSpreadOverPartitionsTheLingerCoversFillingEachPartitionsBatch() {
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().maxLinger(Duration.ofMillis(500)).build();
+        AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
+        policy.onActiveStreams(3, 0);
+        for (long t = 0; t <= 2_000 * MS; t += MS) {
+            policy.onRecordsArrived(3, 3 * 1_024, t);
+        }
+        BatchDecision d = policy.decision(2_000 * MS);
+        DecisionExplanation why = d.explanation().orElseThrow();
+        assertThat(why.inputs().streams()).isEqualTo(3);
+        double fillSeconds = d.maxRecords() / (why.inputs().effectiveRecordsPerSecond() / 3);
+        assertThat(d.linger().toNanos() / 1e9).as("1.5 x the time one partition's batch takes to fill")
+                .isCloseTo(Math.max(1.5 * fillSeconds, settings.minLinger().toNanos() / 1e9), within(1e-3));
     }
 
     @Test

@@ -28,6 +28,20 @@ class LatencyModelTest {
     }
 
     @Test
+    void recordsSpreadOverPartitionsFillEachPartitionsBatchAtItsShareOfTheRate() {
+        ModelInputs threePartitions = new ModelInputs(1_000, 1_000, 1_024, 0.5, 100_000, 2, 4.7e6, 50e6, 50e6, 0,
+                0, 0, Double.NaN, 0, 3);
+        LatencyPrediction one = model.predict(inputs, 10);
+        LatencyPrediction three = model.predict(threePartitions, 10);
+        assertThat(three.batchingNanos()).as("(b - 1) P / 2r").isCloseTo(9 * 3 / 2_000.0 * 1e9, within(1.0));
+        assertThat(three.linkUtilisation()).as("the link sees the whole rate either way")
+                .isCloseTo(one.linkUtilisation(), within(1e-12));
+        assertThat(threePartitions.withEffectiveRate(2_000).streams()).isEqualTo(3);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ModelInputs(1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0,
+                Double.NaN, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("streams");
+    }
+
+    @Test
     void batchingWaitGrowsAndOverheadShrinksWithTheBatch() {
         LatencyPrediction one = model.predict(inputs, 1);
         LatencyPrediction hundred = model.predict(inputs, 100);
