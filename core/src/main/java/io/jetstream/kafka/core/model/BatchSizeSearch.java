@@ -17,6 +17,8 @@ final class BatchSizeSearch {
 
     static final double NEAR_MAX_CAPACITY = 0.95;
     static final double HEADROOM_PRICE_LIMIT = 2.0;
+    /** Of the sizes predicted within this share of the lowest latency, the largest is taken. */
+    static final double FLAT_OPTIMUM_SHARE = 0.05;
 
     record Result(LatencyPrediction best, int evaluated, double maxCapacityRecordsPerSecond) {
     }
@@ -55,6 +57,28 @@ final class BatchSizeSearch {
                 > HEADROOM_PRICE_LIMIT * fastestStable.get().controllableNanos();
         LatencyPrediction best = headroomTooDear ? fastestStable.get()
                 : fastestKeepingUp.or(() -> fastestStable).orElse(nearMaxCapacity);
+        boolean noHeadroom = fastestKeepingUp.isEmpty() && fastestStable.isPresent();
+        if (noHeadroom) {
+            best = largestAsFast(candidates, best);
+        }
         return new Result(best, candidates.size(), maxCapacity);
+    }
+
+    /**
+     * The largest candidate of {@code fastest}'s kind (keeping up, or only stable) predicted within
+     * {@link #FLAT_OPTIMUM_SHARE} of its latency. The latency curve is flat near its minimum, and what
+     * the model does not see (each batch's CPU at every hop: the relays, the destination's decode and
+     * produce) all speaks for the larger batch: on a loaded machine it is the difference between a
+     * path that keeps up and one that queues. The candidates come in increasing size.
+     */
+    private static LatencyPrediction largestAsFast(List<LatencyPrediction> candidates, LatencyPrediction fastest) {
+        double limit = fastest.totalNanos() * (1 + FLAT_OPTIMUM_SHARE);
+        LatencyPrediction chosen = fastest;
+        for (LatencyPrediction p : candidates) {
+            if (LatencyModel.stable(p) && p.batchRecords() > chosen.batchRecords() && p.totalNanos() <= limit) {
+                chosen = p;
+            }
+        }
+        return chosen;
     }
 }
