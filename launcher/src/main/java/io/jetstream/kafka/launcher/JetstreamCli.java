@@ -35,7 +35,8 @@ public final class JetstreamCli implements Callable<Integer> {
         System.exit(run(args, System.out));
     }
 
-    static int run(String[] args, PrintStream out) {
+    /** Runs {@code args} as {@code ./jetstream} would, printing to {@code out}; the exit code (in-process runs, tests). */
+    public static int run(String[] args, PrintStream out) {
         return commandLine(out).execute(args);
     }
 
