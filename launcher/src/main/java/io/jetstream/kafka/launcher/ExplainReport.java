@@ -225,10 +225,19 @@ final class ExplainReport {
                 + count(num(sender, "in_flight_batches")) + " batches in flight, "
                 + count(num(sender, "assigned_partitions")) + " partitions"
                 + (sender.path("paused").asBoolean() ? ", PAUSED for backpressure" : "")
-                + "; lag " + count(num(lag, "records")) + " records (" + bytes(num(lag, "bytes")) + "), catch-up "
-                + (lag.path("catch_up_seconds").isNull() && !Double.isNaN(num(lag, "records"))
-                        ? "never at current rates" : millis(num(lag, "catch_up_seconds") * 1000)));
+                + "; " + lag(lag));
         return lines;
+    }
+
+    /** The lag in words: caught up, or how much and how long to catch up ("never" while it does not shrink). */
+    private static String lag(JsonNode lag) {
+        double records = num(lag, "records");
+        if (records == 0) {
+            return "caught up (no lag)";
+        }
+        String catchUp = lag.path("catch_up_seconds").isNull() && !Double.isNaN(records) ? "never at current rates"
+                : millis(num(lag, "catch_up_seconds") * 1000);
+        return "lag " + count(records) + " records (" + bytes(num(lag, "bytes")) + "), catch-up " + catchUp;
     }
 
     /** Why the caps are what they are, in words (the reasons docs/monitoring.md lists). */

@@ -112,6 +112,17 @@ class ExplainReportTest {
     }
 
     @Test
+    void aLagThatDoesNotShrinkNeverCatchesUpAndNoLagIsCaughtUp() throws Exception {
+        ObjectNode task = (ObjectNode) json(SOURCE_TASK);
+        ObjectNode lag = (ObjectNode) task.path("lag");
+        lag.putNull("catch_up_seconds");
+        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("; lag 120 records (120 KiB), catch-up never at"
+                + " current rates");
+        lag.put("records", 0).put("bytes", 0).put("catch_up_seconds", 0);
+        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("6 partitions; caught up (no lag)");
+    }
+
+    @Test
     void everyDecisionReasonHasItsWords() throws Exception {
         ObjectNode task = (ObjectNode) json(SOURCE_TASK);
         task.put("held", false);
