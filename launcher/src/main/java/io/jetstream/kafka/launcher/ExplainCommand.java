@@ -40,6 +40,7 @@ final class ExplainCommand implements Callable<Integer> {
     static final String TASKS_PATH = "/jetstream/tasks";
     static final String CONNECTORS_PATH = "/connectors?expand=status&expand=info";
     static final String METRICS_PATH = "/metrics";
+    static final String HEALTH_PATH = "/health";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -129,8 +130,9 @@ final class ExplainCommand implements Callable<Integer> {
         List<ExplainReport.RelayReading> relays = new ArrayList<>();
         for (URI relay : options.relays()) {
             try {
-                relays.add(new ExplainReport.RelayReading(relay.toString(),
-                        RelayRoutes.parse(get(http, relay, METRICS_PATH, options.timeout())), null));
+                RelayRoutes routes = RelayRoutes.parse(get(http, relay, METRICS_PATH, options.timeout()));
+                relays.add(new ExplainReport.RelayReading(relay.toString(), health(http, relay, options.timeout()),
+                        routes, null));
             } catch (IOException e) {
                 relays.add(ExplainReport.RelayReading.failed(relay.toString(), e.getMessage()));
             }
@@ -154,6 +156,21 @@ final class ExplainCommand implements Callable<Integer> {
             return new ExplainReport.WorkerReading(worker.toString(), connectors, tasks, null);
         } catch (IOException e) {
             return ExplainReport.WorkerReading.failed(worker.toString(), e.getMessage());
+        }
+    }
+
+    /**
+     * A relay's {@code GET /health} (200 while serving, 503 while starting or draining: both say
+     * its status); null when it does not answer with JSON, which the metrics already tell apart.
+     */
+    private static JsonNode health(HttpClient http, URI relay, Duration timeout) throws InterruptedException {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(relay + HEALTH_PATH))
+                    .timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = MAPPER.readTree(response.body());
+            return body.hasNonNull("status") ? body : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -44,11 +44,15 @@ final class ExplainReport {
         }
     }
 
-    /** One relay's routes; {@code error} says why there are none. */
-    record RelayReading(String url, RelayRoutes routes, String error) {
+    /**
+     * One relay's routes and health; {@code error} says why there are none.
+     *
+     * @param health {@code GET /health}: status (UP, DEGRADED, DRAINING ...), relay id, buffers; null if not read
+     */
+    record RelayReading(String url, JsonNode health, RelayRoutes routes, String error) {
 
         static RelayReading failed(String url, String error) {
-            return new RelayReading(url, null, error);
+            return new RelayReading(url, null, null, error);
         }
     }
 
@@ -318,7 +322,14 @@ final class ExplainReport {
     }
 
     private static void relay(StringBuilder out, RelayReading relay) {
-        out.append("Relay ").append(relay.url()).append('\n');
+        out.append("Relay ").append(relay.url());
+        JsonNode health = relay.health();
+        if (health != null) {
+            out.append(" (").append(text(health, "relayId")).append(", ").append(text(health, "status")).append(", ")
+                    .append(count(num(health, "dataConnections"))).append(" data connections, ")
+                    .append(bytes(num(health, "bufferedBytes"))).append(" buffered)");
+        }
+        out.append('\n');
         if (relay.error() != null) {
             out.append("  not reachable: ").append(relay.error()).append('\n');
             return;
@@ -374,6 +385,7 @@ final class ExplainReport {
             ObjectNode node = relayArray.addObject();
             node.put("url", r.url());
             node.put("error", r.error());
+            node.set("health", r.health());
             ArrayNode routeArray = node.putArray("routes");
             if (r.routes() != null) {
                 for (RelayRoutes.Route route : r.routes().routes()) {

@@ -76,13 +76,16 @@ class ExplainCommandTest {
         String url = serve(Map.of(
                 ExplainCommand.CONNECTORS_PATH, "{}",
                 ExplainCommand.TASKS_PATH, "{\"tasks\":[" + ExplainReportTest.SOURCE_TASK + "]}",
-                ExplainCommand.METRICS_PATH, relayMetrics.scrape()));
+                ExplainCommand.METRICS_PATH, relayMetrics.scrape(),
+                ExplainCommand.HEALTH_PATH, "{\"status\":\"DRAINING\",\"relayId\":\"a1\",\"dataConnections\":0,"
+                        + "\"bufferedBytes\":0}"));
 
         Launcher.Outcome outcome = Launcher.run("explain", "--connect", url, "--relay", url);
 
         assertThat(outcome.exitCode()).as(outcome.output()).isZero();
         assertThat(outcome.output()).contains("jetstream-source task 0 (source-site, A -> B, adaptive batching, zstd)")
                 .contains("latency: the model predicts 41 ms against 55 ms measured")
+                .contains("Relay " + url + " (a1, DRAINING, 0 data connections, 0 B buffered)")
                 .contains("route direct: weight 1.00")
                 .endsWith("OK: 2 of 2 endpoints answered, 1 JetStream task explained, 0 failed\n");
 

@@ -171,10 +171,11 @@ class ExplainReportTest {
         metrics.spent("B", "direct", 0.01);
         metrics.spendCapReached("B", false);
         ExplainReport report = new ExplainReport(List.of(worker("{}", SOURCE_TASK)),
-                List.of(new ExplainReport.RelayReading("http://a1:9100", RelayRoutes.parse(metrics.scrape()), null)));
+                List.of(new ExplainReport.RelayReading("http://a1:9100", json("{\"status\":\"UP\",\"relayId\":\"a1\","
+                        + "\"dataConnections\":3,\"bufferedBytes\":2048}"), RelayRoutes.parse(metrics.scrape()), null)));
 
         assertThat(report.healthy()).isTrue();
-        assertThat(report.words()).contains("Relay http://a1:9100\n  to B: spend cap not reached\n    route direct:"
+        assertThat(report.words()).contains("Relay http://a1:9100 (a1, UP, 3 data connections, 2 KiB buffered)\n  to B: spend cap not reached\n    route direct:"
                 + " weight 1.00, share ?, state ?; capacity ?, delivered ?, round trip ?; acks after ? (mean, measured);"
                 + " 500.0 MB sent, spent 0.0100 = 0.0200 per GB\n")
                 .endsWith("OK: 2 of 2 endpoints answered, 1 JetStream task explained, 0 failed\n");
