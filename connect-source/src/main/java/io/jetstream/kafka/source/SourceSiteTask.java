@@ -119,10 +119,7 @@ public final class SourceSiteTask extends SinkTask {
         startOriginChecks(originOffsets, tolerateAll(props));
         startMetadata(nodeId);
         startLag(originOffsets, nodeId);
-        view = TaskView.register(connectorName, config.taskId(), new SourceTaskView(config.sourceAlias(),
-                config.targetAlias(), config.compressionName(), batchPolicy, clock, metrics.deliveries(),
-                new SourceTaskView.Sources(sender::bufferedBytes, sender::inFlightBatches, () -> paused, lag::totals,
-                        assigned::size))::view);
+        startView(connectorName, config.taskId());
         relayClients.start();
         ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
         log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
@@ -143,6 +140,14 @@ public final class SourceSiteTask extends SinkTask {
         relays.forEach(relay -> relay.deliverTo(sender));
         metrics.senderGauges(sender, () -> paused);
         BatchingGauges.register(metrics::gauge, policy, clock);
+    }
+
+    /** The task's decisions and their reasons, read by the REST extension (GET /jetstream/tasks). */
+    private void startView(String connectorName, int taskId) {
+        SourceTaskView.Sources sources = new SourceTaskView.Sources(sender::bufferedBytes, sender::inFlightBatches,
+                () -> paused, lag::totals, assigned::size);
+        view = TaskView.register(connectorName, taskId, new SourceTaskView(config.sourceAlias(),
+                config.targetAlias(), config.compressionName(), batchPolicy, clock, metrics.deliveries(), sources)::view);
     }
 
     /** What the origin vouches for: oversized records, topic incarnations, offsets still in the log. */
