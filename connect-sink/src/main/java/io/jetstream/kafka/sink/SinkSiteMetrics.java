@@ -204,6 +204,11 @@ final class SinkSiteMetrics {
         activity.committed();
     }
 
+    /** Seconds since the newest batch or end-to-end heartbeat from the source, task-wide; NaN before the first. */
+    double heartbeatAgeSeconds() {
+        return liveness.heartbeatAgeSeconds();
+    }
+
     /** What the task wrote and committed, for its view. */
     SinkActivity activity() {
         return activity;

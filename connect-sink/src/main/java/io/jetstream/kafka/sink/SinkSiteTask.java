@@ -188,7 +188,7 @@ public final class SinkSiteTask extends SourceTask {
                 integrity);
         StableCommits stable = stableCommits;
         view = TaskView.register(connectorName, taskId, new SinkTaskView(sourceAlias, config.targetAlias(),
-                exactlyOnce, metrics.activity(), receiver::bufferedBytes,
+                exactlyOnce, metrics.activity(), metrics::heartbeatAgeSeconds, receiver::bufferedBytes,
                 stable == null ? null : () -> stable.waiting())::view);
         relayClients.start();
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "

@@ -312,8 +312,11 @@ final class ExplainReport {
         lines.add("wrote " + count(num(a, "records_out")) + " records (" + count(num(a, "duplicates_dropped"))
                 + " duplicates dropped); " + lastWrite + ", " + lastCommit + " (" + count(num(a, "commits"))
                 + " commits)");
+        double heard = num(task, "heartbeat_age_seconds");
         lines.add("latency: " + millis(num(a, "replication_latency_ms")) + " from a record's timestamp to its write,"
-                + " batches in transit " + millis(num(a, "batch_transit_ms")));
+                + " batches in transit " + millis(num(a, "batch_transit_ms")) + "; "
+                + (Double.isNaN(heard) ? "nothing heard from the source yet"
+                        : "last heard from the source " + millis(heard * 1000) + " ago (batch or heartbeat)"));
         JsonNode pending = task.path("pending");
         String stability = Double.isNaN(num(pending, "commits_awaiting_stability")) ? ""
                 : ", " + count(num(pending, "commits_awaiting_stability")) + " commits awaiting stability";

@@ -56,6 +56,7 @@ class ExplainReportTest {
              "delivery":"exactly-once",
              "activity":{"records_out":123456,"duplicates_dropped":12,"commits":34,"last_write_age_ms":5,
                          "last_commit_age_ms":200,"replication_latency_ms":60.2,"batch_transit_ms":30},
+             "heartbeat_age_seconds":0.8,
              "pending":{"buffered_bytes":12288,"commits_awaiting_stability":1}}
             """;
 
@@ -143,7 +144,8 @@ class ExplainReportTest {
         assertThat(ExplainReport.sinkLines(json(SINK_TASK))).containsExactly(
                 "wrote 123,456 records (12 duplicates dropped); last write 5.0 ms ago, last commit 200 ms ago"
                         + " (34 commits)",
-                "latency: 60 ms from a record's timestamp to its write, batches in transit 30 ms",
+                "latency: 60 ms from a record's timestamp to its write, batches in transit 30 ms; last heard from the"
+                        + " source 800 ms ago (batch or heartbeat)",
                 "pending: 12 KiB buffered, 1 commits awaiting stability");
     }
 
