@@ -37,6 +37,8 @@ final class SinkSiteMetrics {
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Sensor> recreations = new ConcurrentHashMap<>();
     private final EndToEndLiveness liveness;
+    /** Totals and recent figures for the task's view ({@link SinkTaskView}). */
+    private final SinkActivity activity = new SinkActivity();
 
     SinkSiteMetrics(TaskMetrics metrics) {
         this.metrics = metrics;
@@ -89,11 +91,13 @@ final class SinkSiteMetrics {
 
     /** A record's write acknowledged {@code millis} after its timestamp. */
     void replicationLatency(long millis) {
+        activity.written(millis);
         replicationLatency.record(millis);
     }
 
     /** A batch arrived {@code millis} after the source task made it. */
     void batchTransit(long millis) {
+        activity.batchTransit(millis);
         batchTransit.record(millis);
     }
 
@@ -161,11 +165,13 @@ final class SinkSiteMetrics {
     }
 
     void recordsOut(int count) {
+        activity.recordsOut(count);
         records.record(count);
     }
 
     void duplicates(long count) {
         if (count > 0) {
+            activity.duplicates(count);
             duplicates.record(count);
         }
     }
@@ -191,6 +197,21 @@ final class SinkSiteMetrics {
         if (count > 0) {
             rewritten.record(count);
         }
+    }
+
+    /** Progress was stored (an offset flush or a committed transaction). */
+    void committed() {
+        activity.committed();
+    }
+
+    /** Seconds since the newest batch or end-to-end heartbeat from the source, task-wide; NaN before the first. */
+    double heartbeatAgeSeconds() {
+        return liveness.heartbeatAgeSeconds();
+    }
+
+    /** What the task wrote and committed, for its view. */
+    SinkActivity activity() {
+        return activity;
     }
 
     /** Removes the task's metrics where it registered them itself (workers before Kafka 4.1). */

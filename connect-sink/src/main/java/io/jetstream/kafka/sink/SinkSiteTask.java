@@ -4,6 +4,7 @@ import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.connect.common.relay.RelayClients;
+import io.jetstream.kafka.connect.common.view.TaskView;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.Clock;
@@ -105,6 +106,8 @@ public final class SinkSiteTask extends SourceTask {
     private SinkSiteSchemas schemas;
     private DestinationTopics topics;
     private SinkSiteMetrics metrics;
+    /** The task's figures, for GET /jetstream/tasks and ./jetstream explain. */
+    private TaskView view;
     private boolean exactlyOnce;
     /** Exactly-once: proves the worker writes without transactions (null in at-least-once mode). */
     private volatile WorkerTransactionsCheck transactionsCheck;
@@ -183,6 +186,10 @@ public final class SinkSiteTask extends SourceTask {
         }
         subscribe(relaySettings, new SubscribeFrame(relaySettings.streamId(), nodeId, taskId, taskCount, epoch),
                 integrity);
+        StableCommits stable = stableCommits;
+        view = TaskView.register(connectorName, taskId, new SinkTaskView(sourceAlias, config.targetAlias(),
+                exactlyOnce, metrics.activity(), metrics::heartbeatAgeSeconds, receiver::bufferedBytes,
+                stable == null ? null : () -> stable.waiting())::view);
         relayClients.start();
         log.info("Destination-site task {} started: share {}/{} of stream {} from {}, {} mode, {}, topics managed "
                 + "on the {}", nodeId, taskId, taskCount, relaySettings.streamId(), relaySettings.relays(),
@@ -608,11 +615,15 @@ public final class SinkSiteTask extends SourceTask {
         } else {
             receiver.onOffsetsFlushed();
         }
+        metrics.committed();
     }
 
     @Override
     public void stop() {
         long start = System.nanoTime();
+        if (view != null) {
+            view.close();
+        }
         if (relayClients != null) {
             relayClients.close();
         }

@@ -130,6 +130,11 @@ final class ReplicationLag {
         assigned.removeAll(partitions);
     }
 
+    /** The task's figures as last computed: summed lag, the longest catch-up of its partitions. */
+    Figures totals() {
+        return new Figures(sum(Figures::lagRecords), sum(Figures::lagBytes), longestCatchUp());
+    }
+
     /** The partition's figures as last computed; {@link Figures#UNKNOWN} before. */
     Figures figures(TopicPartition partition) {
         return figures.getOrDefault(partition, Figures.UNKNOWN);

@@ -36,6 +36,8 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
     private final Sensor skippedRecords;
     private final LongAdder recordsRead = new LongAdder();
     private final LongAdder recordBytesRead = new LongAdder();
+    /** Running totals and recent figures for the task's view ({@link SourceTaskView}). */
+    private final Deliveries deliveries = new Deliveries();
 
     SourceSiteMetrics(TaskMetrics metrics) {
         this.metrics = metrics;
@@ -140,6 +142,7 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
     }
 
     void batchEncoded(int records, long uncompressedBytes, long wire, long encodeNanos) {
+        deliveries.batchSent(records, uncompressedBytes, wire);
         batches.record(1);
         batchRecords.record(records);
         wireBytes.record(wire);
@@ -147,20 +150,29 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
     }
 
     void batchAcked(int records, long wire, long latencyNanos) {
+        deliveries.batchAcked(records, latencyNanos);
         acked.record(records);
         latency.record(latencyNanos / 1_000_000.0);
     }
 
     void resent(int records) {
+        deliveries.resent(records);
         resent.record(records);
     }
 
     void timeout() {
+        deliveries.timeout();
         timeouts.record(1);
     }
 
     void nack(String reason) {
+        deliveries.nack();
         nacks.record(1);
+    }
+
+    /** What the task sent and the destination acknowledged, for its view. */
+    Deliveries deliveries() {
+        return deliveries;
     }
 
     /** Removes the task's metrics where it registered them itself (workers before Kafka 4.1). */

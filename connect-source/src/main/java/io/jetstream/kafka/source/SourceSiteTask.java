@@ -4,6 +4,7 @@ import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.connect.common.relay.RelayClients;
+import io.jetstream.kafka.connect.common.view.TaskView;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
@@ -76,6 +77,9 @@ public final class SourceSiteTask extends SinkTask {
     private Admin admin;
     private ScheduledFuture<?> ticker;
     private SourceSiteMetrics metrics;
+    /** The task's decisions and their reasons, for GET /jetstream/tasks and ./jetstream explain. */
+    private TaskView view;
+    private BatchPolicy batchPolicy;
     private ReplicationLag lag;
     private ScheduledExecutorService lagRefresher;
     private final Set<TopicPartition> assigned = new HashSet<>();
@@ -115,6 +119,7 @@ public final class SourceSiteTask extends SinkTask {
         startOriginChecks(originOffsets, tolerateAll(props));
         startMetadata(nodeId);
         startLag(originOffsets, nodeId);
+        startView(connectorName, config.taskId());
         relayClients.start();
         ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
         log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
@@ -126,6 +131,7 @@ public final class SourceSiteTask extends SinkTask {
                              SenderIntegrity integrity, boolean tolerateAll) {
         List<SenderRelay> relays = connectRelays(relaySettings, nodeId, integrity);
         BatchPolicy policy = config.batchPolicy();
+        batchPolicy = policy;
         sender = new ReplicationSender(new ReplicationSender.Settings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
                 config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
@@ -134,6 +140,14 @@ public final class SourceSiteTask extends SinkTask {
         relays.forEach(relay -> relay.deliverTo(sender));
         metrics.senderGauges(sender, () -> paused);
         BatchingGauges.register(metrics::gauge, policy, clock);
+    }
+
+    /** The task's decisions and their reasons, read by the REST extension (GET /jetstream/tasks). */
+    private void startView(String connectorName, int taskId) {
+        SourceTaskView.Sources sources = new SourceTaskView.Sources(sender::bufferedBytes, sender::inFlightBatches,
+                () -> paused, lag::totals, assigned::size);
+        view = TaskView.register(connectorName, taskId, new SourceTaskView(config.sourceAlias(),
+                config.targetAlias(), config.compressionName(), batchPolicy, clock, metrics.deliveries(), sources)::view);
     }
 
     /** What the origin vouches for: oversized records, topic incarnations, offsets still in the log. */
@@ -494,6 +508,7 @@ public final class SourceSiteTask extends SinkTask {
     @Override
     public void stop() {
         long start = System.nanoTime();
+        closeQuietly(view, "task view");
         if (ticker != null) {
             ticker.cancel(false);
         }

@@ -171,6 +171,10 @@ final class DemoCommand implements Callable<Integer> {
         for (LinkEmulator link : env.links()) {
             out.println("  link " + link + " bytes A->B " + link.bytesForwarded(LinkDirection.CLIENT_TO_TARGET));
         }
+        var ingress = env.relay("a1").adminAddress();
+        out.println("  why it batches and routes as it does: ./jetstream explain --connect "
+                + env.siteA().requireWorker().restUrl() + "," + env.siteB().requireWorker().restUrl()
+                + " --relay http://" + ingress.getHostString() + ":" + ingress.getPort());
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "jetstream-demo-stop"));
         stop.await();

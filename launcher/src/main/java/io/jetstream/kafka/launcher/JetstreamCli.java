@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
  * usage and errors included, goes to the one stream it is given (standard output).
  */
 @Command(name = "./jetstream", customSynopsis = "./jetstream <command> [options]",
-        description = "JetStream for Kafka: a demo, local sites, a relay, the WAN benchmark, offset translation.",
+        description = "JetStream for Kafka: a demo, local sites, a relay, the WAN benchmark, offset translation, the"
+                + " decisions of a running deployment.",
         footer = {"", "./jetstream <command> --help lists a command's options. Exit codes: 0 success, 1 the job ran"
                 + " and failed, 2 bad usage or configuration."})
 public final class JetstreamCli implements Callable<Integer> {
@@ -34,7 +35,8 @@ public final class JetstreamCli implements Callable<Integer> {
         System.exit(run(args, System.out));
     }
 
-    static int run(String[] args, PrintStream out) {
+    /** Runs {@code args} as {@code ./jetstream} would, printing to {@code out}; the exit code (in-process runs, tests). */
+    public static int run(String[] args, PrintStream out) {
         return commandLine(out).execute(args);
     }
 
@@ -46,6 +48,7 @@ public final class JetstreamCli implements Callable<Integer> {
                 .addSubcommand(new RelayCommand(out))
                 .addSubcommand(new BenchCommand(out))
                 .addSubcommand(new CommandLine(new OffsetsCommand()).addSubcommand(new OffsetsTranslateCommand(out)))
+                .addSubcommand(new ExplainCommand(out))
                 .addSubcommand(new HelpCommand());
         // Set after the subcommands are added: picocli hands these settings down to them.
         PrintWriter writer = new PrintWriter(out, true);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class JetstreamCliTest {
 
-    private static final List<String> COMMANDS = List.of("demo", "sites", "relay", "bench", "offsets");
+    private static final List<String> COMMANDS = List.of("demo", "sites", "relay", "bench", "offsets", "explain");
 
     @Test
     void aloneItPrintsEveryCommandAsBadUsage() {
@@ -31,7 +31,7 @@ class JetstreamCliTest {
     @Test
     void everyCommandPrintsItsUsageWithHelp() {
         for (List<String> command : List.of(List.of("demo"), List.of("sites"), List.of("bench"), List.of("offsets"),
-                List.of("offsets", "translate"))) {
+                List.of("offsets", "translate"), List.of("explain"))) {
             Launcher.Outcome outcome = Launcher.run(concat(command, "--help"));
             assertThat(outcome.exitCode()).as("%s", command).isZero();
             assertThat(outcome.output()).as("%s", command).contains("Usage: ./jetstream " + String.join(" ", command));

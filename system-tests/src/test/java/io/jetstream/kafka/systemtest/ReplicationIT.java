@@ -3,11 +3,14 @@ package io.jetstream.kafka.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.launcher.JetstreamCli;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.ConfigValidation;
 import io.jetstream.kafka.testkit.site.ConnectRestClient;
@@ -25,6 +28,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,13 +204,59 @@ class ReplicationIT {
                 .isGreaterThanOrEqualTo(50_000);
     }
 
+    /**
+     * The decisions of the running deployment and their reasons: each worker serves its JetStream
+     * tasks' views at GET /jetstream/tasks (the REST extension the shipped worker properties load),
+     * and ./jetstream explain turns them, the connectors' states and the relay's routes into words.
+     */
+    @Test
+    @Order(2)
+    void explainShowsEachTasksDecisionsAndTheirReasons() throws Exception {
+        URI workerA = env.siteA().requireWorker().restUrl();
+        URI workerB = env.siteB().requireWorker().restUrl();
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(workerA.resolve("/jetstream/tasks")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        JsonNode tasks = new ObjectMapper().readTree(answer.body()).path("tasks");
+        assertThat(tasks).as(answer.body()).hasSize(2);
+        long acked = 0;
+        for (JsonNode task : tasks) {
+            assertThat(task.path("connector").asText()).isEqualTo(ReplicationEnvironment.SOURCE_CONNECTOR);
+            assertThat(task.path("role").asText()).isEqualTo("source-site");
+            assertThat(task.path("caps").path("max_records").asInt()).isPositive();
+            assertThat(task.path("caps").path("window_batches").asInt()).isPositive();
+            assertThat(task.path("reason").asText()).isIn("fixed", "warmup", "latency-optimal", "drain-backlog",
+                    "no-headroom", "saturated");
+            acked += task.path("deliveries").path("records_acked").asLong();
+        }
+        assertThat(acked).as("records acknowledged by the destination so far").isGreaterThanOrEqualTo(100_000);
+
+        InetSocketAddress relayAdmin = env.relay("a1").adminAddress();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exitCode = JetstreamCli.run(new String[] {"explain", "--connect", workerA + "," + workerB, "--relay",
+                "http://" + relayAdmin.getHostString() + ":" + relayAdmin.getPort()},
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String report = bytes.toString(StandardCharsets.UTF_8);
+        LoggerFactory.getLogger(ReplicationIT.class).info("./jetstream explain:\n{}", report);
+
+        assertThat(exitCode).as(report).isZero();
+        assertThat(report).contains(ReplicationEnvironment.SOURCE_CONNECTOR + " task 0 (source-site, A -> B, ")
+                .contains(ReplicationEnvironment.SOURCE_CONNECTOR + " task 1 (source-site, A -> B, ")
+                .contains(ReplicationEnvironment.SINK_CONNECTOR + " task 0 (destination-site, A -> B, exactly-once)")
+                .contains(ReplicationEnvironment.SINK_CONNECTOR + " task 1 (destination-site, A -> B, exactly-once)")
+                .containsPattern("batches of [0-9,]+ records / [0-9.]+ [KMG]?i?B, linger [0-9.]+ m?s, window [0-9]+")
+                .contains("    why: ")
+                .contains("Relay http://")
+                .endsWith("OK: 3 of 3 endpoints answered, 4 JetStream tasks explained, 0 failed\n");
+    }
+
     /** A connector metric summed over its tasks, read over JMX from the worker process {@code pid}. */
     private static double metric(long pid, String connector, String name) throws Exception {
         return JmxReader.sum(pid, "kafka.connect:type=plugins,connector=" + connector + ",*", name);
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void tasksAndWorkersRestartMidStreamWithoutLossOrDuplicates() throws Exception {
         env.siteA().createTopic("demo.restarts", 6);
         try (Workload workload = new Workload(spec("demo.restarts", 6, 60_000, "lz4", 4_000),
@@ -231,7 +288,7 @@ class ReplicationIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void relayRestartMidStreamLosesNothing() throws Exception {
         env.siteA().createTopic("demo.relay", 3);
         try (Workload workload = new Workload(spec("demo.relay", 3, 30_000, "none", 5_000),
@@ -248,7 +305,7 @@ class ReplicationIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void destinationBrokerOutageIsBridged() throws Exception {
         env.siteA().createTopic("demo.outage", 3);
         try (Workload workload = new Workload(spec("demo.outage", 3, 40_000, "lz4", 2_000),
@@ -279,7 +336,7 @@ class ReplicationIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void partitionsAddedAndNewTopicsAreReplicated() throws Exception {
         env.siteA().createTopic("demo.grow", 2);
         ProducedLog before = produce("demo.grow", 2, 5_000, "none", 0);
@@ -293,7 +350,7 @@ class ReplicationIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void badConfigsAreReportedOnTheirKeys() throws Exception {
         Map<String, String> source = new HashMap<>(ConnectRestClient.readConnectorConfig(
                 SiteFiles.configFile("source-connector.json")));
@@ -352,7 +409,7 @@ class ReplicationIT {
      * share back, and replication goes on without loss.
      */
     @Test
-    @Order(7)
+    @Order(8)
     void aSubscriberTakingOverATasksShareFailsThatTaskVisiblyAndARestartTakesItBack() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
@@ -382,7 +439,7 @@ class ReplicationIT {
      * back every record arrives.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void anIntruderWithTheSubscriberTokenButNotTheKeyCannotAcknowledgeWhatItNeverWrote() throws Exception {
         long sourcePid = env.siteA().requireWorker().process().pid();
         double refusedBefore = metric(sourcePid, ReplicationEnvironment.SOURCE_CONNECTOR, "unverified-acks-total");

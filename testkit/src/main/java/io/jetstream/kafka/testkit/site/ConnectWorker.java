@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,13 +27,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Its properties start from {@code config/connect-worker.properties} (the file users copy) and
  * the kit overrides only what is per site: bootstrap servers, group id, internal topic names,
- * REST listener and plugin path.
+ * REST listener and plugin path. The file's JetStream REST extension ({@code GET /jetstream/tasks})
+ * is left out of workers that could not load it: those without a JetStream plugin on their plugin
+ * path (MirrorMaker 2's workers) and Connect 3.x workers (its REST API is not Jakarta RS); a worker
+ * that cannot load a configured extension does not start.
  */
 public final class ConnectWorker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectWorker.class);
     /** Generous: several workers starting at once on a busy 2-core machine took over 120 s. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    static final String REST_EXTENSIONS = "rest.extension.classes";
 
     private final String name;
     private final ConnectRuntime runtime;
@@ -67,6 +72,9 @@ public final class ConnectWorker implements AutoCloseable {
         props.setProperty("rest.advertised.host.name", host.address());
         props.setProperty("rest.advertised.port", Integer.toString(restPort));
         props.setProperty("plugin.path", pluginPath.stream().map(Path::toString).collect(Collectors.joining(",")));
+        if (!servesJetstreamTasks(pluginPath, runtime)) {
+            props.remove(REST_EXTENSIONS);
+        }
         props.putAll(overrides);
         Path file = workDir.resolve("connect-worker.properties");
         this.propertiesFile = file;
@@ -80,6 +88,27 @@ public final class ConnectWorker implements AutoCloseable {
                 runtime.classpath(),
                 workDir.resolve("logs").resolve("connect.out"), host.commandPrefix());
         this.rest = new ConnectRestClient(restUrl());
+    }
+
+    /**
+     * Whether a worker of {@code runtime} with {@code pluginPath} can load the JetStream REST
+     * extension: a Connect 4.x (Jakarta RS) worker with a JetStream plugin in one of the folders.
+     */
+    static boolean servesJetstreamTasks(List<Path> pluginPath, ConnectRuntime runtime) throws IOException {
+        if (runtime.version().startsWith("3.")) {
+            return false;
+        }
+        for (Path folder : pluginPath) {
+            if (!Files.isDirectory(folder)) {
+                continue;
+            }
+            try (Stream<Path> plugins = Files.list(folder)) {
+                if (plugins.anyMatch(plugin -> plugin.getFileName().toString().startsWith("jetstream-"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,0 +1,214 @@
+package io.jetstream.kafka.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExplainReportTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** A source-site task's view as SourceTaskView writes it (adaptive, held). */
+    static final String SOURCE_TASK = """
+            {"connector":"jetstream-source","task":0,"role":"source-site","source_alias":"A","target_alias":"B",
+             "compression":"zstd","batch_policy":"adaptive",
+             "caps":{"max_records":1200,"max_bytes":524288,"linger_ms":3.0,"window_batches":8,
+                     "max_in_flight_bytes":67108864,"together_max_records":1200,"together_max_bytes":524288},
+             "reason":"latency-optimal","held":true,"decision_changes":4,
+             "hysteresis":{"min_gain":0.05,"min_dwell_ms":1000,"headroom":0.1},
+             "predicted_latency_ms":41.2,"measured_latency_ms":55.4,
+             "best_candidate":{"batch_records":900,"predicted_latency_ms":40.1},
+             "prediction":{"batch_records":1200,"link_utilisation":0.83,"encoder_utilisation":0.2,
+                           "far_end_utilisation":0,"capacity_records_per_second":5600,"keeps_up":true},
+             "model_inputs":{"arrival_records_per_second":2000,"effective_records_per_second":2000,
+                             "mean_record_bytes":1024,"compression_ratio":0.57,
+                             "path_throughput_bytes_per_second":4700000,"rtt_ms":50,"ack_latency_ms":62,
+                             "fixed_delay_ms":0,"backlog_records":0},
+             "binding_constraint":{"name":"link","utilisation":0.83},
+             "deliveries":{"batches_sent":1234,"records_sent":123500,"records_acked":123456,"batches_acked":1230,
+                           "uncompressed_bytes_sent":126464000,"wire_bytes_sent":72084480,"last_ack_age_ms":20,
+                           "records_resent":0,"nacks":0,"ack_timeouts":0},
+             "sender":{"buffered_bytes":1258291,"in_flight_batches":3,"paused":false,"assigned_partitions":6},
+             "lag":{"records":120,"bytes":122880,"catch_up_seconds":0.2}}
+            """;
+
+    /** A fixed-caps task that has acknowledged nothing yet. */
+    static final String FIXED_TASK = """
+            {"connector":"jetstream-source","task":1,"role":"source-site","source_alias":"A","target_alias":"B",
+             "compression":"lz4","batch_policy":"fixed",
+             "caps":{"max_records":500,"max_bytes":1048576,"linger_ms":5.0,"window_batches":16,
+                     "max_in_flight_bytes":67108864,"together_max_records":500,"together_max_bytes":1048576},
+             "reason":"fixed","held":false,"predicted_latency_ms":null,"measured_latency_ms":null,
+             "binding_constraint":{"name":"configuration","utilisation":null},
+             "deliveries":{"batches_sent":0,"records_sent":0,"records_acked":0,"last_ack_age_ms":null},
+             "sender":{"buffered_bytes":0,"in_flight_batches":0,"paused":true,"assigned_partitions":2},
+             "lag":{"records":null,"bytes":null,"catch_up_seconds":null}}
+            """;
+
+    static final String SINK_TASK = """
+            {"connector":"jetstream-sink","task":0,"role":"destination-site","source_alias":"A","target_alias":"B",
+             "delivery":"exactly-once",
+             "activity":{"records_out":123456,"duplicates_dropped":12,"commits":34,"last_write_age_ms":5,
+                         "last_commit_age_ms":200,"replication_latency_ms":60.2,"batch_transit_ms":30},
+             "heartbeat_age_seconds":0.8,
+             "pending":{"buffered_bytes":12288,"commits_awaiting_stability":1}}
+            """;
+
+    static final String CONNECTORS = """
+            {"jetstream-source":{"info":{"config":{"connector.class":"io.jetstream.kafka.source.SourceSiteConnector"}},
+               "status":{"connector":{"state":"RUNNING","worker_id":"w1:8083"},
+                         "tasks":[{"id":0,"state":"RUNNING","worker_id":"w1:8083"},
+                                  {"id":2,"state":"FAILED","worker_id":"w1:8083",
+                                   "trace":"org.apache.kafka.connect.errors.ConnectException: relay refused\\n\\tat x"}]}},
+             "other":{"info":{"config":{"connector.class":"org.example.Other"}},
+               "status":{"connector":{"state":"FAILED","worker_id":"w1:8083"},"tasks":[]}}}
+            """;
+
+    private static JsonNode json(String text) throws Exception {
+        return MAPPER.readTree(text);
+    }
+
+    private static ExplainReport.WorkerReading worker(String connectors, String... tasks) throws Exception {
+        return new ExplainReport.WorkerReading("http://w1:8083", json(connectors),
+                json("[" + String.join(",", tasks) + "]"), null);
+    }
+
+    @Test
+    void anAdaptiveTaskIsExplainedInWords() throws Exception {
+        List<String> lines = ExplainReport.sourceLines(json(SOURCE_TASK));
+
+        assertThat(lines).containsExactly(
+                "batches of 1,200 records / 512 KiB, linger 3.0 ms, window 8",
+                "why: the batch size with the lowest predicted latency that keeps up with 2,000 records/s; held: the"
+                        + " best candidate (900 records, 40 ms predicted) would not cut the predicted latency by 5%,"
+                        + " or the caps changed less than 1.0 s ago",
+                "latency: the model predicts 41 ms against 55 ms measured (oldest record in a batch to its"
+                        + " acknowledgement, recent batches)",
+                "binding: the path's throughput (link 83% busy)",
+                "model inputs: 2,000 records/s arriving, 1 KiB per record, compression ratio 0.57, path 4.7 MB/s,"
+                        + " round trip 50 ms, acks after 62 ms, backlog 0 records",
+                "delivered: 123,456 records acknowledged of 123,500 sent in 1,234 batches, 72.1 MB on the wire;"
+                        + " last ack 20 ms ago; 0 resent, 0 NACKs, 0 timeouts",
+                "sender: 1.2 MiB buffered, 3 batches in flight, 6 partitions; lag 120 records (120 KiB), catch-up"
+                        + " 200 ms");
+    }
+
+    @Test
+    void fixedCapsAndFiguresNotMeasuredYetAreSaidSo() throws Exception {
+        List<String> lines = ExplainReport.sourceLines(json(FIXED_TASK));
+
+        assertThat(lines).contains(
+                "why: fixed caps from the connector's configuration (batch.policy=fixed)",
+                "latency: no prediction (fixed caps); nothing measured yet",
+                "binding: the configured caps");
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("nothing acknowledged yet"));
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("PAUSED for backpressure")
+                .contains("lag ? records"));
+    }
+
+    @Test
+    void aLagThatDoesNotShrinkNeverCatchesUpAndNoLagIsCaughtUp() throws Exception {
+        ObjectNode task = (ObjectNode) json(SOURCE_TASK);
+        ObjectNode lag = (ObjectNode) task.path("lag");
+        lag.putNull("catch_up_seconds");
+        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("; lag 120 records (120 KiB), catch-up never at"
+                + " current rates");
+        lag.put("records", 0).put("bytes", 0).put("catch_up_seconds", 0);
+        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("6 partitions; caught up (no lag)");
+    }
+
+    @Test
+    void everyDecisionReasonHasItsWords() throws Exception {
+        ObjectNode task = (ObjectNode) json(SOURCE_TASK);
+        task.put("held", false);
+        Map<String, String> expected = Map.of(
+                "warmup", "warm-up: too little is measured yet",
+                "drain-backlog", "draining a backlog of 0 records: sized for 2,000 records/s",
+                "no-headroom", "no headroom: the path runs near capacity",
+                "saturated", "saturated: no batch size keeps up with 2,000 records/s; the smallest one within 5% of"
+                        + " the highest capacity (5,600 records/s)");
+        expected.forEach((reason, words) -> {
+            task.put("reason", reason);
+            assertThat(ExplainReport.why(task)).as(reason).startsWith(words).doesNotContain("held");
+        });
+    }
+
+    @Test
+    void aDestinationTaskShowsWritesCommitsLatencyAndWhatIsPending() throws Exception {
+        assertThat(ExplainReport.sinkLines(json(SINK_TASK))).containsExactly(
+                "wrote 123,456 records (12 duplicates dropped); last write 5.0 ms ago, last commit 200 ms ago"
+                        + " (34 commits)",
+                "latency: 60 ms from a record's timestamp to its write, batches in transit 30 ms; last heard from the"
+                        + " source 800 ms ago (batch or heartbeat)",
+                "pending: 12 KiB buffered, 1 commits awaiting stability");
+    }
+
+    @Test
+    void aFailedJetstreamTaskMakesTheReportUnhealthyAndIsListedOnce() throws Exception {
+        ExplainReport report = new ExplainReport(List.of(worker(CONNECTORS, SOURCE_TASK),
+                worker(CONNECTORS, SINK_TASK)), List.of());
+
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.failures()).extracting(ExplainReport.Failure::describe).containsExactly(
+                "jetstream-source task 2 FAILED on w1:8083: org.apache.kafka.connect.errors.ConnectException: relay"
+                        + " refused");
+        String words = report.words();
+        assertThat(words).contains("Connect worker http://w1:8083\n  jetstream-source task 0 (source-site, A -> B,"
+                + " adaptive batching, zstd)\n    batches of 1,200 records");
+        assertThat(words).contains("  jetstream-sink task 0 (destination-site, A -> B, exactly-once)\n");
+        assertThat(words).endsWith("PROBLEM: 2 of 2 endpoints answered, 2 JetStream tasks explained, 1 failed\n");
+    }
+
+    @Test
+    void allAnsweringAndNothingFailedIsHealthy() throws Exception {
+        RelayMetrics metrics = new RelayMetrics("a1");
+        metrics.decision(RelayMetrics.ROUTE_WEIGHT, "B", "direct").set(1);
+        metrics.route("B", "direct").bytesOut().inc(5e8);
+        metrics.spent("B", "direct", 0.01);
+        metrics.spendCapReached("B", false);
+        ExplainReport report = new ExplainReport(List.of(worker("{}", SOURCE_TASK)),
+                List.of(new ExplainReport.RelayReading("http://a1:9100", json("{\"status\":\"UP\",\"relayId\":\"a1\","
+                        + "\"dataConnections\":3,\"bufferedBytes\":2048}"), RelayRoutes.parse(metrics.scrape()), null)));
+
+        assertThat(report.healthy()).isTrue();
+        assertThat(report.words()).contains("Relay http://a1:9100 (a1, UP, 3 data connections, 2 KiB buffered)\n  to B: spend cap not reached\n    route direct:"
+                + " weight 1.00, share ?, state ?; capacity ?, delivered ?, round trip ?; acks after ? (mean, measured);"
+                + " 500.0 MB sent, spent 0.0100 = 0.0200 per GB\n")
+                .endsWith("OK: 2 of 2 endpoints answered, 1 JetStream task explained, 0 failed\n");
+        JsonNode json = report.json();
+        assertThat(json.path("ok").asBoolean()).isTrue();
+        assertThat(json.path("relays").get(0).path("routes").get(0).path("cost_per_gb").asDouble()).isEqualTo(0.02);
+        assertThat(json.path("workers").get(0).path("tasks").get(0).path("reason").asText())
+                .isEqualTo("latency-optimal");
+    }
+
+    @Test
+    void anUnreachableEndpointIsNamedAndUnhealthy() {
+        ExplainReport report = new ExplainReport(
+                List.of(ExplainReport.WorkerReading.failed("http://w9:8083", "GET http://w9:8083/connectors failed:"
+                        + " Connection refused")),
+                List.of(ExplainReport.RelayReading.failed("http://r9:9100", "GET http://r9:9100/metrics answered 500")));
+
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.words()).contains("Connect worker http://w9:8083\n  not reachable: GET"
+                + " http://w9:8083/connectors failed: Connection refused\n")
+                .contains("Relay http://r9:9100\n  not reachable: GET http://r9:9100/metrics answered 500\n")
+                .endsWith("PROBLEM: 0 of 2 endpoints answered, 0 JetStream tasks explained, 0 failed\n");
+        assertThat(report.json().path("workers").get(0).path("error").asText()).contains("Connection refused");
+    }
+
+    @Test
+    void aViewThatFailedIsShownWithItsError() throws Exception {
+        StringBuilder out = new StringBuilder();
+        ExplainReport.task(out, json("{\"connector\":\"c\",\"task\":3,\"view_error\":\"java.lang.IllegalStateException:"
+                + " closed\"}"));
+
+        assertThat(out).hasToString("  c task 3: its view failed: java.lang.IllegalStateException: closed\n");
+    }
+}
