@@ -198,7 +198,8 @@ final class ExplainReport {
         List<String> lines = new ArrayList<>();
         JsonNode caps = task.path("caps");
         String capsLine = "batches of " + count(num(caps, "max_records")) + " records / " + bytes(num(caps, "max_bytes"))
-                + ", linger " + millis(num(caps, "linger_ms")) + ", window " + count(num(caps, "window_batches"));
+                + ", linger " + millis(num(caps, "linger_ms")) + ", window " + count(num(caps, "window_batches"))
+                + " batches / " + bytes(num(caps, "max_in_flight_bytes")) + " in flight";
         if (num(caps, "together_max_records") > num(caps, "max_records")) {
             capsLine += " (records arriving together: up to " + count(num(caps, "together_max_records")) + " / "
                     + bytes(num(caps, "together_max_bytes")) + ")";

@@ -99,7 +99,7 @@ class ExplainCommandTest {
         String url = serve(Map.of(ExplainCommand.CONNECTORS_PATH, "{}"));
         String nobody = "http://127.0.0.1:" + closedPort();
 
-        Launcher.Outcome outcome = Launcher.run("explain", "--connect", url + "," + nobody, "--timeout-ms", "2000");
+        Launcher.Outcome outcome = Launcher.run("explain", "--connect", url + "," + nobody, "--timeout-ms", "30000");
 
         assertThat(outcome.exitCode()).isEqualTo(1);
         assertThat(outcome.output()).contains("does not load the JetStream REST extension (rest.extension.classes="

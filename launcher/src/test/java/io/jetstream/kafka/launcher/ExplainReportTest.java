@@ -84,7 +84,7 @@ class ExplainReportTest {
         List<String> lines = ExplainReport.sourceLines(json(SOURCE_TASK));
 
         assertThat(lines).containsExactly(
-                "batches of 1,200 records / 512 KiB, linger 3.0 ms, window 8",
+                "batches of 1,200 records / 512 KiB, linger 3.0 ms, window 8 batches / 64 MiB in flight",
                 "why: the batch size with the lowest predicted latency that keeps up with 2,000 records/s; held: the"
                         + " best candidate (900 records, 40 ms predicted) would not cut the predicted latency by 5%,"
                         + " or the caps changed less than 1.0 s ago",
