@@ -90,7 +90,7 @@ class BenchArgumentsTest {
         BenchPlan capacity = plan("wan", "--scenario", "capacity-change", "--quick");
         assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
         assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
-        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(10_000_000L);
+        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
         assertThat(plan("wan", "--scenario", "capacity-change", "--uplink-mbit", "40").uplinkBitsPerSecond())
                 .isEqualTo(40_000_000L);
         assertThatThrownBy(() -> plan("wan", "--scenario", "capacity-change", "--variants", "js-1route"))

@@ -217,7 +217,7 @@ public final class BenchHtml {
                 + " steady value of the 10 s before the event for two consecutive 1 s windows (target 5 s). Capacity"
                 + " change: the ingress relay's split of bytes over the routes at 95% of the capacity-proportional"
                 + " split (1 - total variation distance) for two consecutive 1 s windows (target 10 s, at most one"
-                + " flap: a reversal of the changed route's share by more than 5 points).</p>\n");
+                + " flap: a reversal of the changed route's share (3 s trailing) by more than 10 points).</p>\n");
         html.append("<table><tr><th class=\"l\">variant</th><th class=\"l\">event</th><th>at s</th>"
                 + "<th>rec/batch before</th><th>right after</th><th>after</th><th>recovery s</th>"
                 + "<th class=\"l\">route</th><th>share before</th><th>after</th><th>best</th><th>match</th>"

@@ -27,8 +27,17 @@ final class EventAnalysis {
     /** Seconds before an event over which its steady value is taken. */
     static final double STEADY_SECONDS = 10;
 
-    /** A route-share move of more than this (share of bytes) against the previous move is a flap. */
-    static final double FLAP_BAND = 0.05;
+    /**
+     * A route-share move of more than this (share of bytes) against the previous move is a flap. A 1 s
+     * window holds a few dozen batches spread over three routes, so a route's share moves by several
+     * points from one window to the next at a steady split (first quick run: 0.03-0.41 for a route at a
+     * third before any change); shares are taken over {@link #SHARE_WINDOWS} windows and the band is 10
+     * points.
+     */
+    static final double FLAP_BAND = 0.10;
+
+    /** Route shares (match, flaps) are taken over this many trailing 1 s windows. */
+    static final int SHARE_WINDOWS = 3;
 
     /** Convergence: 1 - total variation distance to the best static split at least this. */
     static final double MATCH_TARGET = 0.95;
@@ -143,6 +152,16 @@ final class EventAnalysis {
      */
     static TreeMap<Double, Map<String, Double>> routeShares(List<RoutePoint> points, long originMillis,
                                                             long windowMillis) {
+        return routeShares(points, originMillis, windowMillis, 1);
+    }
+
+    /**
+     * The same over {@code trailing} windows: the share at window {@code w} is that of the bytes of windows
+     * {@code w - trailing + 1} to {@code w} (a smoother split; times then lag by up to {@code trailing - 1}
+     * windows).
+     */
+    static TreeMap<Double, Map<String, Double>> routeShares(List<RoutePoint> points, long originMillis,
+                                                            long windowMillis, int trailing) {
         TreeMap<Long, Map<String, Long>> bytes = new TreeMap<>();
         RoutePoint previous = null;
         for (RoutePoint point : points) {
@@ -161,7 +180,10 @@ final class EventAnalysis {
             previous = point;
         }
         TreeMap<Double, Map<String, Double>> shares = new TreeMap<>();
-        bytes.forEach((window, sums) -> {
+        bytes.forEach((window, last) -> {
+            Map<String, Long> sums = new TreeMap<>();
+            bytes.subMap(window - trailing + 1, true, window, true).values()
+                    .forEach(w -> w.forEach((route, b) -> sums.merge(route, b, Long::sum)));
             long total = sums.values().stream().mapToLong(Long::longValue).sum();
             if (total > 0) {
                 Map<String, Double> share = new TreeMap<>();

@@ -59,7 +59,7 @@ public record EventsResult(String scenario, double ratePerS, double seconds, Lis
      *                                the same windows as {@code shareAfter}
      * @param timeToMatchS            capacity changes: from the event until two consecutive 1 s windows matched the
      *                                best split at 95% or more; null when none did
-     * @param flaps                   capacity changes: reversals of the route's share of more than 5 points
+     * @param flaps                   capacity changes: reversals of the route's share (3 s trailing) of more than 10 points
      *                                between the event and {@code untilS}
      * @param deliveredPerS           records/s arriving at B between the event and {@code untilS}
      * @param throughputKept          {@code deliveredPerS} over the offered rate

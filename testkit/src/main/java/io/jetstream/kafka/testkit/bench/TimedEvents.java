@@ -152,7 +152,7 @@ final class TimedEvents {
         double endS = schedule.duration().toMillis() / 1000.0;
         List<double[]> perBatch = EventAnalysis.recordsPerBatch(samples, connector, originMillis, WINDOW_MILLIS);
         TreeMap<Double, Map<String, Double>> shares = EventAnalysis.routeShares(routePoints, originMillis,
-                WINDOW_MILLIS);
+                WINDOW_MILLIS, EventAnalysis.SHARE_WINDOWS);
         long[] arrivals = progress.arrivalsMillis();
         int[] latencies = progress.latenciesMillis();
         List<EventsResult.Event> events = new ArrayList<>();

@@ -92,6 +92,9 @@ class EventAnalysisTest {
         // 1000 ms broke the chain; 1500 -> 2000 lands in window 2
         assertThat(shares).doesNotContainKey(1.0);
         assertThat(shares.get(2.0).get("direct")).isEqualTo(0.75);
+        // over two trailing windows: window 2 also holds window 0's bytes (window 1 had none)
+        TreeMap<Double, Map<String, Double>> smooth = EventAnalysis.routeShares(points, 0, 1000, 3);
+        assertThat(smooth.get(2.0).get("direct")).isEqualTo(400 / 600.0, within(1e-9));
     }
 
     @Test
@@ -123,7 +126,8 @@ class EventAnalysisTest {
     @Test
     void aFlapIsAMoveBeyondTheBandAgainstThePreviousMove() {
         assertThat(EventAnalysis.flaps(List.of(0.33, 0.25, 0.15, 0.11, 0.12, 0.10, 0.11))).isZero();
-        assertThat(EventAnalysis.flaps(List.of(0.33, 0.11, 0.20, 0.10, 0.11))).isEqualTo(2);
+        assertThat(EventAnalysis.flaps(List.of(0.33, 0.11, 0.25, 0.10, 0.11))).isEqualTo(2);
+        assertThat(EventAnalysis.flaps(List.of(0.33, 0.11, 0.19, 0.11))).as("within the band").isZero();
         assertThat(EventAnalysis.flaps(List.of())).isZero();
     }
 }

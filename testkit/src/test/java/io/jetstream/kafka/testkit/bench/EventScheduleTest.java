@@ -56,7 +56,7 @@ class EventScheduleTest {
         BenchPlan capacity = BenchPlan.defaults("wan", BenchPlan.Load.CAPACITY_CHANGE, true, Path.of("out"), "cmd");
         assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
         assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
-        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(10_000_000L);
+        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
         assertThat(BenchPlan.defaults("wan", BenchPlan.Load.STEADY, true, Path.of("out"), "cmd").eventSchedule(3))
                 .isEmpty();
         assertThatThrownBy(() -> capacity.withVariants(List.of(Variants.JS_1_ROUTE)))
