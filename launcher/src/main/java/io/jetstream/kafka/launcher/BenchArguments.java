@@ -36,12 +36,16 @@ final class BenchArguments {
     @Option(names = "--scenario", paramLabel = "S", completionCandidates = Loads.class,
             description = "the offered load: ${COMPLETION-CANDIDATES} (default steady: warm-up, latency phase,"
                     + " backlog; varying-rate: rate steps 10x up and down with bursts, the adaptive batch policy"
-                    + " against a sweep of fixed settings, output <scenario>-varying-rate)")
+                    + " against a sweep of fixed settings, output <scenario>-varying-rate; cold-start: a steady load"
+                    + " while the source tasks restart and a relay fails and returns, time until batches are back to"
+                    + " their steady size; capacity-change: three routes while one route's uplink cap is lowered to a"
+                    + " quarter and raised again, time until the route shares match the capacity-proportional split)")
     private String load;
 
     @Option(names = "--quick",
             description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
-                    + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps")
+                    + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps; cold-start and"
+                    + " capacity-change: js-3routes-adaptive only, a 45-48 s load")
     private boolean quick;
 
     @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,
@@ -69,7 +73,7 @@ final class BenchArguments {
     private Double backlogMb;
 
     @Option(names = "--uplink-mbit", paramLabel = "M",
-            description = "rate cap of each host's WAN uplink in Mbit/s (default 40)")
+            description = "rate cap of each host's WAN uplink in Mbit/s (default 40, capacity-change 10)")
     private Double uplinkMbit;
 
     @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")

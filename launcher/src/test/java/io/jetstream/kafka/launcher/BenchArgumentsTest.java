@@ -78,7 +78,23 @@ class BenchArgumentsTest {
         assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
         assertThat(plan("wan", "--scenario", "steady").load()).isEqualTo(BenchPlan.Load.STEADY);
         assertThatThrownBy(() -> plan("wan", "--scenario", "sine"))
-                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate]");
+                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate, cold-start, capacity-change]");
+    }
+
+    @Test
+    void theScenariosWithEventsHaveTheirOwnDefaultsAndRefuseVariantsThatCannotRunThem() {
+        BenchPlan cold = plan("wan", "--scenario", "cold-start");
+        assertThat(cold.outputName()).isEqualTo("wan-cold-start");
+        assertThat(cold.variants()).containsExactlyElementsOf(Variants.coldStartRun());
+        assertThat(cold.eventSchedule(3)).isPresent();
+        BenchPlan capacity = plan("wan", "--scenario", "capacity-change", "--quick");
+        assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
+        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
+        assertThat(plan("wan", "--scenario", "capacity-change", "--uplink-mbit", "40").uplinkBitsPerSecond())
+                .isEqualTo(40_000_000L);
+        assertThatThrownBy(() -> plan("wan", "--scenario", "capacity-change", "--variants", "js-1route"))
+                .hasMessageContaining("js-1route cannot run --scenario capacity-change");
     }
 
     @Test
@@ -132,6 +148,7 @@ class BenchArgumentsTest {
         assertThat(help.text()).contains("<scenario>", "--quick", "--variants", "--warmup-s", "--warmup-burst-mb",
                 "--latency-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
                 "--source-prop", "--sink-prop", "--out", "--scenario", "varying-rate", Variants.MM2_TUNED_SRC,
-                Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink");
+                Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink", "cold-start", "capacity-change",
+                Variants.JS_3_ROUTES_ADAPTIVE);
     }
 }

@@ -124,4 +124,88 @@ class WanBenchIT {
         assertThat(root.get("result_line").asText()).contains(" adaptive_vs_best_fixed=");
         assertThat(result.ok()).as(result.resultLine()).isTrue();
     }
+
+    /** What every variant of a run with events must show: no error, nothing lost, duplicated or reordered. */
+    private static JsonNode onlyVariantDeliveredEverythingOnce(JsonNode root) {
+        assertThat(root.get("variants")).hasSize(1);
+        JsonNode variant = root.get("variants").get(0);
+        String id = variant.get("id").asText();
+        assertThat(id).isEqualTo(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(variant.get("error").isNull()).as(id + ": " + variant.get("error")).isTrue();
+        JsonNode verification = variant.get("verification");
+        assertThat(verification.get("expected").asLong()).as(id).isPositive();
+        assertThat(verification.get("lost").asLong()).as(id + " lost").isZero();
+        assertThat(verification.get("duplicates").asLong()).as(id + " duplicates").isZero();
+        assertThat(verification.get("order").asText()).as(id + " order").isEqualTo("ok");
+        assertThat(verification.get("field_mismatches").asLong()).as(id + " fields").isZero();
+        assertThat(root.get("result_line").asText()).contains(" events_within_target=");
+        return variant.get("events");
+    }
+
+    /**
+     * Issue 13's cold start, quick: a steady load on three routes while the source-site tasks restart and
+     * relay a2 is killed and started again. Nothing is lost, duplicated or reordered; and one direction,
+     * never a timing: what piled up while the tasks restarted leaves in larger batches than the steady
+     * ones, and the batches shrink again once it has drained.
+     */
+    @Test
+    void theQuickColdStartRunRestartsTasksAndARelayWithNothingLostAndBatchesBackAfterTheBacklog() throws Exception {
+        Path output = Path.of("target", "bench").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", BenchPlan.Load.COLD_START, true, output,
+                "WanBenchIT (./jetstream bench wan --scenario cold-start --quick)");
+
+        BenchResult result = new WanBench(plan, System.out).run();
+
+        JsonNode root = new ObjectMapper().readTree(Files.readString(WanBench.jsonFile(plan)));
+        assertThat(root.get("scenario").asText()).isEqualTo("wan-cold-start-quick");
+        assertThat(Files.readString(WanBench.htmlFile(plan))).contains("<h2>Events</h2>").doesNotContain("<script");
+        JsonNode events = onlyVariantDeliveredEverythingOnce(root);
+        List<String> names = new ArrayList<>();
+        events.get("events").forEach(e -> names.add(e.get("name").asText()));
+        assertThat(names).containsExactly("restart-tasks", "kill-relay-a2", "start-relay-a2");
+        JsonNode restart = events.get("events").get(0);
+        double before = restart.get("records_per_batch_before").asDouble();
+        double at = restart.get("at_s").asDouble();
+        double until = restart.get("until_s").asDouble();
+        double peak = 0;
+        double last = 0;
+        for (JsonNode window : events.get("records_per_batch")) {
+            double t = window.get(0).asDouble();
+            if (t >= at && t < until) {
+                peak = Math.max(peak, window.get(1).asDouble());
+                last = window.get(1).asDouble();
+            }
+        }
+        assertThat(before).as("steady records per batch before the restart").isPositive();
+        assertThat(peak).as("largest records per batch after the restart (the backlog)").isGreaterThan(before);
+        assertThat(last).as("records per batch when the next event comes, below the backlog's").isLessThan(peak);
+        assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
+
+    /**
+     * Issue 13's capacity change, quick: three routes at a steady load while a2's uplink falls to a
+     * quarter of its cap and comes back. Nothing is lost, duplicated or reordered; and one direction,
+     * never a timing: the lowered route's share of the bytes falls.
+     */
+    @Test
+    void theQuickCapacityChangeRunMovesTrafficOffTheLoweredRouteWithNothingLost() throws Exception {
+        Path output = Path.of("target", "bench").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", BenchPlan.Load.CAPACITY_CHANGE, true, output,
+                "WanBenchIT (./jetstream bench wan --scenario capacity-change --quick)");
+
+        BenchResult result = new WanBench(plan, System.out).run();
+
+        JsonNode root = new ObjectMapper().readTree(Files.readString(WanBench.jsonFile(plan)));
+        assertThat(root.get("scenario").asText()).isEqualTo("wan-capacity-change-quick");
+        org.junit.jupiter.api.Assumptions.assumeTrue(root.get("variants").size() > 0,
+                "capacity-change needs the namespace network to change an uplink's cap: " + result.resultLine());
+        JsonNode events = onlyVariantDeliveredEverythingOnce(root);
+        JsonNode lower = events.get("events").get(0);
+        assertThat(lower.get("name").asText()).isEqualTo("lower-a2");
+        assertThat(lower.get("route").asText()).isEqualTo("via-a2");
+        assertThat(lower.get("share_after").asDouble()).as("share of via-a2 after its cap fell")
+                .isLessThan(lower.get("share_before").asDouble());
+        assertThat(events.get("route_shares").has("via-a2")).isTrue();
+        assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
 }

@@ -227,6 +227,38 @@ final class BenchCluster implements AutoCloseable {
         hosts.forEach(this::stopRelay);
     }
 
+    /** Kills the relay on {@code host} (SIGKILL, a failure), keeping its addresses and configuration for a restart. */
+    void killRelay(String host) {
+        RelayProcess relay = relays.get(host);
+        if (relay == null) {
+            throw new IllegalStateException("no relay on " + host);
+        }
+        relay.process().kill();
+    }
+
+    /** Whether the relay on {@code host} is up (started and not killed). */
+    boolean relayRunning(String host) {
+        RelayProcess relay = relays.get(host);
+        return relay != null && relay.isAlive();
+    }
+
+    /**
+     * Starts the relay on {@code host} again on the addresses and with the configuration it had (a
+     * killed relay coming back: its peers reconnect to the same endpoint), waiting until it is healthy.
+     */
+    RelayProcess restartRelay(String host) throws IOException, TimeoutException, InterruptedException {
+        RelayProcess old = relays.get(host);
+        if (old == null) {
+            throw new IllegalStateException("no relay on " + host);
+        }
+        old.close();
+        RelayProcess relay = new RelayProcess(host, old.dataAddress(), old.adminAddress(), old.config(),
+                network.host(host).commandPrefix(), workDir.resolve("relays"));
+        relays.put(host, relay);
+        relay.start();
+        return relay;
+    }
+
     RelayProcess relay(String host) {
         return relays.get(host);
     }

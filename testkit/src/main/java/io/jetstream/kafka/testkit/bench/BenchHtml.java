@@ -46,6 +46,7 @@ public final class BenchHtml {
         summary(html, r);
         comparison(html, r);
         steps(html, r);
+        events(html, r);
         boolean stepped = r.variants().stream().anyMatch(v -> !v.steps().isEmpty());
         html.append(stepped ? "<h2>Latency over every step (CDF)</h2>\n" : "<h2>Latency at steady load (CDF)</h2>\n");
         SvgChart cdf = new SvgChart(stepped ? "End-to-end latency, all steps" : "End-to-end latency, latency phase",
@@ -205,6 +206,69 @@ public final class BenchHtml {
                 .append(cell(c.stepsWithin5Percent() + " of " + c.stepsCompared(), c.everyStepWithin5Percent()))
                 .append("</tr><tr><th class=\"l\">throughput kept wherever the step's best fixed setting kept it</th>")
                 .append(cell(c.throughputKept() ? "yes" : "no", c.throughputKept())).append("</tr></table>\n");
+    }
+
+    /** Scenarios with events: every event of every variant, then per variant its series around the events. */
+    private static void events(StringBuilder html, BenchResult r) {
+        if (r.variants().stream().allMatch(v -> v.events() == null)) {
+            return;
+        }
+        html.append("<h2>Events</h2>\n<p>Recovery: records per batch of the source tasks back within 20% of the"
+                + " steady value of the 10 s before the event for two consecutive 1 s windows (target 5 s). Capacity"
+                + " change: the ingress relay's split of bytes over the routes at 95% of the capacity-proportional"
+                + " split (1 - total variation distance) for two consecutive 1 s windows (target 10 s, at most one"
+                + " flap: a reversal of the changed route's share (3 s trailing) by more than 10 points).</p>\n");
+        html.append("<table><tr><th class=\"l\">variant</th><th class=\"l\">event</th><th>at s</th>"
+                + "<th>rec/batch before</th><th>right after</th><th>after</th><th>recovery s</th>"
+                + "<th class=\"l\">route</th><th>share before</th><th>after</th><th>best</th><th>match</th>"
+                + "<th>to 95% s</th><th>flaps</th><th>kept</th><th>p50 ms</th><th>p99 ms</th>"
+                + "<th>within target</th></tr>\n");
+        for (VariantResult v : r.variants()) {
+            if (v.events() == null) {
+                continue;
+            }
+            for (EventsResult.Event e : v.events().events()) {
+                html.append("<tr><td class=\"l\">").append(escape(v.id())).append("</td><td class=\"l\">")
+                        .append(escape(e.name())).append("</td>");
+                cells(html, List.of(f2(e.atS()), opt(e.recordsPerBatchBefore()), opt(e.recordsPerBatchRightAfter()),
+                        opt(e.recordsPerBatchAfter()), e.route() == null && e.recoveryS() == null ? "never"
+                                : opt(e.recoveryS())));
+                html.append("<td class=\"l\">").append(e.route() == null ? "" : escape(e.route())).append("</td>");
+                cells(html, List.of(opt(e.shareBefore()), opt(e.shareAfter()),
+                        e.bestSplit() == null ? "" : opt(e.bestSplit().get(e.route())), opt(e.matchAfter()),
+                        e.route() != null && e.timeToMatchS() == null ? "never" : opt(e.timeToMatchS()),
+                        e.flaps() == null ? "" : Integer.toString(e.flaps()), f2(e.throughputKept()),
+                        Long.toString(e.latencyP50Ms()), Long.toString(e.latencyP99Ms())));
+                html.append(e.withinTarget() == null ? "<td></td>" : cell(e.withinTarget() ? "yes" : "no",
+                        e.withinTarget())).append("</tr>\n");
+            }
+        }
+        html.append("</table>\n");
+        for (VariantResult v : r.variants()) {
+            EventsResult e = v.events();
+            if (e == null) {
+                continue;
+            }
+            Map<String, Double> marks = new java.util.LinkedHashMap<>();
+            e.events().forEach(event -> marks.put(event.name(), event.atS()));
+            if (!e.recordsPerBatch().isEmpty()) {
+                SvgChart perBatch = new SvgChart(v.id() + ": records per batch of the source tasks (1 s windows)",
+                        "seconds since the load started", "records per batch", 1100, 280).marks(marks);
+                perBatch.series("records per batch", e.recordsPerBatch().stream()
+                        .map(p -> new double[] {p[0], p[1]}).toList());
+                html.append(perBatch.render());
+            }
+            if (!e.routeShares().isEmpty()) {
+                SvgChart shares = new SvgChart(v.id() + ": share of bytes per route at the ingress relay (1 s windows)",
+                        "seconds since the load started", "share", 1100, 280).marks(marks).yTop(1.0);
+                e.routeShares().forEach(shares::series);
+                html.append(shares.render());
+            }
+        }
+    }
+
+    private static String opt(Double value) {
+        return value == null ? "" : f2(value);
     }
 
     private static void variant(StringBuilder html, VariantResult v) {

@@ -65,6 +65,21 @@ interface BenchNetwork extends AutoCloseable {
     /** The delay line's process, for CPU accounting; empty when there is none. */
     OptionalLong delayLinePid();
 
+    /**
+     * Sets the uplink cap of source host {@code host} to {@code bitsPerSecond} (the capacity-change
+     * scenario's events); the namespace network changes its {@code tc} shaper.
+     *
+     * @throws UnsupportedOperationException where {@link #uplinkRateChangeUnsupported()} says why
+     */
+    default void setUplinkRate(String host, long bitsPerSecond) throws java.io.IOException, InterruptedException {
+        throw new UnsupportedOperationException(uplinkRateChangeUnsupported().orElse("not supported"));
+    }
+
+    /** Why {@link #setUplinkRate} does not work on this network; empty when it does. */
+    default Optional<String> uplinkRateChangeUnsupported() {
+        return Optional.of(kind() + " cannot change an uplink's cap during a run");
+    }
+
     /** The network's settings for the JSON result. */
     Map<String, Object> describe();
 

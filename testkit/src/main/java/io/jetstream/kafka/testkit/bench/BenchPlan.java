@@ -54,7 +54,17 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
          * Warm-up, then the rate steps 10x up and down with bursts ({@link RateStep#varyingRate}),
          * every step's latency, delivered rate and CPU measured: issue 13's first scenario.
          */
-        VARYING_RATE("varying-rate");
+        VARYING_RATE("varying-rate"),
+        /**
+         * A steady load while the source-site tasks restart and a relay fails and comes back
+         * ({@link EventSchedule#coldStart}): how fast batches grow back to their steady size.
+         */
+        COLD_START("cold-start"),
+        /**
+         * Three routes at a steady load while one route's uplink cap is lowered and raised again
+         * ({@link EventSchedule#capacityChange}): how fast and how steadily the routes' shares follow.
+         */
+        CAPACITY_CHANGE("capacity-change");
 
         private final String id;
 
@@ -65,6 +75,11 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         /** The name on the command line and in the output. */
         public String id() {
             return id;
+        }
+
+        /** A steady load with timed events ({@link EventSchedule}). */
+        public boolean hasEvents() {
+            return this == COLD_START || this == CAPACITY_CHANGE;
         }
 
         /** @throws IllegalArgumentException naming {@code --scenario} and the known ids */
@@ -102,7 +117,14 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         sourceProps = Map.copyOf(sourceProps);
         sinkProps = Map.copyOf(sinkProps);
         require(SCENARIOS.contains(scenario), "scenario '" + scenario + "' is not one of " + SCENARIOS);
-        Variants.select(variants);
+        List<Variant> chosen = Variants.select(variants);
+        if (load.hasEvents()) {
+            for (Variant v : chosen) {
+                require(v.isJetStream() && (load != Load.CAPACITY_CHANGE || v.routes() >= 3), "--variants: "
+                        + v.id() + " cannot run --scenario " + load.id() + (load == Load.CAPACITY_CHANGE
+                        ? " (it needs JetStream with three routes)" : " (it needs JetStream)"));
+            }
+        }
         require(!warmup.isNegative(), "--warmup-s must be >= 0, was " + warmup.toSeconds());
         require(warmupRate > 0, "warm-up rate must be > 0, was " + warmupRate);
         require(warmupBurstBytes >= 0, "--warmup-burst-mb must be >= 0, was " + warmupBurstBytes / 1e6);
@@ -139,6 +161,9 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
      * has its own bursts; {@code backlogBytes} stays at its default and is not used).
      */
     public static BenchPlan defaults(String scenario, Load load, boolean quick, Path outputDir, String commandLine) {
+        if (load.hasEvents()) {
+            return eventDefaults(scenario, load, quick, outputDir, commandLine);
+        }
         boolean varying = load == Load.VARYING_RATE;
         List<String> variants = varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
                 : quick ? Variants.quickRun() : Variants.fullRun();
@@ -147,6 +172,36 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
                 outputDir, commandLine, Map.of(), Map.of());
+    }
+
+    /**
+     * Cold start and capacity change: the scenario's variants ({@link Variants#coldStartRun},
+     * {@link Variants#capacityChangeRun}; quick: {@link Variants#eventsQuick}), a warm-up of a 30 MB burst
+     * and 30 s at 1,000 records/s (quick: 3 s, no burst), no latency or backlog phase (the schedule is the
+     * load). Capacity change runs 5 Mbit/s uplinks, so that 60% of three of them (~1,630 records/s) is a
+     * load the 2-core machine carries without its CPU becoming the bottleneck instead of the links (at 10
+     * Mbit/s, 3,250 records/s, a quick run on a busy machine was CPU-bound, its batches at their cap).
+     */
+    private static BenchPlan eventDefaults(String scenario, Load load, boolean quick, Path outputDir,
+                                           String commandLine) {
+        List<String> variants = quick ? Variants.eventsQuick()
+                : load == Load.COLD_START ? Variants.coldStartRun() : Variants.capacityChangeRun();
+        long uplink = load == Load.CAPACITY_CHANGE ? 5_000_000L : 40_000_000L;
+        return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
+                quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
+                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of());
+    }
+
+    /**
+     * The steady load and events of a scenario with events for a variant with {@code routes} routes;
+     * empty for the other loads.
+     */
+    public java.util.Optional<EventSchedule> eventSchedule(int routes) {
+        return switch (load) {
+            case COLD_START -> java.util.Optional.of(EventSchedule.coldStart(quick, uplinkBitsPerSecond, routes));
+            case CAPACITY_CHANGE -> java.util.Optional.of(EventSchedule.capacityChange(quick, uplinkBitsPerSecond));
+            default -> java.util.Optional.empty();
+        };
     }
 
     /**

@@ -70,6 +70,77 @@ final class BenchReport {
         return line.toString();
     }
 
+    /**
+     * The figures of the scenarios with events for the RESULT line, over every variant:
+     * {@code events_within_target=k/n}, then per variant its recoveries ({@code recovery_s=<variant>:a/b/c},
+     * "never" for an event that did not recover) or, for capacity changes, the changed route's share
+     * before/after each change, the time to the best split and the flaps
+     * ({@code shares=<variant>:<event>:<before>-><after>:<time to 95% match>:<n>flaps;...}). Empty without events.
+     */
+    static String eventFigures(List<VariantResult> results) {
+        int within = 0;
+        int judged = 0;
+        StringBuilder recovery = new StringBuilder();
+        StringBuilder shares = new StringBuilder();
+        for (VariantResult v : results) {
+            EventsResult e = v.events();
+            if (e == null) {
+                continue;
+            }
+            within += e.eventsWithinTarget();
+            judged += e.eventsJudged();
+            List<String> recoveries = new java.util.ArrayList<>();
+            List<String> splits = new java.util.ArrayList<>();
+            for (EventsResult.Event event : e.events()) {
+                if (event.route() == null) {
+                    recoveries.add(event.recoveryS() == null ? "never" : String.format(Locale.ROOT, "%.1f",
+                            event.recoveryS()));
+                } else {
+                    splits.add(String.format(Locale.ROOT, "%s:%s->%s:%s:%dflaps", event.name(), fmt(event.shareBefore()),
+                            fmt(event.shareAfter()), event.timeToMatchS() == null ? "never"
+                                    : String.format(Locale.ROOT, "%.0fs", event.timeToMatchS()), event.flaps()));
+                }
+            }
+            if (!recoveries.isEmpty()) {
+                recovery.append(recovery.length() == 0 ? "" : ",").append(v.id()).append(':')
+                        .append(String.join("/", recoveries));
+            }
+            if (!splits.isEmpty()) {
+                shares.append(shares.length() == 0 ? "" : ",").append(v.id()).append(':')
+                        .append(String.join(";", splits));
+            }
+        }
+        if (judged == 0) {
+            return "";
+        }
+        return " events_within_target=" + within + "/" + judged
+                + (recovery.length() > 0 ? " recovery_s=" + recovery : "")
+                + (shares.length() > 0 ? " shares=" + shares : "");
+    }
+
+    private static String fmt(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    /** One line per event of every variant, as the variants printed them while running. */
+    static void printEvents(PrintStream out, List<VariantResult> results) {
+        out.println();
+        out.println("Events (recovery: records per batch back within 20% of the steady value for 2 s, target 5 s;"
+                + " capacity: route split at 95% of the capacity-proportional one for 2 s, target 10 s, <= 1 flap):");
+        for (VariantResult v : results) {
+            if (v.events() == null) {
+                out.println("  " + v.id() + ": no figures" + (v.error() == null ? "" : " (" + v.error() + ")"));
+                continue;
+            }
+            out.printf(Locale.ROOT, "  %s: %.0f records/s for %.0f s, p50/p99 %d/%d ms, %d/%d events within target%n",
+                    v.id(), v.events().ratePerS(), v.events().seconds(), v.events().latencyP50Ms(),
+                    v.events().latencyP99Ms(), v.events().eventsWithinTarget(), v.events().eventsJudged());
+            for (EventsResult.Event e : v.events().events()) {
+                out.println("    " + TimedEvents.line(e));
+            }
+        }
+    }
+
     static void printSummary(PrintStream out, List<VariantResult> results, double linkCapacityMbS) {
         out.println();
         out.printf(Locale.ROOT, "%-20s %9s %9s %-26s %6s %6s %6s %6s %7s %8s %s%n", "variant", "rec MB/s", "wire MB/s",

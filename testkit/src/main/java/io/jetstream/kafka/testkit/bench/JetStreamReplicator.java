@@ -144,6 +144,11 @@ final class JetStreamReplicator implements Replicator {
     }
 
     @Override
+    public void restartTasks() throws IOException, InterruptedException {
+        restA.restartConnector(sourceName, true);
+    }
+
+    @Override
     public void undeploy() throws IOException, TimeoutException, InterruptedException {
         saveRelayMetrics();
         Replicator.deleteAndAwait(restA, sourceName);

@@ -80,6 +80,16 @@ final class NamespaceNetwork implements BenchNetwork {
     }
 
     @Override
+    public void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException {
+        network.setUplinkRate(host, bitsPerSecond);
+    }
+
+    @Override
+    public Optional<String> uplinkRateChangeUnsupported() {
+        return Optional.empty();
+    }
+
+    @Override
     public Duration oneWayDelay() {
         return spec.oneWayDelay();
     }

@@ -127,6 +127,14 @@ final class RelayProcess implements AutoCloseable {
         return data;
     }
 
+    InetSocketAddress adminAddress() {
+        return admin;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     String dataEndpoint() {
         return data.getHostString() + ":" + data.getPort();
     }

@@ -45,6 +45,14 @@ interface Replicator {
         return Map.of();
     }
 
+    /**
+     * Restarts the connector that reads the source topic with all its tasks (Connect REST
+     * {@code POST /connectors/<name>/restart?includeTasks=true}): the cold-start scenario's event.
+     */
+    default void restartTasks() throws IOException, InterruptedException {
+        throw new UnsupportedOperationException("this replicator cannot restart its tasks");
+    }
+
     /** What was deployed: the connector configs as sent, task placement, relay routes. */
     Map<String, Object> deployment();
 

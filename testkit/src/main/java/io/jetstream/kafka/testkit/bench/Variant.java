@@ -109,6 +109,12 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
         return new Variant(id, title, Kind.JETSTREAM, 1, Optional.empty(), Optional.empty(), 1.0, false, sourceProps);
     }
 
+    /** JetStream with {@code routes} routes and these keys on its source-site connector. */
+    static Variant jetStreamWith(String id, String title, int routes, java.util.Map<String, String> sourceProps) {
+        return new Variant(id, title, Kind.JETSTREAM, routes, Optional.empty(), Optional.empty(), 1.0, false,
+                sourceProps);
+    }
+
     static Variant mirrorMaker(String id, String title, Mm2Setup setup, double backlogShare) {
         return new Variant(id, title, Kind.MIRRORMAKER2, 0, Optional.empty(), Optional.of(setup), backlogShare,
                 false, java.util.Map.of());

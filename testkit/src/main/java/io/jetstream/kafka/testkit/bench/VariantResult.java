@@ -25,11 +25,13 @@ import java.util.Map;
  * @param error           why the variant failed, or null
  * @param batchPolicy     JetStream: the source-site connector's {@code batch.policy} as deployed; null for MM2
  * @param steps           the varying-rate load's steps as measured (empty with the steady load)
+ * @param events          cold-start and capacity-change: the load with timed events as measured; null otherwise
  */
 public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                             String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                             Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                            List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps) {
+                            List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps,
+                            EventsResult events) {
 
     public VariantResult {
         steps = steps == null ? List.of() : List.copyOf(steps);
@@ -41,7 +43,16 @@ public record VariantResult(String id, String title, String replicator, String t
                          Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
                          List<double[]> latencyOverTime, String error) {
         this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
-                timeline, latencyCdf, latencyOverTime, error, null, List.of());
+                timeline, latencyCdf, latencyOverTime, error, null, List.of(), null);
+    }
+
+    /** A result without timed events (the steady load or the varying rate). */
+    public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
+                         String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
+                         Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
+                         List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps) {
+        this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
+                timeline, latencyCdf, latencyOverTime, error, batchPolicy, steps, null);
     }
 
     /**

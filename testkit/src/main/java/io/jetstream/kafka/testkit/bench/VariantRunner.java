@@ -85,6 +85,7 @@ final class VariantRunner {
         List<double[]> cdf = List.of();
         List<double[]> latencyOverTime = List.of();
         List<VariantResult.Step> steps = List.of();
+        EventsResult events;
 
         Run(Variant variant, Replicator replicator) {
             this.variant = variant;
@@ -108,7 +109,21 @@ final class VariantRunner {
             run.mark("deployed");
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
-                if (plan.load() == BenchPlan.Load.VARYING_RATE) {
+                java.util.Optional<EventSchedule> schedule = plan.eventSchedule(variant.routes());
+                if (schedule.isPresent()) {
+                    run.mark(plan.load().id());
+                    TimedEvents.Outcome outcome = new TimedEvents(cluster, taskMetrics, out).run(plan.load().id(),
+                            schedule.get(), variant, replicator, run.topic, probe);
+                    run.produced.add(outcome.produced());
+                    run.events = outcome.result();
+                    run.cdf = outcome.cdf();
+                    run.latencyOverTime = outcome.latencyOverTime();
+                    Double loadStart = run.marks.get(plan.load().id());
+                    for (EventsResult.Event e : run.events.events()) {
+                        run.marks.put(e.name(), round(loadStart + e.atS()));
+                    }
+                    run.mark("events done");
+                } else if (plan.load() == BenchPlan.Load.VARYING_RATE) {
                     varyingRate(run, probe);
                     run.mark("steps done");
                 } else {
@@ -138,7 +153,7 @@ final class VariantRunner {
         return new VariantResult(variant.id(), variant.title(), variant.isJetStream() ? "jetstream" : "mirrormaker2",
                 run.topic, run.destination, wireCodec, run.latency, run.backlog, run.verification,
                 replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error, batchPolicy(replicator),
-                run.steps);
+                run.steps, run.events);
     }
 
     /** The source-site connector's {@code batch.policy} as deployed (JetStream), else null. */

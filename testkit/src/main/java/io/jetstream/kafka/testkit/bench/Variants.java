@@ -18,6 +18,7 @@ public final class Variants {
     public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
     public static final String JS_1_ROUTE_ALO = "js-1route-alo";
     public static final String JS_1_ROUTE_ADAPTIVE = "js-1route-adaptive";
+    public static final String JS_3_ROUTES_ADAPTIVE = "js-3routes-adaptive";
     public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
     public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
@@ -41,6 +42,10 @@ public final class Variants {
         // bounds) against a sweep of fixed caps, small to large, on one route; js-1route is the sweep's
         // point at today's defaults (fixed, 10,000 records, 1 MiB, 20 ms linger: ~960 records of 1 KiB).
         add(Variant.jetStreamWith(JS_1_ROUTE_ADAPTIVE, "JetStream, 1 route, batch.policy=adaptive",
+                Map.of("batch.policy", "adaptive")));
+        // cold-start and capacity-change (issue 13): adaptive batching on three routes (adaptive routing);
+        // js-3routes is its partner with today's fixed batching
+        add(Variant.jetStreamWith(JS_3_ROUTES_ADAPTIVE, "JetStream, 3 routes, batch.policy=adaptive", 3,
                 Map.of("batch.policy", "adaptive")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_SMALL, "JetStream, 1 route, fixed: 32 records, 2 ms linger",
                 Map.of("batch.policy", "fixed", "batch.max.records", "32", "batch.linger.ms", "2")));
@@ -98,6 +103,24 @@ public final class Variants {
     /** The quick varying-rate load: the adaptive policy and today's fixed defaults. */
     public static List<String> varyingRateQuick() {
         return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE);
+    }
+
+    /**
+     * The cold-start scenario's variants: adaptive batching against today's fixed defaults, on one route
+     * and on three.
+     */
+    public static List<String> coldStartRun() {
+        return List.of(JS_1_ROUTE, JS_3_ROUTES, JS_1_ROUTE_ADAPTIVE, JS_3_ROUTES_ADAPTIVE);
+    }
+
+    /** The capacity-change scenario's variants: three routes, adaptive and today's fixed batching. */
+    public static List<String> capacityChangeRun() {
+        return List.of(JS_3_ROUTES, JS_3_ROUTES_ADAPTIVE);
+    }
+
+    /** The quick form of either scenario with events: three routes, adaptive batching. */
+    public static List<String> eventsQuick() {
+        return List.of(JS_3_ROUTES_ADAPTIVE);
     }
 
     /** The variants of {@code --quick}: JetStream's three routes against MM2 tuned at the source. */

@@ -92,7 +92,16 @@ public final class WanBench {
             try (Sampler sampler = new Sampler(network, cluster::pids, recordBytesAtB::get, SAMPLE_INTERVAL)) {
                 VariantRunner runner = new VariantRunner(cluster, sampler, plan, ticks, out, recordBytesAtB);
                 runner.warmBrokers();
+                Optional<String> unsupported = plan.load() == BenchPlan.Load.CAPACITY_CHANGE
+                        ? network.uplinkRateChangeUnsupported() : Optional.empty();
                 for (Variant variant : variants) {
+                    if (unsupported.isPresent()) {
+                        out.println("[" + variant.id() + "] skipped: --scenario capacity-change changes an uplink's cap"
+                                + " during the run, and " + unsupported.get()
+                                + " (run as root where network namespaces work)");
+                        skipped.add(variant.id());
+                        continue;
+                    }
                     if (variant.compression().filter(shippedCodec::equals).isPresent()) {
                         out.println("[" + variant.id() + "] skipped: compression.type=" + shippedCodec
                                 + " is already the shipped default (config/source-connector.json)");
@@ -124,6 +133,9 @@ public final class WanBench {
         if (result.varyingRate() != null || !plan.rateSteps().isEmpty()) {
             BenchReport.printSteps(out, results, result.varyingRate());
         }
+        if (plan.load().hasEvents()) {
+            BenchReport.printEvents(out, results);
+        }
         out.println("Report: " + jsonFile(plan) + " and " + htmlFile(plan));
         out.println(result.resultLine());
         return result;
@@ -136,7 +148,8 @@ public final class WanBench {
         Optional<VariantResult> headline = BenchReport.headline(results);
         Optional<RateComparison> varying = RateComparison.of(results, network.oneWayDelay().toMillis());
         String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, network.kind())
-                + varying.map(BenchReport::rateFigures).orElse("") + " json=" + jsonFile(plan);
+                + varying.map(BenchReport::rateFigures).orElse("") + BenchReport.eventFigures(results)
+                + " json=" + jsonFile(plan);
         boolean ok = !results.isEmpty() && results.stream().allMatch(VariantResult::ok);
         Optional<VariantResult.BacklogPhase> backlog = headline.map(VariantResult::backlog);
         Optional<VariantResult.LatencyPhase> latency = headline.map(VariantResult::latency);
@@ -178,7 +191,15 @@ public final class WanBench {
         workload.put("latency_phase_s", plan.latencyPhase().toMillis() / 1000.0);
         workload.put("latency_rate_per_s", plan.latencyRate());
         workload.put("load", plan.load().id());
-        if (plan.rateSteps().isEmpty()) {
+        if (plan.load().hasEvents()) {
+            workload.remove("latency_phase_s");
+            workload.remove("latency_rate_per_s");
+            Map<String, Object> schedules = new LinkedHashMap<>();
+            for (Variant variant : Variants.select(plan.variants())) {
+                plan.eventSchedule(variant.routes()).ifPresent(s -> schedules.put(variant.id(), s.describe()));
+            }
+            workload.put("event_schedules", schedules);
+        } else if (plan.rateSteps().isEmpty()) {
             workload.put("backlog_mb", plan.backlogBytes() / 1e6);
         } else {
             workload.remove("latency_phase_s");

@@ -1,0 +1,67 @@
+package io.jetstream.kafka.testkit.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventScheduleTest {
+
+    @Test
+    void coldStartRestartsTheTasksThenKillsAndRestartsTheRelayOfARoute() {
+        EventSchedule three = EventSchedule.coldStart(false, 40_000_000L, 3);
+        assertThat(three.events()).extracting(BenchEvent::kind).containsExactly(BenchEvent.Kind.RESTART_TASKS,
+                BenchEvent.Kind.KILL_RELAY, BenchEvent.Kind.START_RELAY);
+        assertThat(three.events().get(1).host()).isEqualTo("a2");
+        assertThat(EventSchedule.coldStart(true, 40_000_000L, 1).events().get(1).host()).isEqualTo("a1");
+        // 25% of one 40 Mbit/s uplink of ~650-byte records
+        assertThat(three.ratePerS()).isBetween(1500.0, 2000.0);
+        assertThat(EventSchedule.coldStart(true, 40_000_000L, 3).duration()).isLessThan(three.duration());
+    }
+
+    @Test
+    void capacityChangeLowersOneRouteToAQuarterAndRaisesItBack() {
+        EventSchedule schedule = EventSchedule.capacityChange(false, 10_000_000L);
+        BenchEvent lower = schedule.events().get(0);
+        BenchEvent raise = schedule.events().get(1);
+        assertThat(lower.kind().network()).isTrue();
+        assertThat(lower.value()).isEqualTo(2_500_000L);
+        assertThat(raise.value()).isEqualTo(10_000_000L);
+        assertThat(schedule.changedRoute()).isEqualTo("via-a2");
+        assertThat(schedule.bestSplitAfter(lower)).containsEntry("via-a2", 0.111).containsEntry("direct", 0.444);
+        assertThat(schedule.bestSplitAfter(raise)).containsEntry("via-a2", 0.333);
+        // 60% of the three uplinks: 80% of what is left with one at a quarter
+        double capacity = 3 * EventSchedule.recordsPerSecondPerUplink(10_000_000L);
+        assertThat(schedule.ratePerS() / capacity).isBetween(0.55, 0.65);
+    }
+
+    @Test
+    void eventsMustFallInsideTheLoadAndNameWhatTheyNeed() {
+        assertThatThrownBy(() -> new EventSchedule(100, Duration.ofSeconds(10),
+                List.of(BenchEvent.restartTasks("late", Duration.ofSeconds(10))), "", java.util.Map.of()))
+                .hasMessageContaining("late");
+        assertThatThrownBy(() -> new BenchEvent("x", Duration.ZERO, BenchEvent.Kind.KILL_RELAY, "", 0))
+                .hasMessageContaining("needs a host");
+    }
+
+    @Test
+    void theScenariosWithEventsHaveTheirOwnVariantsOutputAndNetwork() {
+        BenchPlan cold = BenchPlan.defaults("wan", BenchPlan.Load.COLD_START, false, Path.of("out"), "cmd");
+        assertThat(cold.variants()).containsExactlyElementsOf(Variants.coldStartRun());
+        assertThat(cold.outputName()).isEqualTo("wan-cold-start");
+        assertThat(cold.eventSchedule(3)).isPresent();
+        BenchPlan capacity = BenchPlan.defaults("wan", BenchPlan.Load.CAPACITY_CHANGE, true, Path.of("out"), "cmd");
+        assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
+        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
+        assertThat(BenchPlan.defaults("wan", BenchPlan.Load.STEADY, true, Path.of("out"), "cmd").eventSchedule(3))
+                .isEmpty();
+        assertThatThrownBy(() -> capacity.withVariants(List.of(Variants.JS_1_ROUTE)))
+                .hasMessageContaining("--variants").hasMessageContaining("three routes");
+        assertThatThrownBy(() -> cold.withVariants(List.of(Variants.MM2_TUNED_SRC)))
+                .hasMessageContaining("needs JetStream");
+    }
+}
