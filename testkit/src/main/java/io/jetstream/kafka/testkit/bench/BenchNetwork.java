@@ -1,6 +1,7 @@
 package io.jetstream.kafka.testkit.bench;
 
 import io.jetstream.kafka.testkit.site.HostPlacement;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -61,6 +62,21 @@ interface BenchNetwork extends AutoCloseable {
      * loopback emulator); on namespaces a broker's LAN address is reachable from the other site.
      */
     boolean brokersNeedWanListeners();
+
+    /**
+     * Makes the packets site-A host {@code host} sends to site B take {@code oneWayDelay() + extra} one way from now
+     * on, so the round trip of its route grows by {@code extra} (the other direction keeps the base delay).
+     *
+     * @throws UnsupportedOperationException where the network cannot give one host a delay of its own
+     */
+    void setExtraDelay(String host, Duration extra) throws IOException, InterruptedException;
+
+    /**
+     * Caps the WAN uplink of site-A host {@code host} at {@code bitsPerSecond} from now on.
+     *
+     * @throws UnsupportedOperationException where the network cannot change a cap while running
+     */
+    void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException;
 
     /** The delay line's process, for CPU accounting; empty when there is none. */
     OptionalLong delayLinePid();

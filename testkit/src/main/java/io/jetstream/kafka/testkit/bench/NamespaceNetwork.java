@@ -100,6 +100,16 @@ final class NamespaceNetwork implements BenchNetwork {
     }
 
     @Override
+    public void setExtraDelay(String host, Duration extra) throws IOException, InterruptedException {
+        network.setExtraDelay(host, extra);
+    }
+
+    @Override
+    public void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException {
+        network.setUplinkRate(host, bitsPerSecond);
+    }
+
+    @Override
     public OptionalLong delayLinePid() {
         long pid = network.delayLinePid();
         return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
