@@ -36,7 +36,9 @@ final class BenchArguments {
     @Option(names = "--scenario", paramLabel = "S", completionCandidates = Loads.class,
             description = "the offered load: ${COMPLETION-CANDIDATES} (default steady: warm-up, latency phase,"
                     + " backlog; varying-rate: rate steps 10x up and down with bursts, the adaptive batch policy"
-                    + " against a sweep of fixed settings, output <scenario>-varying-rate)")
+                    + " against a sweep of fixed settings, output <scenario>-varying-rate; heterogeneous: three routes"
+                    + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
+                    + " against round-robin, output <scenario>-heterogeneous)")
     private String load;
 
     @Option(names = "--quick",

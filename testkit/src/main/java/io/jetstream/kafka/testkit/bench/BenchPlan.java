@@ -54,7 +54,12 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
          * Warm-up, then the rate steps 10x up and down with bursts ({@link RateStep#varyingRate}),
          * every step's latency, delivered rate and CPU measured: issue 13's first scenario.
          */
-        VARYING_RATE("varying-rate");
+        VARYING_RATE("varying-rate"),
+        /**
+         * Warm-up, then one step at a target rate over three routes of different capacity, delay and
+         * price ({@link Heterogeneous}): issue 13's heterogeneous scenario.
+         */
+        HETEROGENEOUS("heterogeneous");
 
         private final String id;
 
@@ -139,22 +144,27 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
      * has its own bursts; {@code backlogBytes} stays at its default and is not used).
      */
     public static BenchPlan defaults(String scenario, Load load, boolean quick, Path outputDir, String commandLine) {
-        boolean varying = load == Load.VARYING_RATE;
-        List<String> variants = varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
+        boolean varying = load == Load.VARYING_RATE || load == Load.HETEROGENEOUS;
+        List<String> variants = load == Load.HETEROGENEOUS ? Heterogeneous.variants()
+                : varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
                 : quick ? Variants.quickRun() : Variants.fullRun();
         Duration warmup = Duration.ofSeconds(quick ? 3 : varying ? 30 : 90);
-        long burst = quick ? 0 : varying ? 30_000_000L : 60_000_000L;
+        long burst = quick || load == Load.HETEROGENEOUS ? 0 : varying ? 30_000_000L : 60_000_000L;
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
                 outputDir, commandLine, Map.of(), Map.of());
     }
 
     /**
-     * The steps of the varying-rate load for this plan's uplinks ({@link RateStep#varyingRate}); empty
-     * for the steady load.
+     * The steps of the varying-rate load for this plan's uplinks ({@link RateStep#varyingRate}), of the
+     * heterogeneous load ({@link Heterogeneous#steps}); empty for the steady load.
      */
     public List<RateStep> rateSteps() {
-        return load == Load.VARYING_RATE ? RateStep.varyingRate(quick, uplinkBitsPerSecond) : List.of();
+        return switch (load) {
+            case VARYING_RATE -> RateStep.varyingRate(quick, uplinkBitsPerSecond);
+            case HETEROGENEOUS -> Heterogeneous.steps(quick);
+            case STEADY -> List.of();
+        };
     }
 
     /**

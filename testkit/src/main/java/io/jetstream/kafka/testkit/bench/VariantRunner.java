@@ -108,7 +108,7 @@ final class VariantRunner {
             run.mark("deployed");
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
-                if (plan.load() == BenchPlan.Load.VARYING_RATE) {
+                if (!plan.rateSteps().isEmpty()) {
                     varyingRate(run, probe);
                     run.mark("steps done");
                 } else {
