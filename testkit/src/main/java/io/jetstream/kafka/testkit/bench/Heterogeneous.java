@@ -230,9 +230,15 @@ final class Heterogeneous {
         }
         double cheapest = cheapestCost(load);
         double bytes = last.totalBytes() - first.totalBytes();
-        double spent = last.totalSpent() - first.totalSpent();
-        double maxSpent = samples.stream().mapToDouble(RouteSpendSampler.Sample::totalSpent).max().orElse(0);
-        boolean capHeld = cap <= 0 || samples.stream().allMatch(s -> s.totalSpent() <= cap * (1 + 1e-9));
+        double priced = priced(samples);
+        double charged = last.totalSpent() - first.totalSpent();
+        boolean relayCharged = charged > 0;
+        double spent = relayCharged ? charged : priced;
+        // a policy that charges nothing is held to the cap with its priced money (final, so the most)
+        double maxSpent = relayCharged
+                ? samples.stream().mapToDouble(RouteSpendSampler.Sample::totalSpent).max().orElse(0) : priced;
+        boolean capHeld = cap <= 0 || (relayCharged
+                ? samples.stream().allMatch(s -> s.totalSpent() <= cap * (1 + 1e-9)) : priced <= cap * (1 + 1e-9));
         Map<String, Double> shares = new LinkedHashMap<>();
         Map<String, Double> rttMs = new LinkedHashMap<>();
         Map<String, Double> schedulerRttMs = new LinkedHashMap<>();
@@ -256,17 +262,51 @@ final class Heterogeneous {
         }
         double perGb = bytes > 0 ? spent / (bytes / 1e9) : 0;
         double cheapestPerGb = bytes > 0 ? cheapest / (bytes / 1e9) : 0;
-        return Optional.of(new RouteEconomics(round(bytes / 1e6, 2), round(spent, 6), round(perGb, 5),
+        return Optional.of(new RouteEconomics(round(bytes / 1e6, 2), round(spent, 6),
+                relayCharged ? "relay" : "prices x bytes", round(priced, 6), round(perGb, 5),
                 round(cheapestPerGb, 5), cheapestPerGb > 0 ? round(perGb / cheapestPerGb, 3) : 0,
                 cheapestPerGb > 0 && perGb <= 1.05 * cheapestPerGb, round(cap, 6), round(maxSpent, 6), capHeld,
                 shares, spentByRoute, rttMs, schedulerRttMs, byRtt, byDelay, byRtt.equals(byDelay), spendOverTime));
+    }
+
+    /** Money of the bytes each route carried at its price, and its relay's leases from its first use to its last. */
+    static double priced(List<RouteSpendSampler.Sample> samples) {
+        RouteSpendSampler.Sample first = samples.get(0);
+        RouteSpendSampler.Sample last = samples.get(samples.size() - 1);
+        double money = 0;
+        for (RouteSetup route : ROUTES) {
+            String name = route.route();
+            money += (last.bytes().getOrDefault(name, 0.0) - first.bytes().getOrDefault(name, 0.0)) / 1e9
+                    * route.pricePerGb();
+            if (route.relayPricePerHour() > 0) {
+                long firstUse = -1;
+                long lastUse = -1;
+                for (int i = 1; i < samples.size(); i++) {
+                    double sent = samples.get(i).bytes().getOrDefault(name, 0.0)
+                            - samples.get(i - 1).bytes().getOrDefault(name, 0.0);
+                    if (sent > 0) {
+                        firstUse = firstUse < 0 ? samples.get(i - 1).nanos() : firstUse;
+                        lastUse = samples.get(i).nanos();
+                    }
+                }
+                if (firstUse >= 0) {
+                    double leases = Math.max(1, Math.ceil((lastUse - firstUse) / (double) RELAY_LEASE.toNanos()));
+                    money += leases * RELAY_LEASE.toSeconds() / 3600.0 * route.relayPricePerHour();
+                }
+            }
+        }
+        return money;
     }
 
     /**
      * One variant's money and routes over its whole run (warm-up and target step).
      *
      * @param megabytes        wire MB the ingress sent onto its routes
-     * @param spent            money the ingress charged (sum of {@code jetstream_relay_route_spent_total})
+     * @param spent            money the ingress charged (sum of {@code jetstream_relay_route_spent_total}); a policy
+     *                         that charges nothing (round-robin) gets {@code priced} instead
+     * @param spentSource      {@code relay} or {@code prices x bytes}
+     * @param priced           each route's bytes at its price, plus a lease of its relay per started minute between
+     *                         its first and last use
      * @param perGb            spent per GB sent
      * @param cheapestPerGb    the cheapest split's money per GB for the same bytes at the same times
      * @param costRatio        perGb / cheapestPerGb
@@ -285,7 +325,7 @@ final class Heterogeneous {
      * @param rankMatches      the two rankings agree
      * @param spendOverTime    [seconds since the first sample, money spent so far]
      */
-    record RouteEconomics(double megabytes, double spent, double perGb, double cheapestPerGb, double costRatio,
+    record RouteEconomics(double megabytes, double spent, String spentSource, double priced, double perGb, double cheapestPerGb, double costRatio,
                           boolean withinFivePercent, double spendCap, double maxSpent, boolean capHeld,
                           Map<String, Double> shares, Map<String, Double> spentByRoute, Map<String, Double> rttMs,
                           Map<String, Double> schedulerRttMs, List<String> rankByRtt, List<String> rankByDelay, boolean rankMatches,

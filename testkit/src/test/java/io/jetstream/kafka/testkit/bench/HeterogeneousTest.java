@@ -111,12 +111,21 @@ class HeterogeneousTest {
         assertThat(e.rankByRtt()).containsExactly("direct", "via-a2", "via-a3");
         assertThat(e.rankMatches()).isTrue();
 
+        assertThat(e.spentSource()).isEqualTo("relay");
+        // the same bytes at the routes' prices and one lease: what the relay charged
+        assertThat(e.priced()).isCloseTo(e.spent(), within(1e-6));
         assertThat(e.rttMs()).containsEntry("via-a3", 99.0);
         assertThat(e.schedulerRttMs()).containsEntry("via-a3", 90.0);
         assertThat(Heterogeneous.economics(samples, 1.0, Map.of("direct", 0.07, "via-a2", 0.06, "via-a3", 0.09))
                 .orElseThrow().rankMatches()).isFalse();
         assertThat(Heterogeneous.economics(samples, 0.0001, rtts).orElseThrow().capHeld()).isFalse();
         assertThat(Heterogeneous.economics(samples.subList(0, 1), 1.0, rtts)).isEmpty();
+        // round-robin charges nothing: the money is the bytes at the routes' prices
+        List<RouteSpendSampler.Sample> unpriced = samples.stream().map(sample -> new RouteSpendSampler.Sample(
+                sample.nanos(), Map.of(), sample.bytes(), sample.rttSeconds())).toList();
+        Heterogeneous.RouteEconomics roundRobin = Heterogeneous.economics(unpriced, 1.0, rtts).orElseThrow();
+        assertThat(roundRobin.spentSource()).isEqualTo("prices x bytes");
+        assertThat(roundRobin.spent()).isCloseTo(e.spent(), within(1e-6));
     }
 
     @Test
