@@ -348,8 +348,8 @@ final class Heterogeneous {
             of(result).ifPresent(e -> out.printf(Locale.ROOT,
                     "%-20s %9.4f %9.4f %7.2f %10.5f %10.5f %-28s %-26s %s%s%n", result.id(), e.perGb(),
                     e.cheapestPerGb(), e.costRatio(), e.maxSpent(), e.spendCap(),
-                    joined(e.shares(), "%.2f"), joined(e.rttMs(), "%.0f"), String.join(">", e.rankByRtt()),
-                    e.rankMatches() ? " (= delays)" : " (delays: " + String.join(">", e.rankByDelay()) + ")"));
+                    joined(e.shares(), "%.2f"), joined(e.rttMs(), "%.0f"), String.join("<", e.rankByRtt()),
+                    e.rankMatches() ? " (= delays)" : " (delays: " + String.join("<", e.rankByDelay()) + ")"));
         }
     }
 
