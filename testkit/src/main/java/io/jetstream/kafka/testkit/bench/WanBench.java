@@ -129,7 +129,7 @@ public final class WanBench {
             BenchReport.printSteps(out, results, result.varyingRate());
         }
         if (Heterogeneous.applies(plan)) {
-            Heterogeneous.printReport(out, results);
+            HeterogeneousReport.printReport(out, results);
         }
         out.println("Report: " + jsonFile(plan) + " and " + htmlFile(plan));
         out.println(result.resultLine());
@@ -144,7 +144,7 @@ public final class WanBench {
         Optional<RateComparison> varying = RateComparison.of(results, network.oneWayDelay().toMillis());
         String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, network.kind())
                 + varying.map(BenchReport::rateFigures).orElse("")
-                + (Heterogeneous.applies(plan) ? Heterogeneous.resultFigures(results) : "") + " json=" + jsonFile(plan);
+                + (Heterogeneous.applies(plan) ? HeterogeneousReport.resultFigures(results) : "") + " json=" + jsonFile(plan);
         boolean ok = !results.isEmpty() && results.stream().allMatch(VariantResult::ok);
         Optional<VariantResult.BacklogPhase> backlog = headline.map(VariantResult::backlog);
         Optional<VariantResult.LatencyPhase> latency = headline.map(VariantResult::latency);
@@ -206,7 +206,7 @@ public final class WanBench {
             workload.put("rate_steps", steps);
         }
         if (Heterogeneous.applies(plan)) {
-            workload.put("heterogeneous", Heterogeneous.describe(plan));
+            workload.put("heterogeneous", HeterogeneousReport.describe(plan));
         }
         workload.put("variants", plan.variants());
         workload.put("skipped_variants", skipped);
