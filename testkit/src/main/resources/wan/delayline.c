@@ -6,16 +6,26 @@
  * device; this program reads each packet, keeps it in a FIFO for the one-way delay, and writes
  * it back into the TUN at its due time; the kernel then routes it to the destination host.
  *
- *   host a1 --veth--> core ns --(ip rule iif wan-a1)--> tun --read--> FIFO ring
- *                                                                       | held for the delay
+ *   host a1 --veth--> core ns --(ip rule iif wan-a1)--> tun --read--> FIFO of a1's class
+ *                                                                       | held for its delay
  *   host b1 <--veth-- core ns <--(main table)---------- tun <--write----+
  *
+ * Delay classes: every packet gets --delay-us, except packets whose IPv4 source address has a
+ * line "A.B.C.D DELAY_US" in the --control-file, which get that delay (the Java side lists every
+ * host, so each host has a class, a FIFO, of its own). The file is read at start and again on
+ * SIGUSR1; a line "generation N" in it is echoed in the "delayline delays generation=N ..." line
+ * printed once the new delays apply, so the caller knows when they do. A source keeps its class
+ * once it has one (a source left out of a later file goes back to --delay-us in its own class).
+ *
  * Invariants:
- *  - every packet gets the same delay, so arrival order is due order and one FIFO suffices;
- *    packets are never reordered, and never duplicated;
- *  - the ring is allocated once, pre-faulted and locked (mlockall), so the hot path never takes
- *    a page fault or calls malloc; when it is full, packets are dropped and counted (a tail drop,
- *    like a router queue), never blocked on;
+ *  - within a class, due times never decrease (due = max(arrival + delay, previous due)), so one
+ *    FIFO per class suffices and a class's packets are never reordered, even when its delay is
+ *    lowered at run time; packets are never duplicated; the next packet written is the earliest
+ *    due head of all classes;
+ *  - the slots are one pool, allocated once, pre-faulted and locked (mlockall), shared by the
+ *    classes through a free list, so the hot path never takes a page fault or calls malloc; when
+ *    the pool is empty, packets are dropped and counted (a tail drop, like a router queue), never
+ *    blocked on;
  *  - reads and writes alternate in bounded bursts so that neither starves the other;
  *  - the thread runs SCHED_FIFO with zero timer slack, sleeping in ppoll() until the head packet
  *    is due or the TUN is readable; signals are only unblocked inside ppoll() (no races);
@@ -23,18 +33,20 @@
  *    CPUs with RPS: a write() then only queues the packet, instead of forwarding it and running the
  *    receiving host's TCP stack inside the call (~30 us a packet, which made the delay line fall
  *    behind at ~15k packets/s on a 2-core machine; with the split, 99.9% are within 0.75 ms);
- *  - SIGTERM/SIGINT stop it cleanly; it prints its counters on exit and rewrites them in the
- *    stats file (one fixed-width line at offset 0) every second.
+ *  - SIGTERM/SIGINT stop it cleanly; it prints its counters (and each class's) on exit and rewrites
+ *    them in the stats file (one fixed-width line at offset 0) every second.
  *
- * Lateness = (time the packet is written) - (time it was read + delay): the jitter this program
- * adds on top of the queueing in the kernel. It is kept as a 1 us histogram up to 20 ms.
+ * Lateness = (time the packet is written) - (its due time): the jitter this program adds on top of
+ * the queueing in the kernel. It is kept as a 1 us histogram up to 20 ms.
  *
  * Usage: delayline --tun NAME --delay-us N [--slots N] [--priority P] [--cpu N] [--stats-file PATH]
+ *                  [--control-file PATH]
  * Exit codes: 0 stopped by a signal, 1 runtime error, 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -57,12 +69,25 @@
 #define BURST 16                         /* packets moved per side before looking at the other */
 #define HIST_BUCKETS 20000               /* 1 us buckets: 0 .. 20 ms of lateness */
 #define STATS_LINE 256                   /* fixed width of the stats file's line */
+#define MAX_CLASSES 65                   /* class 0: every source without a class of its own */
+#define MAX_DELAY_US 10000000ll
+#define NO_SLOT UINT32_MAX
 
 struct slot {
     uint64_t due_ns;
     uint32_t len;
-    uint32_t reserved;
+    uint32_t next;                       /* next slot of the same class, or NO_SLOT */
     unsigned char data[PAYLOAD_MAX];
+};
+
+struct delay_class {
+    uint32_t addr;                       /* IPv4 source, network order; unused for class 0 */
+    uint64_t delay_ns;
+    uint64_t last_due_ns;                /* due times of a class never decrease */
+    uint32_t head;                       /* oldest held slot, or NO_SLOT */
+    uint32_t tail;
+    uint64_t held;
+    uint64_t packets;                    /* written back */
 };
 
 struct counters {
@@ -79,12 +104,20 @@ struct counters {
 };
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t reload_requested;
+static struct delay_class classes[MAX_CLASSES];
+static int class_count = 1;
 static struct counters stats;
 static unsigned char scratch[SLOT_BYTES];
 
 static void on_stop(int sig) {
     (void) sig;
     stop_requested = 1;
+}
+
+static void on_reload(int sig) {
+    (void) sig;
+    reload_requested = 1;
 }
 
 static uint64_t now_ns(void) {
@@ -171,14 +204,114 @@ static int open_tun(const char *name) {
     return fd;
 }
 
+static int class_of(uint32_t addr) {
+    for (int c = 1; c < class_count; c++) {
+        if (classes[c].addr == addr) {
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* The class of a packet: its IPv4 source's, or 0. */
+static int classify(const unsigned char *packet, ssize_t len) {
+    if (class_count == 1 || len < 20 || (packet[0] >> 4) != 4) {
+        return 0;
+    }
+    uint32_t addr;
+    memcpy(&addr, packet + 12, sizeof addr);
+    return class_of(addr);
+}
+
+/* The non-empty class whose head is due first, or -1. */
+static int earliest_class(const struct slot *ring) {
+    int best = -1;
+    for (int c = 0; c < class_count; c++) {
+        if (classes[c].head != NO_SLOT
+                && (best < 0 || ring[classes[c].head].due_ns < ring[classes[best].head].due_ns)) {
+            best = c;
+        }
+    }
+    return best;
+}
+
+/*
+ * Reads "A.B.C.D DELAY_US" and "generation N" lines (outside the hot path: stdio may allocate). A missing file
+ * means no classes. Returns the number of lines rejected, or -1 if the file cannot be read.
+ */
+static int load_control(const char *path, uint64_t base_ns, long long *generation) {
+    FILE *file = fopen(path, "r");
+    if (file == NULL) {
+        if (errno == ENOENT) {
+            return 0;
+        }
+        fprintf(stderr, "delayline: control file %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    for (int c = 1; c < class_count; c++) {
+        classes[c].delay_ns = base_ns;
+    }
+    int rejected = 0;
+    char line[128];
+    while (fgets(line, sizeof line, file) != NULL) {
+        char word[64];
+        long long value;
+        if (sscanf(line, "%63s %lld", word, &value) != 2) {
+            continue;
+        }
+        if (strcmp(word, "generation") == 0) {
+            *generation = value;
+            continue;
+        }
+        struct in_addr addr;
+        if (inet_pton(AF_INET, word, &addr) != 1 || value < 0 || value > MAX_DELAY_US) {
+            fprintf(stderr, "delayline: control file %s: rejected line: %s", path, line);
+            rejected++;
+            continue;
+        }
+        int c = class_of(addr.s_addr);
+        if (c == 0) {
+            if (class_count == MAX_CLASSES) {
+                fprintf(stderr, "delayline: control file %s: more than %d sources, ignored: %s", path,
+                        MAX_CLASSES - 1, line);
+                rejected++;
+                continue;
+            }
+            c = class_count++;
+            memset(&classes[c], 0, sizeof classes[c]);
+            classes[c].addr = addr.s_addr;
+            classes[c].head = NO_SLOT;
+            classes[c].tail = NO_SLOT;
+        }
+        classes[c].delay_ns = (uint64_t) value * 1000ull;
+    }
+    fclose(file);
+    return rejected;
+}
+
+static void print_classes(const char *what, long long generation) {
+    printf("delayline %s generation=%lld classes=%d", what, generation, class_count - 1);
+    for (int c = 1; c < class_count; c++) {
+        char text[INET_ADDRSTRLEN];
+        struct in_addr addr = {.s_addr = classes[c].addr};
+        inet_ntop(AF_INET, &addr, text, sizeof text);
+        printf(" %s=%lluus/%llupackets", text, (unsigned long long) (classes[c].delay_ns / 1000),
+                (unsigned long long) classes[c].packets);
+    }
+    printf(" other=%lluus/%llupackets\n", (unsigned long long) (classes[0].delay_ns / 1000),
+            (unsigned long long) classes[0].packets);
+    fflush(stdout);
+}
+
 static void usage(void) {
     fprintf(stderr, "usage: delayline --tun NAME --delay-us N [--slots N] [--priority P] [--cpu N]"
-            " [--stats-file PATH]\n");
+            " [--stats-file PATH] [--control-file PATH]\n");
 }
 
 int main(int argc, char **argv) {
     const char *tun = NULL;
     const char *stats_path = NULL;
+    const char *control_path = NULL;
     long long delay_us = -1;
     long long slots = 8192;
     int priority = 50;
@@ -190,6 +323,7 @@ int main(int argc, char **argv) {
         {"priority", required_argument, NULL, 'p'},
         {"cpu", required_argument, NULL, 'c'},
         {"stats-file", required_argument, NULL, 'f'},
+        {"control-file", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
     int opt;
@@ -201,17 +335,24 @@ int main(int argc, char **argv) {
             case 'p': priority = atoi(optarg); break;
             case 'c': cpu = atoi(optarg); break;
             case 'f': stats_path = optarg; break;
+            case 'k': control_path = optarg; break;
             default: usage(); return 2;
         }
     }
-    /* a power of two, so that ring positions wrap with a mask */
-    if (tun == NULL || delay_us < 0 || delay_us > 10000000 || slots < 64 || slots > (1 << 20)
+    /* a power of two, as the ring always had: sizes stay the ones the Java side computes */
+    if (tun == NULL || delay_us < 0 || delay_us > MAX_DELAY_US || slots < 64 || slots > (1 << 20)
             || (slots & (slots - 1)) != 0 || priority < 0 || priority > 99 || cpu < -1 || cpu >= CPU_SETSIZE) {
         usage();
         return 2;
     }
     const uint64_t delay_ns = (uint64_t) delay_us * 1000ull;
-    const uint64_t mask = (uint64_t) slots - 1;
+    classes[0].delay_ns = delay_ns;
+    classes[0].head = NO_SLOT;
+    classes[0].tail = NO_SLOT;
+    long long generation = 0;
+    if (control_path != NULL && load_control(control_path, delay_ns, &generation) != 0) {
+        return 2;
+    }
 
     /* Signals are blocked except while sleeping in ppoll(), which then returns EINTR. */
     sigset_t blocked, sleeping;
@@ -219,16 +360,20 @@ int main(int argc, char **argv) {
     sigaddset(&blocked, SIGTERM);
     sigaddset(&blocked, SIGINT);
     sigaddset(&blocked, SIGHUP);
+    sigaddset(&blocked, SIGUSR1);
     sigprocmask(SIG_BLOCK, &blocked, &sleeping);
     sigdelset(&sleeping, SIGTERM);
     sigdelset(&sleeping, SIGINT);
     sigdelset(&sleeping, SIGHUP);
+    sigdelset(&sleeping, SIGUSR1);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop;
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    action.sa_handler = on_reload;
+    sigaction(SIGUSR1, &action, NULL);
 
     size_t ring_bytes = (size_t) slots * sizeof(struct slot);
     struct slot *ring = mmap(NULL, ring_bytes, PROT_READ | PROT_WRITE,
@@ -238,6 +383,17 @@ int main(int argc, char **argv) {
         return 1;
     }
     memset(ring, 0, ring_bytes); /* pre-fault every page, whether or not MAP_POPULATE did */
+    size_t free_bytes = (size_t) slots * sizeof(uint32_t);
+    uint32_t *free_slots = mmap(NULL, free_bytes, PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (free_slots == MAP_FAILED) {
+        fprintf(stderr, "delayline: mmap %zu bytes: %s\n", free_bytes, strerror(errno));
+        return 1;
+    }
+    uint64_t free_count = 0;
+    for (long long i = slots - 1; i >= 0; i--) {
+        free_slots[free_count++] = (uint32_t) i;
+    }
     memset(&stats, 0, sizeof stats);
     const char *mlock_state = "ok";
     if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
@@ -282,10 +438,9 @@ int main(int argc, char **argv) {
     write_stats_file(stats_fd);
     printf("delayline ready tun=%s delay_us=%lld slots=%lld sched=%s:%d cpu=%s mlock=%s pid=%ld\n",
             tun, delay_us, slots, sched_state, priority, cpu_state, mlock_state, (long) getpid());
-    fflush(stdout);
+    print_classes("delays", generation);
 
-    uint64_t head = 0;    /* next packet to write */
-    uint64_t count = 0;   /* packets held */
+    uint64_t count = 0;   /* packets held, all classes */
     uint64_t next_stats_ns = now_ns() + 1000000000ull;
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
     int status = 0;
@@ -293,9 +448,18 @@ int main(int argc, char **argv) {
     while (!stop_requested) {
         uint64_t now = now_ns();
 
-        /* 1. Write back what is due (at most BURST, then look at the TUN again). */
+        if (reload_requested) {
+            reload_requested = 0;
+            if (control_path != NULL && load_control(control_path, delay_ns, &generation) >= 0) {
+                print_classes("delays", generation);
+            }
+        }
+
+        /* 1. Write back what is due, earliest first across the classes (at most BURST, then look at the TUN). */
         for (int i = 0; i < BURST && count > 0; i++) {
-            struct slot *s = &ring[head & mask];
+            int c = earliest_class(ring);
+            uint32_t index = classes[c].head;
+            struct slot *s = &ring[index];
             if (s->due_ns > now) {
                 break;
             }
@@ -303,10 +467,16 @@ int main(int argc, char **argv) {
             if (write(fd, s->data, s->len) == (ssize_t) s->len) {
                 stats.packets++;
                 stats.bytes += s->len;
+                classes[c].packets++;
             } else {
                 stats.write_errors++;
             }
-            head++;
+            classes[c].head = s->next;
+            if (s->next == NO_SLOT) {
+                classes[c].tail = NO_SLOT;
+            }
+            classes[c].held--;
+            free_slots[free_count++] = index;
             count--;
             uint64_t written = now_ns();
             if (written - now > stats.write_max_ns) {
@@ -319,17 +489,33 @@ int main(int argc, char **argv) {
         int drained = 0;
         for (int i = 0; i < BURST; i++) {
             ssize_t n;
-            if (count == (uint64_t) slots) {
+            if (free_count == 0) {
                 n = read(fd, scratch, sizeof scratch);
                 if (n > 0) {
                     stats.dropped++;
                 }
             } else {
-                struct slot *s = &ring[(head + count) & mask];
+                uint32_t index = free_slots[free_count - 1];
+                struct slot *s = &ring[index];
                 n = read(fd, s->data, PAYLOAD_MAX);
                 if (n > 0) {
+                    free_count--;
+                    int c = classify(s->data, n);
+                    uint64_t due = now_ns() + classes[c].delay_ns;
+                    if (due < classes[c].last_due_ns) {
+                        due = classes[c].last_due_ns; /* a lowered delay: wait behind the class's earlier packets */
+                    }
+                    classes[c].last_due_ns = due;
                     s->len = (uint32_t) n;
-                    s->due_ns = now_ns() + delay_ns;
+                    s->due_ns = due;
+                    s->next = NO_SLOT;
+                    if (classes[c].tail == NO_SLOT) {
+                        classes[c].head = index;
+                    } else {
+                        ring[classes[c].tail].next = index;
+                    }
+                    classes[c].tail = index;
+                    classes[c].held++;
                     count++;
                     if (count > stats.in_flight_max) {
                         stats.in_flight_max = count;
@@ -358,11 +544,13 @@ int main(int argc, char **argv) {
          * packets are still waiting in the TUN or are due already, poll without sleeping: ppoll() is also where
          * the stop signals get through, so it is never skipped. */
         struct timespec timeout = {0, 0};
-        int due_now = count > 0 && ring[head & mask].due_ns <= now;
-        if (drained && !due_now) {
+        int first = count > 0 ? earliest_class(ring) : -1;
+        uint64_t first_due = first >= 0 ? ring[classes[first].head].due_ns : UINT64_MAX;
+        int due_now = first_due <= now;
+        if (drained && !due_now && !reload_requested) {
             uint64_t wake = next_stats_ns;
-            if (count > 0 && ring[head & mask].due_ns < wake) {
-                wake = ring[head & mask].due_ns;
+            if (first_due < wake) {
+                wake = first_due;
             }
             uint64_t wait = wake - now;
             timeout.tv_sec = (time_t) (wait / 1000000000ull);
@@ -378,6 +566,7 @@ int main(int argc, char **argv) {
     write_stats_file(stats_fd);
     char line[STATS_LINE];
     format_stats(line, sizeof line);
+    print_classes("classes", generation);
     printf("delayline exit %s held=%llu\n", line, (unsigned long long) count);
     fflush(stdout);
     if (stats_fd >= 0) {

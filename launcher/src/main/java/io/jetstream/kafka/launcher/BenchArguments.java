@@ -39,7 +39,9 @@ final class BenchArguments {
                     + " against a sweep of fixed settings, output <scenario>-varying-rate; cold-start: a steady load"
                     + " while the source tasks restart and a relay fails and returns, time until batches are back to"
                     + " their steady size; capacity-change: three routes while one route's uplink cap is lowered to a"
-                    + " quarter and raised again, time until the route shares match the capacity-proportional split)")
+                    + " quarter and raised again, time until the route shares match the capacity-proportional split; heterogeneous: three routes"
+                    + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
+                    + " against round-robin, output <scenario>-heterogeneous)")
     private String load;
 
     @Option(names = "--quick",

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", sortOptions = false,
         description = "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html"
-                + " (wan [--scenario steady|varying-rate|cold-start|capacity-change] [--quick])",
+                + " (wan [--scenario steady|varying-rate|cold-start|capacity-change|heterogeneous] [--quick])",
         footer = {"", "Exit code 0 when every variant delivered every record exactly once and in order, 1 otherwise,"
                 + " 2 for a bad option."})
 final class BenchCommand implements Callable<Integer> {

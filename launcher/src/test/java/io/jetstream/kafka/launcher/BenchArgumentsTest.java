@@ -78,7 +78,7 @@ class BenchArgumentsTest {
         assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
         assertThat(plan("wan", "--scenario", "steady").load()).isEqualTo(BenchPlan.Load.STEADY);
         assertThatThrownBy(() -> plan("wan", "--scenario", "sine"))
-                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate, cold-start, capacity-change]");
+                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate, cold-start, capacity-change, heterogeneous]");
     }
 
     @Test

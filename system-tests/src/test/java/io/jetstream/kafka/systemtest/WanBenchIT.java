@@ -208,4 +208,47 @@ class WanBenchIT {
         assertThat(events.get("route_shares").has("via-a2")).isTrue();
         assertThat(result.ok()).as(result.resultLine()).isTrue();
     }
+
+    /**
+     * Issue 13's heterogeneous routes, quick: three routes of different capacity, delay and price, a target rate above
+     * the cheapest route's capacity. Asserts directions only: both variants deliver everything once and in order; the
+     * adaptive policy gives the cheapest route more than its round-robin share and keeps within its spend cap.
+     * Needs the namespace WAN (per-route delays); on the loopback emulator the delays are emulated per link.
+     */
+    @Test
+    void theQuickHeterogeneousRunPrefersTheCheapRouteWithinTheSpendCap() throws Exception {
+        Path output = Path.of("target", "bench").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", BenchPlan.Load.HETEROGENEOUS, true, output,
+                "WanBenchIT (./jetstream bench wan --scenario heterogeneous --quick)");
+
+        BenchResult result = new WanBench(plan, System.out).run();
+
+        JsonNode root = new ObjectMapper().readTree(Files.readString(WanBench.jsonFile(plan)));
+        assertThat(root.get("scenario").asText()).isEqualTo("wan-heterogeneous-quick");
+        assertThat(Files.readString(WanBench.htmlFile(plan))).contains("Heterogeneous routes")
+                .doesNotContain("<script");
+        List<String> ids = new ArrayList<>();
+        for (JsonNode variant : root.get("variants")) {
+            String id = variant.get("id").asText();
+            ids.add(id);
+            assertThat(variant.get("error").isNull()).as(id + ": " + variant.get("error")).isTrue();
+            JsonNode verification = variant.get("verification");
+            assertThat(verification.get("lost").asLong()).as(id + " lost").isZero();
+            assertThat(verification.get("duplicates").asLong()).as(id + " duplicates").isZero();
+            assertThat(verification.get("order").asText()).as(id + " order").isEqualTo("ok");
+            JsonNode economics = variant.get("deployment").get("route_economics");
+            assertThat(economics).as(id + " route economics").isNotNull();
+            assertThat(economics.get("megabytes").asDouble()).as(id).isPositive();
+            assertThat(economics.get("cheapest_per_gb").asDouble()).as(id).isPositive();
+        }
+        assertThat(ids).containsExactly(Variants.JS_HETERO_ADAPTIVE, Variants.JS_HETERO_ROUND_ROBIN);
+        JsonNode adaptive = root.get("variants").get(0).get("deployment").get("route_economics");
+        // the cheap route (via-a2, 0.02/GB) carries more than round-robin's third
+        assertThat(adaptive.get("shares").get("via-a2").asDouble()).as("via-a2's share, adaptive")
+                .isGreaterThan(1.0 / 3);
+        assertThat(adaptive.get("cap_held").asBoolean()).as("spend within the cap").isTrue();
+        assertThat(adaptive.get("max_spent").asDouble()).isLessThanOrEqualTo(adaptive.get("spend_cap").asDouble());
+        assertThat(root.get("result_line").asText()).contains(" js-hetero-adaptive_per_gb=");
+        assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
 }

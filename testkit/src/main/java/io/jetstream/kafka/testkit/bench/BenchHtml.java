@@ -47,6 +47,7 @@ public final class BenchHtml {
         comparison(html, r);
         steps(html, r);
         events(html, r);
+        HeterogeneousReport.html(html, r.variants());
         boolean stepped = r.variants().stream().anyMatch(v -> !v.steps().isEmpty());
         html.append(stepped ? "<h2>Latency over every step (CDF)</h2>\n" : "<h2>Latency at steady load (CDF)</h2>\n");
         SvgChart cdf = new SvgChart(stepped ? "End-to-end latency, all steps" : "End-to-end latency, latency phase",

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.testkit.bench;
 
 import io.jetstream.kafka.testkit.site.HostPlacement;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -62,18 +63,23 @@ interface BenchNetwork extends AutoCloseable {
      */
     boolean brokersNeedWanListeners();
 
-    /** The delay line's process, for CPU accounting; empty when there is none. */
-    OptionalLong delayLinePid();
+    /**
+     * Makes the packets site-A host {@code host} sends to site B take {@code oneWayDelay() + extra} one way from now
+     * on, so the round trip of its route grows by {@code extra} (the other direction keeps the base delay).
+     *
+     * @throws UnsupportedOperationException where the network cannot give one host a delay of its own
+     */
+    void setExtraDelay(String host, Duration extra) throws IOException, InterruptedException;
 
     /**
-     * Sets the uplink cap of source host {@code host} to {@code bitsPerSecond} (the capacity-change
-     * scenario's events); the namespace network changes its {@code tc} shaper.
+     * Caps the WAN uplink of site-A host {@code host} at {@code bitsPerSecond} from now on.
      *
-     * @throws UnsupportedOperationException where {@link #uplinkRateChangeUnsupported()} says why
+     * @throws UnsupportedOperationException where the network cannot change a cap while running
      */
-    default void setUplinkRate(String host, long bitsPerSecond) throws java.io.IOException, InterruptedException {
-        throw new UnsupportedOperationException(uplinkRateChangeUnsupported().orElse("not supported"));
-    }
+    void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException;
+
+    /** The delay line's process, for CPU accounting; empty when there is none. */
+    OptionalLong delayLinePid();
 
     /** Why {@link #setUplinkRate} does not work on this network; empty when it does. */
     default Optional<String> uplinkRateChangeUnsupported() {

@@ -64,7 +64,12 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
          * Three routes at a steady load while one route's uplink cap is lowered and raised again
          * ({@link EventSchedule#capacityChange}): how fast and how steadily the routes' shares follow.
          */
-        CAPACITY_CHANGE("capacity-change");
+        CAPACITY_CHANGE("capacity-change"),
+        /**
+         * Warm-up, then one step at a target rate over three routes of different capacity, delay and
+         * price ({@link Heterogeneous}): issue 13's heterogeneous scenario.
+         */
+        HETEROGENEOUS("heterogeneous");
 
         private final String id;
 
@@ -164,11 +169,12 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         if (load.hasEvents()) {
             return eventDefaults(scenario, load, quick, outputDir, commandLine);
         }
-        boolean varying = load == Load.VARYING_RATE;
-        List<String> variants = varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
+        boolean varying = load == Load.VARYING_RATE || load == Load.HETEROGENEOUS;
+        List<String> variants = load == Load.HETEROGENEOUS ? Heterogeneous.variants()
+                : varying ? (quick ? Variants.varyingRateQuick() : Variants.varyingRateRun())
                 : quick ? Variants.quickRun() : Variants.fullRun();
         Duration warmup = Duration.ofSeconds(quick ? 3 : varying ? 30 : 90);
-        long burst = quick ? 0 : varying ? 30_000_000L : 60_000_000L;
+        long burst = quick || load == Load.HETEROGENEOUS ? 0 : varying ? 30_000_000L : 60_000_000L;
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
                 outputDir, commandLine, Map.of(), Map.of());
@@ -205,11 +211,15 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
     }
 
     /**
-     * The steps of the varying-rate load for this plan's uplinks ({@link RateStep#varyingRate}); empty
-     * for the steady load.
+     * The steps of the varying-rate load for this plan's uplinks ({@link RateStep#varyingRate}), of the
+     * heterogeneous load ({@link Heterogeneous#steps}); empty for the steady load.
      */
     public List<RateStep> rateSteps() {
-        return load == Load.VARYING_RATE ? RateStep.varyingRate(quick, uplinkBitsPerSecond) : List.of();
+        return switch (load) {
+            case VARYING_RATE -> RateStep.varyingRate(quick, uplinkBitsPerSecond);
+            case HETEROGENEOUS -> Heterogeneous.steps(quick);
+            case STEADY, COLD_START, CAPACITY_CHANGE -> List.of();
+        };
     }
 
     /**

@@ -26,6 +26,8 @@ import java.util.concurrent.TimeoutException;
 final class JetStreamReplicator implements Replicator {
 
     private static final String DESTINATION = "B";
+    /** The key of {@link Heterogeneous.RouteEconomics} in {@link #deployment()}, when the ingress was sampled. */
+    static final String ECONOMICS = "route_economics";
 
     private final BenchCluster cluster;
     private final Variant variant;
@@ -38,6 +40,11 @@ final class JetStreamReplicator implements Replicator {
     private ConnectRestClient restA;
     private ConnectRestClient restB;
     private List<String> relayHosts = List.of();
+    private Map<String, String> ingressKeys = Map.of();
+    private double spendCap;
+    private RouteSpendSampler spendSampler;
+    /** Per route, each hop as [the relay host sending to it, the hop's address as configured there]. */
+    private final Map<String, List<String[]>> routeHops = new LinkedHashMap<>();
 
     /**
      * @param sourceProps keys set on the source-site connector on top of the shipped file and the
@@ -53,6 +60,17 @@ final class JetStreamReplicator implements Replicator {
         this.sinkProps = sinkProps;
         this.sourceName = sourceConnectorName(variant.id());
         this.sinkName = "js-sink-" + variant.id();
+    }
+
+    /**
+     * Sets {@code keys} on the ingress relay on top of its routes (prices, routing policy, spend cap) and samples its
+     * route counters from deployment to undeployment, the result in {@link #deployment()} under {@link #ECONOMICS}
+     * (checked against {@code spendCap}); nothing when {@code keys} is empty.
+     */
+    JetStreamReplicator withIngressKeys(Map<String, String> keys, double cap) {
+        this.ingressKeys = Map.copyOf(keys);
+        this.spendCap = cap;
+        return this;
     }
 
     /** The name the source-site connector of a variant is deployed under. */
@@ -107,6 +125,8 @@ final class JetStreamReplicator implements Replicator {
         Map<String, List<InetSocketAddress>> routes = new LinkedHashMap<>();
         BenchNetwork network = cluster.network();
         routes.put("direct", List.of(network.toSiteB("a1", egress.dataAddress())));
+        routeHops.clear();
+        routeHops.put("direct", List.<String[]>of(new String[] {"a1", endpoint(routes.get("direct").get(0))}));
         if (variant.routes() >= 3) {
             for (String via : List.of("a2", "a3")) {
                 InetSocketAddress viaToEgress = network.toSiteB(via, egress.dataAddress());
@@ -117,9 +137,16 @@ final class JetStreamReplicator implements Replicator {
                     relay = cluster.startRelay(via, relayBase, allowed);
                 }
                 routes.put("via-" + via, List.of(relay.dataAddress(), viaToEgress));
+                routeHops.put("via-" + via, List.of(new String[] {"a1", endpoint(relay.dataAddress())},
+                        new String[] {via, endpoint(viaToEgress)}));
             }
         }
-        RelayProcess ingress = cluster.startRelay("a1", relayBase, RelayConfigs.ingressRoutes(DESTINATION, routes));
+        Map<String, String> ingressConfig = new LinkedHashMap<>(RelayConfigs.ingressRoutes(DESTINATION, routes));
+        ingressConfig.putAll(ingressKeys);
+        RelayProcess ingress = cluster.startRelay("a1", relayBase, ingressConfig);
+        if (!ingressKeys.isEmpty()) {
+            spendSampler = new RouteSpendSampler(ingress::metricsText, Heterogeneous.SAMPLE_INTERVAL);
+        }
         relayHosts = List.copyOf(hosts);
         Map<String, Object> relays = new LinkedHashMap<>();
         relays.put("ingress_a1", ingress.config());
@@ -150,9 +177,44 @@ final class JetStreamReplicator implements Replicator {
 
     @Override
     public void undeploy() throws IOException, TimeoutException, InterruptedException {
+        if (spendSampler != null) {
+            spendSampler.close();
+            Heterogeneous.economics(spendSampler.samples(), spendCap, routeRoundTrips())
+                    .ifPresent(economics -> deployment.put(ECONOMICS, economics));
+            spendSampler = null;
+        }
         saveRelayMetrics();
         Replicator.deleteAndAwait(restA, sourceName);
         Replicator.deleteAndAwait(restB, sinkName);
+    }
+
+    /**
+     * Each route's round trip as its relays measure it: the sum over its hops of the sending relay's heartbeat round
+     * trip to that hop ({@code jetstream_relay_peer_rtt_seconds{peer="host:port"}}); a route with a hop not measured
+     * is left out.
+     */
+    private Map<String, Double> routeRoundTrips() {
+        Map<String, Map<String, Double>> peerRtts = new LinkedHashMap<>();
+        Map<String, Double> roundTrips = new LinkedHashMap<>();
+        routeHops.forEach((route, hops) -> {
+            double sum = 0;
+            for (String[] hop : hops) {
+                RelayProcess relay = cluster.relay(hop[0]);
+                Map<String, Double> rtts = peerRtts.computeIfAbsent(hop[0], host -> relay == null ? Map.of()
+                        : RouteSpendSampler.perLabel(relay.metricsText(), RouteSpendSampler.PEER_RTT, "peer"));
+                Double rtt = rtts.get(hop[1]);
+                if (rtt == null) {
+                    return;
+                }
+                sum += rtt;
+            }
+            roundTrips.put(route, sum);
+        });
+        return roundTrips;
+    }
+
+    private static String endpoint(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
     }
 
     /**

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ final class LoopbackNetwork implements BenchNetwork {
     private final Duration oneWayDelay;
     private final String reason;
     private final Map<String, Link> links = new LinkedHashMap<>();
+    private final Map<String, Duration> extraDelays = new HashMap<>();
+    private final Map<String, Long> uplinkRates = new HashMap<>();
 
     LoopbackNetwork(long uplinkBytesPerSecond, Duration oneWayDelay, String reason) {
         this.uplinkBytesPerSecond = uplinkBytesPerSecond;
@@ -94,7 +97,7 @@ final class LoopbackNetwork implements BenchNetwork {
         Link link = links.get(key);
         if (link == null) {
             LinkEmulator emulator = new LinkEmulator(LinkSpec.of("uplink-" + uplink + "-" + links.size(),
-                    uplinkBytesPerSecond, oneWayDelay), target);
+                    uplinkRates.getOrDefault(uplink, uplinkBytesPerSecond), linkDelay(uplink)), target);
             try {
                 emulator.start();
             } catch (IOException e) {
@@ -109,6 +112,37 @@ final class LoopbackNetwork implements BenchNetwork {
     @Override
     public boolean brokersNeedWanListeners() {
         return true;
+    }
+
+    /**
+     * The emulator delays both directions of a link alike, so each link of {@code host}'s uplink gets half the extra
+     * delay on top of the base one way: its round trip grows by {@code extra}, as on namespaces (where only the
+     * host's outgoing packets pay it). Links made later get it too.
+     */
+    @Override
+    public synchronized void setExtraDelay(String host, Duration extra) {
+        if (extra.isNegative()) {
+            throw new IllegalArgumentException("extra delay of " + host + " must be >= 0, was " + extra);
+        }
+        extraDelays.put(host, extra);
+        links.values().stream().filter(link -> link.uplink().equals(host))
+                .forEach(link -> link.emulator().setDelay(linkDelay(host)));
+    }
+
+    @Override
+    public synchronized void setUplinkRate(String host, long bitsPerSecond) {
+        uplinkRates.put(host, bitsPerSecond / 8);
+        links.values().stream().filter(link -> link.uplink().equals(host))
+                .forEach(link -> link.emulator().setRate(bitsPerSecond / 8));
+    }
+
+    @Override
+    public Optional<String> uplinkRateChangeUnsupported() {
+        return Optional.empty(); // the emulator's pacers take a new rate at once
+    }
+
+    private Duration linkDelay(String host) {
+        return oneWayDelay.plus(extraDelays.getOrDefault(host, Duration.ZERO).dividedBy(2));
     }
 
     @Override

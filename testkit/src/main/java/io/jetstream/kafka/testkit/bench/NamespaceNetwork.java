@@ -80,11 +80,6 @@ final class NamespaceNetwork implements BenchNetwork {
     }
 
     @Override
-    public void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException {
-        network.setUplinkRate(host, bitsPerSecond);
-    }
-
-    @Override
     public Optional<String> uplinkRateChangeUnsupported() {
         return Optional.empty();
     }
@@ -107,6 +102,16 @@ final class NamespaceNetwork implements BenchNetwork {
     @Override
     public boolean brokersNeedWanListeners() {
         return false;
+    }
+
+    @Override
+    public void setExtraDelay(String host, Duration extra) throws IOException, InterruptedException {
+        network.setExtraDelay(host, extra);
+    }
+
+    @Override
+    public void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException {
+        network.setUplinkRate(host, bitsPerSecond);
     }
 
     @Override

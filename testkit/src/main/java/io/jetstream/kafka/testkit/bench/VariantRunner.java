@@ -123,7 +123,7 @@ final class VariantRunner {
                         run.marks.put(e.name(), round(loadStart + e.atS()));
                     }
                     run.mark("events done");
-                } else if (plan.load() == BenchPlan.Load.VARYING_RATE) {
+                } else if (!plan.rateSteps().isEmpty()) {
                     varyingRate(run, probe);
                     run.mark("steps done");
                 } else {

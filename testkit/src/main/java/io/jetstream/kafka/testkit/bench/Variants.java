@@ -22,6 +22,8 @@ public final class Variants {
     public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
     public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
+    public static final String JS_HETERO_ADAPTIVE = "js-hetero-adaptive";
+    public static final String JS_HETERO_ROUND_ROBIN = "js-hetero-rr";
     public static final String MM2_DEFAULT_DST = "mm2-default-dst";
     public static final String MM2_TUNED_DST = "mm2-tuned-dst";
     public static final String MM2_TUNED_SRC = "mm2-tuned-src";
@@ -53,6 +55,10 @@ public final class Variants {
                 Map.of("batch.policy", "fixed", "batch.max.records", "256", "batch.linger.ms", "5")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
                 Map.of("batch.policy", "fixed", "batch.max.bytes", "4194304", "batch.linger.ms", "100")));
+        // The heterogeneous scenario's routes (Heterogeneous): priced, capped adaptive routing against round-robin.
+        add(Variant.jetStream(JS_HETERO_ADAPTIVE, "JetStream, 3 unequal routes, adaptive routing with prices and a"
+                + " spend cap", 3, null));
+        add(Variant.jetStream(JS_HETERO_ROUND_ROBIN, "JetStream, 3 unequal routes, round-robin", 3, null));
         // Default MM2 drains about 1.4 MB/s: a third of the backlog keeps its drain near a minute.
         add(Variant.mirrorMaker(MM2_DEFAULT_DST, "MM2 defaults, at the destination",
                 new Variant.Mm2Setup(List.of("b2"), false, false, 1), 1.0 / 3));

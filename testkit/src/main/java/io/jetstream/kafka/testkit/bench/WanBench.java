@@ -64,6 +64,9 @@ public final class WanBench {
         out.println("Network: " + network.kind() + network.fallbackReason().map(r -> " (fallback: " + r + ")")
                 .orElse("") + String.format(java.util.Locale.ROOT, ", uplinks %.1f Mbit/s, %d ms one way",
                 plan.uplinkBitsPerSecond() / 1e6, plan.oneWayDelay().toMillis()));
+        if (Heterogeneous.applies(plan)) {
+            Heterogeneous.shape(network, out);
+        }
         BenchCluster cluster = new BenchCluster(network, workDir, List.of(
                 ReplicationEnvironment.pluginFolder("connect-source"), ReplicationEnvironment.pluginFolder("connect-sink")));
         AtomicBoolean closed = new AtomicBoolean();
@@ -110,7 +113,8 @@ public final class WanBench {
                     }
                     Replicator replicator = variant.isJetStream()
                             ? new JetStreamReplicator(cluster, variant, relayBase, plan.sourceProps(),
-                                    plan.sinkProps())
+                                    plan.sinkProps()).withIngressKeys(Heterogeneous.ingressKeys(plan, variant, "B"),
+                                    Heterogeneous.spendCap(plan))
                             : new MirrorMakerReplicator(cluster, variant);
                     String codec = variant.isJetStream() ? variant.compression().orElse(shippedCodec)
                             : variant.mm2().orElseThrow().atSource() ? "zstd" : "none";
@@ -136,6 +140,9 @@ public final class WanBench {
         if (plan.load().hasEvents()) {
             BenchReport.printEvents(out, results);
         }
+        if (Heterogeneous.applies(plan)) {
+            HeterogeneousReport.printReport(out, results);
+        }
         out.println("Report: " + jsonFile(plan) + " and " + htmlFile(plan));
         out.println(result.resultLine());
         return result;
@@ -149,7 +156,7 @@ public final class WanBench {
         Optional<RateComparison> varying = RateComparison.of(results, network.oneWayDelay().toMillis());
         String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, network.kind())
                 + varying.map(BenchReport::rateFigures).orElse("") + BenchReport.eventFigures(results)
-                + " json=" + jsonFile(plan);
+                + (Heterogeneous.applies(plan) ? HeterogeneousReport.resultFigures(results) : "") + " json=" + jsonFile(plan);
         boolean ok = !results.isEmpty() && results.stream().allMatch(VariantResult::ok);
         Optional<VariantResult.BacklogPhase> backlog = headline.map(VariantResult::backlog);
         Optional<VariantResult.LatencyPhase> latency = headline.map(VariantResult::latency);
@@ -217,6 +224,9 @@ public final class WanBench {
                 steps.add(described);
             }
             workload.put("rate_steps", steps);
+        }
+        if (Heterogeneous.applies(plan)) {
+            workload.put("heterogeneous", HeterogeneousReport.describe(plan));
         }
         workload.put("variants", plan.variants());
         workload.put("skipped_variants", skipped);

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,6 +62,7 @@ public final class WanNetwork implements AutoCloseable {
     private final CommandRunner runner;
     private final WanLocks.Held ownerLock;
     private final Map<String, Long> uplinkRates = new ConcurrentHashMap<>();
+    private final Map<String, Duration> extraDelays = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object closeLock = new Object();
     private final Thread shutdownHook;
@@ -73,6 +77,7 @@ public final class WanNetwork implements AutoCloseable {
         this.shutdownHook = new Thread(this::close, "wan-network-cleanup-" + plan.spec().prefix());
         this.uplinkCounters = new UplinkCounters(runner, plan.coreNamespace(), () -> delayLine);
         plan.hosts().forEach(host -> uplinkRates.put(host.name(), plan.spec().uplinkBitsPerSecond()));
+        plan.hosts().forEach(host -> extraDelays.put(host.name(), Duration.ZERO));
     }
 
     /** Empty when this machine can build the network (root, ip netns, tc tbf, /dev/net/tun, gcc); else the reason. */
@@ -174,6 +179,55 @@ public final class WanNetwork implements AutoCloseable {
         }
         log.info("Uplink of {} capped at {} bit/s (burst {} B, queue {} B)", target.name(), bitsPerSecond,
                 bucket.burstBytes(), bucket.limitBytes());
+    }
+
+    /**
+     * Changes, while running, how much longer than {@link WanSpec#oneWayDelay()} the packets {@code host} sends to the
+     * other site are held: they then take {@code oneWayDelay + extra} one way. Only that direction changes, so the
+     * round trip of every connection from {@code host} to the other site (its route's) grows by {@code extra}, and
+     * the host's replies to connections opened from the other site are late by {@code extra} too. Packets already in
+     * flight keep their due times; a host's packets are never reordered, also when its delay is lowered (they then
+     * wait behind the host's earlier packets).
+     *
+     * <p>Each host has a delay class (a FIFO) of its own in the one delay line, so this changes nothing in the
+     * network's CPU design. Its ring is sized for up to 100 ms above the base delay at the
+     * design packet rate; beyond that, a busy network may count drops in {@link #delayLineStats}.
+     *
+     * @param extra 0 (the default) up to {@link WanSpec#MAX_ONE_WAY_DELAY} minus the one-way delay, whole microseconds
+     * @throws IllegalArgumentException for an unknown host or an extra delay out of range
+     * @throws IOException              if the delay line does not confirm the change within 10 s
+     */
+    public void setExtraDelay(String host, Duration extra) throws IOException, InterruptedException {
+        WanHost target = host(host);
+        requireExtraDelay(spec(), extra);
+        ensureOpen();
+        synchronized (this) {
+            Map<String, Duration> next = new HashMap<>(extraDelays);
+            next.put(target.name(), extra);
+            DelayLineProcess current = delayLine;
+            if (current == null) {
+                throw new IllegalStateException("WAN network '" + spec().prefix() + "' has no delay line");
+            }
+            current.applyDelays(sourceDelays(next));
+            extraDelays.put(target.name(), extra);
+        }
+        log.info("Packets from {} to the other site now take {} ms one way ({} ms extra)", target.name(),
+                millis(spec().oneWayDelay().plus(extra)), millis(extra));
+    }
+
+    /** How much longer than the one-way delay the packets {@code host} sends to the other site take; 0 by default. */
+    public Duration extraDelay(String host) {
+        return extraDelays.get(host(host).name());
+    }
+
+    /** Throws {@link IllegalArgumentException} unless a host of a network of {@code spec} may have this extra delay. */
+    public static void requireExtraDelay(WanSpec spec, Duration extra) {
+        Duration max = WanSpec.MAX_ONE_WAY_DELAY.minus(spec.oneWayDelay());
+        if (extra == null || extra.isNegative() || extra.compareTo(max) > 0) {
+            throw new IllegalArgumentException("extra delay must be within [0, " + max.toMillis() + " ms] (one-way"
+                    + " delay " + spec.oneWayDelay().toMillis() + " ms plus extra at most "
+                    + WanSpec.MAX_ONE_WAY_DELAY.toMillis() + " ms), was " + extra);
+        }
     }
 
     /** The host's current uplink cap in bits per second. */
@@ -287,8 +341,18 @@ public final class WanNetwork implements AutoCloseable {
                 }
             }
         }
-        delayLine = DelayLineProcess.start(binary, plan.coreNamespace(), spec().oneWayDelay(), cpus, workDir,
-                spec().prefix());
+        delayLine = DelayLineProcess.start(binary, plan.coreNamespace(), spec().oneWayDelay(),
+                sourceDelays(extraDelays), cpus, workDir, spec().prefix(), runner);
+    }
+
+    /** Every host's address with the one-way delay of the packets it sends, given each host's extra delay. */
+    private Map<String, Duration> sourceDelays(Map<String, Duration> extras) {
+        return plan.hosts().stream().collect(Collectors.toMap(WanHost::address,
+                host -> spec().oneWayDelay().plus(extras.getOrDefault(host.name(), Duration.ZERO))));
+    }
+
+    private static String millis(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f", duration.toNanos() / 1e6);
     }
 
     private void registerShutdownHook() {

@@ -3,7 +3,9 @@ package io.jetstream.kafka.testkit.wan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.logging.log4j.Level;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
 /**
  * Brings a {@link WanNetwork} up or down by hand, as root:
  * <pre>
- * java -cp &lt;testkit classpath&gt; io.jetstream.kafka.testkit.wan.WanNetworkMain up [--prefix js] [--delay-ms 25] [--mbit 40]
+ * java -cp &lt;testkit classpath&gt; io.jetstream.kafka.testkit.wan.WanNetworkMain up [--prefix js] [--delay-ms 25] [--mbit 40] [--extra-delay-ms a3=40]
  * java -cp &lt;testkit classpath&gt; io.jetstream.kafka.testkit.wan.WanNetworkMain down [--prefix js]
  * </pre>
  * {@code up} prints the hosts and stays up until Ctrl-C (or SIGTERM), then removes the network; {@code down} removes
@@ -73,6 +75,10 @@ public final class WanNetworkMain implements Runnable {
         @Option(names = "--cc", defaultValue = "bbr", description = "TCP congestion control (default: ${DEFAULT-VALUE}).")
         private String congestionControl;
 
+        @Option(names = "--extra-delay-ms", split = ",", paramLabel = "HOST=MS",
+                description = "Extra one-way delay of the packets a host sends to the other site, e.g. a2=10,a3=40.")
+        private Map<String, Long> extraDelayMillis = new LinkedHashMap<>();
+
         @Option(names = "--work-dir", defaultValue = "${java.io.tmpdir}/jetstream-wan",
                 description = "Where the delay line is compiled and logs (default: ${DEFAULT-VALUE}).")
         private Path workDir;
@@ -89,6 +95,14 @@ public final class WanNetworkMain implements Runnable {
             }
             // create() registers a shutdown hook: Ctrl-C or SIGTERM removes the network before the JVM exits. This one
             // waits for that removal (close() returns only once it is done) and reports the delay line's counters.
+            for (Map.Entry<String, Long> extra : extraDelayMillis.entrySet()) {
+                try {
+                    WanNetwork.requireExtraDelay(wanSpec, Duration.ofMillis(extra.getValue()));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), extra.getKey() + ": " + e.getMessage(),
+                            e);
+                }
+            }
             WanNetwork network = WanNetwork.create(wanSpec, workDir);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 network.close();
@@ -96,6 +110,9 @@ public final class WanNetworkMain implements Runnable {
                         + network.delayLineStats().map(Object::toString).orElse("no counters"));
                 out.flush();
             }, "wan-network-main-exit"));
+            for (Map.Entry<String, Long> extra : extraDelayMillis.entrySet()) {
+                network.setExtraDelay(extra.getKey(), Duration.ofMillis(extra.getValue()));
+            }
             printHosts(out, network);
             out.printf("%nUp. Ctrl-C removes it (or, from elsewhere: kill %d).%n", ProcessHandle.current().pid());
             out.flush();
@@ -108,9 +125,10 @@ public final class WanNetworkMain implements Runnable {
             out.printf("WAN network '%s': uplinks %.1f Mbit/s per host, one-way delay %d ms (RTT %d ms), %s%n",
                     spec.prefix(), spec.uplinkBitsPerSecond() / 1e6, spec.oneWayDelay().toMillis(),
                     2 * spec.oneWayDelay().toMillis(), spec.congestionControl());
-            out.printf("%-5s %-5s %-12s %-15s%n", "host", "site", "namespace", "address");
+            out.printf("%-5s %-5s %-12s %-15s %s%n", "host", "site", "namespace", "address", "extra delay");
             for (WanHost host : network.hosts()) {
-                out.printf("%-5s %-5s %-12s %-15s%n", host.name(), host.site(), host.namespace(), host.address());
+                out.printf("%-5s %-5s %-12s %-15s %d ms%n", host.name(), host.site(), host.namespace(),
+                        host.address(), network.extraDelay(host.name()).toMillis());
             }
             out.printf("root namespace: %s on site A's LAN, %s on site B's; delay line pid %d in namespace %s%n",
                     network.rootAddress(WanHost.SITE_A), network.rootAddress(WanHost.SITE_B), network.delayLinePid(),

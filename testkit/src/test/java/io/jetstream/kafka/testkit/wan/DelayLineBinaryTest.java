@@ -44,6 +44,21 @@ class DelayLineBinaryTest {
     }
 
     @Test
+    void theCompiledDelayLineRejectsABadControlFileBeforeTouchingAnyDevice(@TempDir Path workDir) throws Exception {
+        assumeTrue(Preflight.onPath("gcc").isPresent(), "gcc is not installed");
+        Path binary = DelayLineBinary.compile(workDir, runner);
+        Path control = workDir.resolve("delays");
+
+        for (String bad : List.of("198.18.1.1 -5\n", "198.18.1.300 25000\n", "198.18.1.1 10000001\n")) {
+            Files.writeString(control, "generation 0\n198.18.1.2 25000\n" + bad);
+            CommandRunner.Result result = runner.execute(List.of(binary.toString(), "--tun", "dl0", "--delay-us",
+                    "25000", "--control-file", control.toString()), Duration.ofSeconds(10));
+            assertThat(result.exitCode()).as(bad).isEqualTo(2);
+            assertThat(result.stderr()).as(bad).contains("rejected line: " + bad.strip());
+        }
+    }
+
+    @Test
     void hashIsSixteenHexDigitsOfTheSource() {
         assertThat(DelayLineBinary.sourceHash("x".getBytes())).isEqualTo("2d711642b726b044");
     }

@@ -168,6 +168,35 @@ class WanNetworkIT {
 
     @Test
     @Order(8)
+    void anExtraDelayLengthensTheRoundTripsOfThatHostOnlyAndCanBeUndone() throws Exception {
+        Duration extra = Duration.ofMillis(20);
+        String b1 = network.host("b1").address();
+        network.setExtraDelay("a1", extra);
+        Map<String, Long> slow;
+        Map<String, Long> other;
+        try {
+            assertThat(network.extraDelay("a1")).isEqualTo(extra);
+            slow = probe("a1", "rtt", b1, Integer.toString(PORT), "20");
+            other = probe("a2", "rtt", b1, Integer.toString(PORT), "20");
+        } finally {
+            network.setExtraDelay("a1", Duration.ZERO);
+        }
+        Map<String, Long> restored = probe("a1", "rtt", b1, Integer.toString(PORT), "20");
+
+        long extraMicros = extra.toNanos() / 1_000;
+        assertThat(slow.get("min_us")).isGreaterThanOrEqualTo((2 * DELAY_MILLIS - 1) * 1_000 + extraMicros);
+        assertThat(slow.get("min_us") - other.get("min_us")).as("a1's round trips minus a2's")
+                .isGreaterThanOrEqualTo(extraMicros - 1_000);
+        assertThat(other.get("min_us")).isGreaterThanOrEqualTo((2 * DELAY_MILLIS - 1) * 1_000);
+        assertThat(restored.get("min_us")).as("back to the base delay").isLessThan(slow.get("min_us"));
+        assertThat(network.extraDelay("a1")).isZero();
+        assertThatThrownBy(() -> network.setExtraDelay("a1", Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> network.setExtraDelay("c9", extra)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @Order(9)
     void theDelayLineRunsAndDropsNothing() throws Exception {
         long pid = network.delayLinePid();
         assertThat(pid).isPositive();
@@ -181,7 +210,7 @@ class WanNetworkIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void closeRemovesEverythingAndIsIdempotent() throws Exception {
         long delayLinePid = network.delayLinePid();
         servers.forEach(Process::destroyForcibly);

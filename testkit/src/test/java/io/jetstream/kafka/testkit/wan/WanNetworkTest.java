@@ -1,7 +1,9 @@
 package io.jetstream.kafka.testkit.wan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +44,20 @@ class WanNetworkTest {
     void hostCommandPrefixEntersItsNamespace() {
         assertThat(new WanHost("b1", "B", "js-b1", "198.18.2.1").commandPrefix())
                 .containsExactly("ip", "netns", "exec", "js-b1");
+    }
+
+    @Test
+    void extraDelayKeepsTheOneWayDelayWithinOneSecond() {
+        WanSpec spec = WanSpec.defaults(); // 25 ms one way
+
+        WanNetwork.requireExtraDelay(spec, Duration.ZERO);
+        WanNetwork.requireExtraDelay(spec, Duration.ofMillis(975));
+        assertThatThrownBy(() -> WanNetwork.requireExtraDelay(spec, Duration.ofMillis(976)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[0, 975 ms]");
+        assertThatThrownBy(() -> WanNetwork.requireExtraDelay(spec, Duration.ofNanos(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WanNetwork.requireExtraDelay(spec, null))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
