@@ -355,6 +355,59 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void whileSealedBatchesWaitForTheWindowOpenBatchesGatherRecordsOfLaterPutsPastTheirLinger() {
+        // a window of one batch; a trickle's caps of 2 records and 20 ms, up to 8 records together
+        BatchDecision adaptive = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
+                DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), nowNanos -> adaptive, now::get,
+                UnpooledByteBufAllocator.DEFAULT, metrics());
+        sender.assign(List.of(p0));
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(0)), new ReplicationSender.Incoming(p0,
+                record(1))));
+        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(2)), new ReplicationSender.Incoming(p0,
+                record(3))));
+        assertThat(r1.sent).as("the first batch fills the window; the second is sealed and waits").hasSize(1);
+
+        for (long offset = 4; offset < 9; offset++) {
+            sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(offset))));
+            now.addAndGet(Duration.ofMillis(25).toNanos());
+            sender.tick();
+        }
+        assertThat(r1.sent).as("nothing more leaves while the window is full").hasSize(1);
+
+        sender.onFrame(r1, ok(r1.sent.get(0)));
+        sender.tick();
+        assertThat(r1.sent).as("the waiting batch leaves first").hasSize(2);
+        assertThat(r1.sent.get(1).header().recordCount()).isEqualTo(2);
+        sender.onFrame(r1, ok(r1.sent.get(1)));
+        sender.tick();
+        assertThat(r1.sent).as("once nothing waits for the window, the batch that gathered five puts past its"
+                + " linger leaves whole, not as batches of the trickle's 2").hasSize(3);
+        assertThat(r1.sent.get(2).header().recordCount()).isEqualTo(5);
+    }
+
+    @Test
+    void fixedCapsCloseBatchesByTheirLingerEvenWhileTheWindowIsFull() {
+        BatchDecision fixed = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20, DecisionReason.FIXED);
+        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(fixed),
+                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
+        sender.assign(List.of(p0));
+        for (long offset = 0; offset < 4; offset++) {
+            sender.append(p0, record(offset));
+        }
+        sender.append(p0, record(4));
+        now.addAndGet(Duration.ofMillis(25).toNanos());
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(0)));
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(1)));
+        sender.tick();
+        assertThat(r1.sent).extracting(frame -> frame.header().recordCount()).containsExactly(2, 2, 1);
+    }
+
+    @Test
     void tellsThePolicyHowManyPartitionsRecordsArrivedOnWithinTheLastSecond() {
         BatchDecision caps = BatchDecision.of(100, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
                 DecisionReason.FIXED);
