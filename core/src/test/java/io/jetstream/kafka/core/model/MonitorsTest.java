@@ -132,6 +132,87 @@ class MonitorsTest {
                 .as("no capacity mistaken for the 1 MB/s pace").isGreaterThan(5e6);
     }
 
+    /** Offers {@code wire}-byte batches every {@code paceNanos} to a FIFO of {@code capacity}; returns the end. */
+    private static long drive(LinkMonitor link, long from, long until, long paceNanos, long wire, double capacity,
+                              Random jitter, long jitterNanos, boolean senderQueued) {
+        long free = from;
+        long lastAck = from;
+        for (long sent = from; sent < until; sent += paceNanos) {
+            link.onSenderQueue(senderQueued, sent);
+            link.onSent(wire, sent);
+            free = Math.max(free, sent) + (long) (wire / capacity * 1e9);
+            // processing at the relays and the far end takes up to jitterNanos more; acks in order
+            long ack = Math.max(lastAck, free + 50 * MS + (long) (jitter.nextDouble() * jitterNanos));
+            lastAck = ack;
+            link.onAcked(wire, sent, ack);
+        }
+        return lastAck;
+    }
+
+    /**
+     * Another sender shares the bottleneck: every 6 ms each of the two hands it three 2,000-byte
+     * batches at once (one per partition), served interleaved; returns the last ack of the first.
+     */
+    private static long shareWithAnother(LinkMonitor first, long from, long until, double capacity,
+                                         boolean reportQueue) {
+        long service = (long) (2_000 / capacity * 1e9);
+        long free = from;
+        long lastAck = from;
+        for (long put = from; put < until; put += 6 * MS) {
+            if (reportQueue) {
+                first.onSenderQueue(false, put);
+            }
+            for (int partition = 0; partition < 3; partition++) {
+                first.onSent(2_000, put);
+                free = Math.max(free, put) + service; // this sender's batch
+                lastAck = free + 50 * MS;
+                first.onAcked(2_000, put, lastAck);
+                free += service; // the other sender's batch, served next
+            }
+        }
+        return lastAck;
+    }
+
+    @Test
+    void whileNoBatchWaitsAtTheSenderABottleneckSharedWithAnotherDoesNotHalveItsCapacity() {
+        double capacity = 5e6;
+        LinkMonitor reported = new LinkMonitor(settings);
+        LinkMonitor unreported = new LinkMonitor(settings);
+        long start = 0;
+        for (LinkMonitor link : new LinkMonitor[] {reported, unreported}) {
+            // alone, a backlog drains at the capacity (a batch offered every 0.35 ms, one served per 0.4 ms)
+            start = drive(link, 0, 2_000 * MS, 7 * MS / 20, 2_000, capacity, new Random(3), 0, true);
+            assertThat(link.estimates(start).bytesPerSecond()).isCloseTo(capacity, within(capacity * 0.05));
+        }
+        // then 40% of the capacity is offered by the two senders together, none of them waiting
+        long end = shareWithAnother(unreported, start, start + 10_000 * MS, capacity, false);
+        assertThat(unreported.estimates(end).bytesPerSecond())
+                .as("without the sender's queue, its gaps hold the other's batches: about half the capacity")
+                .isLessThan(capacity * 0.6);
+        end = shareWithAnother(reported, start, start + 10_000 * MS, capacity, true);
+        assertThat(reported.estimates(end).throughputKnown()).as("kept fresh by the sender-limited periods").isTrue();
+        assertThat(reported.estimates(end).bytesPerSecond()).as("no batch waited at the sender")
+                .isCloseTo(capacity, within(capacity * 0.05));
+    }
+
+    @Test
+    void aSenderWithBatchesWaitingStillSeesTheCapacityFall() {
+        LinkMonitor link = new LinkMonitor(settings);
+        long end = drive(link, 0, 2_000 * MS, 7 * MS / 20, 2_000, 5e6, new Random(5), 0, true);
+        end = drive(link, end, end + 10_000 * MS, MS / 5, 2_000, 2.5e6, new Random(6), 0, true);
+        assertThat(link.estimates(end).bytesPerSecond()).isCloseTo(2.5e6, within(2.5e6 * 0.1));
+    }
+
+    @Test
+    void aSenderLimitedPeriodFasterThanTheEstimateRaisesIt() {
+        LinkMonitor link = new LinkMonitor(settings);
+        long end = drive(link, 0, 2_000 * MS, 9 * MS / 10, 2_000, 2e6, new Random(7), 0, true);
+        assertThat(link.estimates(end).bytesPerSecond()).isCloseTo(2e6, within(2e6 * 0.05));
+        // the path got faster; the sender, never waiting, still sees its batches queue at times
+        end = drive(link, end, end + 10_000 * MS, MS / 5, 2_000, 6e6, new Random(8), 0, false);
+        assertThat(link.estimates(end).bytesPerSecond()).isGreaterThan(4e6);
+    }
+
     @Test
     void failuresAndLostConnectionsReleaseInFlightBytes() {
         LinkMonitor link = new LinkMonitor(settings);
