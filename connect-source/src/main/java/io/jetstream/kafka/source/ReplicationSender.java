@@ -498,8 +498,6 @@ final class ReplicationSender implements AutoCloseable {
         long queuedBytes = window.unackedBytes() - onWireBytes;
         policy.onBacklog(accumulator.bufferedRecords() + queuedRecords, accumulator.bufferedBytes() + queuedBytes,
                 now);
-        // sealed batches off the wire wait for the window, a relay or a retry (or, rarely, to be skipped)
-        policy.onSenderQueue(windowFull || queuedRecords > 0, now);
     }
 
     private void enqueue(RecordBatch batch, Long oldestArrivalNanos, long now) {

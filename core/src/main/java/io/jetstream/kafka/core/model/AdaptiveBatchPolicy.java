@@ -126,12 +126,6 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     }
 
     @Override
-    public synchronized void onSenderQueue(boolean batchesWaiting, long nowNanos) {
-        link.onSenderQueue(batchesWaiting, nowNanos);
-        carried.onSenderQueue(batchesWaiting, nowNanos);
-    }
-
-    @Override
     public synchronized void onRttSample(long rttNanos, long nowNanos) {
         // not for the receipts' monitor: heartbeats go to the first relay only, and a round trip
         // shorter than the path's would make every receipt look queued behind the previous one

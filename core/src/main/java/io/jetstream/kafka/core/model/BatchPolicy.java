@@ -68,15 +68,6 @@ public interface BatchPolicy {
     default void onBacklog(long records, long bytes, long nowNanos) {
     }
 
-    /**
-     * Whether a batch the sender made waits to be sent (the window is full, or no relay takes it)
-     * at {@code nowNanos}. A sender that reports this calls it whenever the answer may have changed
-     * (at least on every timer tick). Without a batch waiting, the path is not what limits the
-     * sender, and its measurements say so (see {@link LinkMonitor}, "Sender-limited samples").
-     */
-    default void onSenderQueue(boolean batchesWaiting, long nowNanos) {
-    }
-
     /** A heartbeat to the relays measured a round trip of {@code rttNanos}. */
     default void onRttSample(long rttNanos, long nowNanos) {
     }

@@ -26,19 +26,6 @@ package io.jetstream.kafka.core.model;
  * three link time constants is forgotten: capacity seen long ago (or measured wrongly) must not
  * hold decisions back for ever.
  *
- * <p><b>Sender-limited samples.</b> An owner that reports whether its own sender has batches queued
- * ({@link #onSenderQueue}) gets BBR's rule for application-limited samples: a busy period during
- * which the sender never had a batch waiting (it sent every batch the moment it was made) lowers
- * the estimate only while it is not trusted yet (warm-up); after that it may only raise it, and it keeps a
- * consistent estimate fresh. Its acks can look queued without any queue at the bottleneck: jitter
- * at the relays or at the far end delays one ack past the next batch's send, and the gaps then
- * follow the sender's own pace (at 1,800 records/s on a 5 MB/s route, the estimate fell to the
- * offered 1.2 MB/s); and a bottleneck shared with other senders serves their batches between this
- * sender's, so its gaps hold their service too (two tasks on one route each measured half of it).
- * A sender with batches waiting is at the path's limit, and its samples count as before, so the
- * estimate still falls when the capacity does. Owners that never report (the route scheduler)
- * count every busy period.
- *
  * <p><b>Round-trip time.</b> The base RTT is the minimum of recent heartbeat RTTs
  * ({@link #onRttSample}); without heartbeats in the window, the minimum ack latency (an upper
  * bound: it includes transmission and far-end processing).
@@ -85,11 +72,6 @@ public final class LinkMonitor {
     private double lastAckLatencyNanos = Double.NaN;
     private long lastThroughputSampleNanos;
     private final long throughputExpiryNanos;
-    /** Whether the owner reports its sender's queue ({@link #onSenderQueue}). */
-    private boolean senderQueueReported;
-    private boolean senderQueued;
-    /** Whether the sender had a batch waiting at any time during the current busy period. */
-    private boolean busySenderQueued;
 
     public LinkMonitor(EstimatorSettings settings) {
         this.warmupSamples = settings.warmupSamples();
@@ -151,7 +133,6 @@ public final class LinkMonitor {
             flushBusyPeriod(ackedAtNanos);
             return;
         }
-        busySenderQueued |= senderQueued;
         busyBytes += wireBytes;
         busyServiceNanos += ackedAtNanos - lastAckNanos;
         busyBatches++;
@@ -172,31 +153,13 @@ public final class LinkMonitor {
             if (expired) {
                 nanosPerByte.reset();
             }
-            boolean senderLimited = senderQueueReported && !busySenderQueued;
-            boolean slowerThanKnown = nanosPerByte.samples() >= warmupSamples
-                    && (double) busyServiceNanos / busyBytes >= nanosPerByte.value();
-            if (!(senderLimited && slowerThanKnown)) {
-                nanosPerByte.add(busyServiceNanos, busyBytes, nowNanos);
-            }
-            // a sender-limited period as fast as the estimate, or slower, is consistent with it
+            nanosPerByte.add(busyServiceNanos, busyBytes, nowNanos);
             lastThroughputSampleNanos = nowNanos;
         }
-        busySenderQueued = senderQueued;
         busyBytes = 0;
         busyServiceNanos = 0;
         busyBatches = 0;
         busyReleasedTogether = 0;
-    }
-
-    /**
-     * Whether the sender has a batch made and waiting to be sent (for the window, or for a relay)
-     * at {@code nowNanos}; see "Sender-limited samples" above. Owners that call this once are
-     * expected to keep calling it whenever the answer may have changed.
-     */
-    public void onSenderQueue(boolean queued, long nowNanos) {
-        senderQueueReported = true;
-        senderQueued = queued;
-        busySenderQueued |= queued;
     }
 
     /** A heartbeat (or any out-of-band probe) measured a round trip of {@code rttNanos}. */

@@ -164,10 +164,8 @@ public final class BatchingSim {
             int take = (int) Math.max(1, Math.min(buffered, Math.min(d.maxRecords(), d.maxBytes() / path.recordBytes())));
             long wire = path.wireBytes(take);
             if (!d.admits(inFlightBatches, inFlightBytes, wire)) {
-                policy.onSenderQueue(true, now); // a closed batch waits for the window
                 return; // an ack will call trySend again
             }
-            policy.onSenderQueue(false, now);
             send(now, take, wire);
         }
     }
