@@ -48,7 +48,7 @@ final class BenchArguments {
     @Option(names = "--quick",
             description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
                     + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps; cold-start and"
-                    + " capacity-change: js-3routes-adaptive only, a 48-60 s load")
+                    + " capacity-change: js-3routes-adaptive only, a 48-65 s load")
     private boolean quick;
 
     @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,

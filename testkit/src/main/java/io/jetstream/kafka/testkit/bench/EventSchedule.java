@@ -112,7 +112,7 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
     /**
      * {@code capacity-change} (three routes): 60% of the three uplinks together (after a2's uplink falls
      * to a quarter, 80% of what is left); full: 180 s, a2 lowered at 40 s, raised back at 100 s, a3's
-     * packets {@link #EXTRA_DELAY} longer one way at 130 s and back to the base delay at 155 s; quick: 60 s,
+     * packets {@link #EXTRA_DELAY} longer one way at 130 s and back to the base delay at 155 s; quick: 65 s,
      * 12 s, 30 s, the delay at 45 s (put back after the load).
      */
     static EventSchedule capacityChange(boolean quick, long uplinkBitsPerSecond) {
@@ -129,7 +129,7 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
             events.add(BenchEvent.extraDelay("undelay-" + DELAYED_HOST, Duration.ofSeconds(155), DELAYED_HOST,
                     Duration.ZERO));
         }
-        return new EventSchedule(rate, Duration.ofSeconds(quick ? 60 : 180), events, "via-" + CHANGED_HOST,
+        return new EventSchedule(rate, Duration.ofSeconds(quick ? 65 : 180), events, "via-" + CHANGED_HOST,
                 Map.of("direct", uplinkBitsPerSecond, "via-a2", uplinkBitsPerSecond, "via-a3", uplinkBitsPerSecond));
     }
 
