@@ -39,7 +39,8 @@ final class BenchArguments {
                     + " against a sweep of fixed settings, output <scenario>-varying-rate; cold-start: a steady load"
                     + " while the source tasks restart and a relay fails and returns, time until batches are back to"
                     + " their steady size; capacity-change: three routes while one route's uplink cap is lowered to a"
-                    + " quarter and raised again, time until the route shares match the capacity-proportional split; heterogeneous: three routes"
+                    + " quarter and raised again, then another route's delay grows, time until the route shares match"
+                    + " the best static split; heterogeneous: three routes"
                     + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
                     + " against round-robin, output <scenario>-heterogeneous)")
     private String load;
@@ -47,7 +48,7 @@ final class BenchArguments {
     @Option(names = "--quick",
             description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
                     + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps; cold-start and"
-                    + " capacity-change: js-3routes-adaptive only, a 45-48 s load")
+                    + " capacity-change: js-3routes-adaptive only, a 48-65 s load")
     private boolean quick;
 
     @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,

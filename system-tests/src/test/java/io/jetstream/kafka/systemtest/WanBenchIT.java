@@ -184,8 +184,10 @@ class WanBenchIT {
 
     /**
      * Issue 13's capacity change, quick: three routes at a steady load while a2's uplink falls to a
-     * quarter of its cap and comes back. Nothing is lost, duplicated or reordered; and one direction,
-     * never a timing: the lowered route's share of the bytes falls.
+     * quarter of its cap and comes back, then a3's packets to site B take 40 ms longer one way. Nothing is
+     * lost, duplicated or reordered; and directions, never a timing: the lowered route's share of the bytes
+     * falls, and the delayed route's share does not rise (its batches stay in flight longer, so the
+     * shortest-queue ranking gives it fewer: 0.33 to 0.29 in the full run of 3 December).
      */
     @Test
     void theQuickCapacityChangeRunMovesTrafficOffTheLoweredRouteWithNothingLost() throws Exception {
@@ -206,6 +208,14 @@ class WanBenchIT {
         assertThat(lower.get("share_after").asDouble()).as("share of via-a2 after its cap fell")
                 .isLessThan(lower.get("share_before").asDouble());
         assertThat(events.get("route_shares").has("via-a2")).isTrue();
+        JsonNode delay = events.get("events").get(2);
+        assertThat(delay.get("name").asText()).isEqualTo("delay-a3");
+        assertThat(delay.get("kind").asText()).isEqualTo("set-extra-delay");
+        assertThat(delay.get("route").asText()).isEqualTo("via-a3");
+        assertThat(delay.get("best_split").get("via-a3").asDouble()).as("best static share of the delayed route")
+                .isLessThan(1.0 / 3);
+        assertThat(delay.get("share_after").asDouble()).as("share of via-a3 after its delay grew")
+                .isLessThanOrEqualTo(delay.get("share_before").asDouble());
         assertThat(result.ok()).as(result.resultLine()).isTrue();
     }
 

@@ -8,15 +8,16 @@ import java.util.Objects;
  * when, counted from the start of the scenario's steady load.
  *
  * <p>Adding an event type: a {@link Kind} and its case in {@link TimedEvents#apply}. Events that change
- * the network ({@link Kind#network()}) are one {@link BenchNetwork} call each, e.g. a later
- * {@code SET_DELAY} ("a route's delay grows") would call the network's per-host delay setter with
- * {@code value} milliseconds.
+ * the network ({@link Kind#network()}) are one {@link BenchNetwork} call each: {@link Kind#SET_UPLINK_RATE}
+ * calls {@link BenchNetwork#setUplinkRate}, {@link Kind#SET_EXTRA_DELAY} ("a route's delay grows")
+ * {@link BenchNetwork#setExtraDelay} with {@code value} milliseconds.
  *
  * @param name  short name for the report ({@code restart-tasks}, {@code lower-a2}, ...)
  * @param at    when, after the start of the steady load
  * @param kind  what happens
  * @param host  the host it happens to ({@code a2}); empty for {@link Kind#RESTART_TASKS}
- * @param value the new value for a change ({@link Kind#SET_UPLINK_RATE}: bits per second); 0 otherwise
+ * @param value the new value for a change ({@link Kind#SET_UPLINK_RATE}: bits per second;
+ *              {@link Kind#SET_EXTRA_DELAY}: milliseconds, 0 puts the base delay back); 0 otherwise
  */
 public record BenchEvent(String name, Duration at, Kind kind, String host, long value) {
 
@@ -29,7 +30,12 @@ public record BenchEvent(String name, Duration at, Kind kind, String host, long 
         /** Start a killed relay again, on the same addresses and with the same configuration. */
         START_RELAY(false, true),
         /** Change a source host's uplink cap ({@code tc}) to {@code value} bits per second. */
-        SET_UPLINK_RATE(true, false);
+        SET_UPLINK_RATE(true, false),
+        /**
+         * Make the packets a source host sends to site B take {@code value} ms longer than the WAN's one-way
+         * delay from now on (its route's round trip grows by as much; 0: back to the base delay).
+         */
+        SET_EXTRA_DELAY(true, false);
 
         private final boolean network;
         private final boolean disruption;
@@ -64,6 +70,9 @@ public record BenchEvent(String name, Duration at, Kind kind, String host, long 
         if (kind == Kind.SET_UPLINK_RATE && value < 1_000) {
             throw new IllegalArgumentException("event " + name + ": uplink rate must be >= 1000 bit/s, was " + value);
         }
+        if (kind == Kind.SET_EXTRA_DELAY && value < 0) {
+            throw new IllegalArgumentException("event " + name + ": extra delay must be >= 0 ms, was " + value);
+        }
     }
 
     static BenchEvent restartTasks(String name, Duration at) {
@@ -80,5 +89,14 @@ public record BenchEvent(String name, Duration at, Kind kind, String host, long 
 
     static BenchEvent uplinkRate(String name, Duration at, String host, long bitsPerSecond) {
         return new BenchEvent(name, at, Kind.SET_UPLINK_RATE, host, bitsPerSecond);
+    }
+
+    static BenchEvent extraDelay(String name, Duration at, String host, Duration extraOneWay) {
+        return new BenchEvent(name, at, Kind.SET_EXTRA_DELAY, host, extraOneWay.toMillis());
+    }
+
+    /** {@link Kind#SET_EXTRA_DELAY}: the extra one-way delay it sets. */
+    Duration extraDelay() {
+        return Duration.ofMillis(kind == Kind.SET_EXTRA_DELAY ? value : 0);
     }
 }

@@ -10,8 +10,9 @@ import java.util.TreeSet;
 /**
  * The figures of a scenario with events, computed from what was sampled during the load: records per
  * batch over time and how long they took to come back to their steady size after a disruption
- * ({@code cold-start}); route shares over time, their match with the capacity-proportional split, the
- * time to reach it and how often they flapped ({@code capacity-change}). Pure functions of the samples,
+ * ({@code cold-start}); route shares over time, their match with the best static split for the new caps
+ * and delays ({@link #fastestFirst}), the time to reach it and how often they flapped
+ * ({@code capacity-change}). Pure functions of the samples,
  * so that each measure is unit tested apart from a run.
  *
  * <p>Series are lists of {@code double[]}: {@code [window start (s since the load started), value, weight]}.
@@ -199,6 +200,41 @@ final class EventAnalysis {
         double total = caps.values().stream().mapToLong(Long::longValue).sum();
         Map<String, Double> split = new TreeMap<>();
         caps.forEach((route, cap) -> split.put(route, round(cap / total)));
+        return split;
+    }
+
+    /**
+     * The latency-optimal static split with headroom: routes in order of their extra one-way delay, each group
+     * of equal delay taking the load still left up to {@code maxUtilisation} of its summed caps, split within
+     * the group in proportion to the caps; the last group takes whatever is left. With equal delays this is
+     * {@link #proportional}; when the load exceeds {@code maxUtilisation} of all the caps together, every route
+     * is needed at more than that, and the split is {@link #proportional} too.
+     *
+     * @param caps             each route's cap (any unit, the same as {@code load})
+     * @param extraDelayMillis each route's extra one-way delay; a route not in it has none
+     * @param load             the load to carry, in the unit of {@code caps}
+     * @param maxUtilisation   the largest fraction of its cap a route carries while slower routes have room
+     * @return each route's share of the load
+     */
+    static Map<String, Double> fastestFirst(Map<String, Long> caps, Map<String, Long> extraDelayMillis, double load,
+                                            double maxUtilisation) {
+        double total = caps.values().stream().mapToLong(Long::longValue).sum();
+        if (load <= 0 || load >= maxUtilisation * total) {
+            return proportional(caps);
+        }
+        TreeMap<Long, List<String>> byDelay = new TreeMap<>();
+        caps.keySet().forEach(route -> byDelay.computeIfAbsent(extraDelayMillis.getOrDefault(route, 0L),
+                d -> new ArrayList<>()).add(route));
+        Map<String, Double> split = new TreeMap<>();
+        double left = load;
+        for (Map.Entry<Long, List<String>> group : byDelay.entrySet()) {
+            double groupCap = group.getValue().stream().mapToLong(caps::get).sum();
+            double taken = group.getKey().equals(byDelay.lastKey()) ? left : Math.min(left, maxUtilisation * groupCap);
+            for (String route : group.getValue()) {
+                split.put(route, round(taken * caps.get(route) / groupCap / load));
+            }
+            left -= taken;
+        }
         return split;
     }
 

@@ -16,13 +16,15 @@ import java.util.Objects;
  *       start it again (three routes: relay a2, route {@code via-a2}; one route: the ingress a1, the only
  *       route's relay);</li>
  *   <li>{@code capacity-change}: 60% of the three uplinks together; lower a2's uplink to a quarter of its
- *       cap (route {@code via-a2}), later raise it back.</li>
+ *       cap (route {@code via-a2}), later raise it back; then make a3's packets to site B (route
+ *       {@code via-a3}) take {@link #EXTRA_DELAY} longer one way (full: and later put the base delay back).</li>
  * </ul>
  *
  * @param ratePerS     records/s offered for the whole load
  * @param duration     how long the load runs
  * @param events       the events, in time order
- * @param changedRoute capacity-change: the route whose cap the events change ({@code via-a2}); empty otherwise
+ * @param changedRoute capacity-change: the route whose cap the events change ({@code via-a2}; the delay events
+ *                     change {@code via-a3}); empty otherwise
  * @param routeCaps    capacity-change: each route's uplink cap in bits/s before the first event, by route name
  */
 public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent> events, String changedRoute,
@@ -49,6 +51,22 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
 
     /** The route whose relay (a2) capacity-change throttles and cold-start kills with three routes. */
     static final String CHANGED_HOST = "a2";
+
+    /** The host whose route ({@code via-a3}) capacity-change delays: another route than the cap's. */
+    static final String DELAYED_HOST = "a3";
+
+    /**
+     * How much longer capacity-change makes the delayed host's packets to site B take one way: its route's
+     * round trip goes from 50 to 90 ms at the scenario's 25 ms one-way delay.
+     */
+    static final Duration EXTRA_DELAY = Duration.ofMillis(40);
+
+    /**
+     * The largest fraction of its cap a route carries in the best static split while slower routes still have
+     * room ({@link EventAnalysis#fastestFirst}): the load capacity-change itself puts on what is left after a2's
+     * cap falls (80%), so a split at this utilisation is one the scenario already calls carried.
+     */
+    static final double MAX_UTILISATION = 0.8;
 
     public EventSchedule {
         events = events.stream().sorted(Comparator.comparing(BenchEvent::at)).toList();
@@ -93,19 +111,26 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
 
     /**
      * {@code capacity-change} (three routes): 60% of the three uplinks together (after a2's uplink falls
-     * to a quarter, 80% of what is left); full: 150 s, a2 lowered at 40 s, raised back at 100 s; quick:
-     * 45 s, 12 s, 30 s.
+     * to a quarter, 80% of what is left); full: 180 s, a2 lowered at 40 s, raised back at 100 s, a3's
+     * packets {@link #EXTRA_DELAY} longer one way at 130 s and back to the base delay at 155 s; quick: 65 s,
+     * 12 s, 30 s, the delay at 45 s (put back after the load).
      */
     static EventSchedule capacityChange(boolean quick, long uplinkBitsPerSecond) {
         double rate = Math.round(0.6 * 3 * recordsPerSecondPerUplink(uplinkBitsPerSecond) / 10) * 10.0;
         long lowered = uplinkBitsPerSecond / 4;
-        Duration lower = Duration.ofSeconds(quick ? 12 : 40);
-        Duration raise = Duration.ofSeconds(quick ? 30 : 100);
-        return new EventSchedule(rate, Duration.ofSeconds(quick ? 45 : 150), List.of(
-                BenchEvent.uplinkRate("lower-" + CHANGED_HOST, lower, CHANGED_HOST, lowered),
-                BenchEvent.uplinkRate("raise-" + CHANGED_HOST, raise, CHANGED_HOST, uplinkBitsPerSecond)),
-                "via-" + CHANGED_HOST, Map.of("direct", uplinkBitsPerSecond, "via-a2", uplinkBitsPerSecond,
-                        "via-a3", uplinkBitsPerSecond));
+        List<BenchEvent> events = new java.util.ArrayList<>(List.of(
+                BenchEvent.uplinkRate("lower-" + CHANGED_HOST, Duration.ofSeconds(quick ? 12 : 40), CHANGED_HOST,
+                        lowered),
+                BenchEvent.uplinkRate("raise-" + CHANGED_HOST, Duration.ofSeconds(quick ? 30 : 100), CHANGED_HOST,
+                        uplinkBitsPerSecond),
+                BenchEvent.extraDelay("delay-" + DELAYED_HOST, Duration.ofSeconds(quick ? 45 : 130), DELAYED_HOST,
+                        EXTRA_DELAY)));
+        if (!quick) {
+            events.add(BenchEvent.extraDelay("undelay-" + DELAYED_HOST, Duration.ofSeconds(155), DELAYED_HOST,
+                    Duration.ZERO));
+        }
+        return new EventSchedule(rate, Duration.ofSeconds(quick ? 65 : 180), events, "via-" + CHANGED_HOST,
+                Map.of("direct", uplinkBitsPerSecond, "via-a2", uplinkBitsPerSecond, "via-a3", uplinkBitsPerSecond));
     }
 
     /** The schedule for the JSON result: rate, length, and each event's name, time, kind, host and value. */
@@ -124,6 +149,8 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
             }
             if (event.kind() == BenchEvent.Kind.SET_UPLINK_RATE) {
                 e.put("uplink_bits_per_s", event.value());
+            } else if (event.kind() == BenchEvent.Kind.SET_EXTRA_DELAY) {
+                e.put("extra_one_way_delay_ms", event.value());
             }
             list.add(e);
         }
@@ -141,19 +168,30 @@ public record EventSchedule(double ratePerS, Duration duration, List<BenchEvent>
     }
 
     /**
-     * The capacity-proportional split ("best static configuration") after each uplink-rate event up to
-     * and including {@code upTo}: each route's share of the summed caps.
+     * The best static split ("best static configuration") for the caps and delays that the network events
+     * up to and including {@code upTo} left: the load on the routes with the shortest delay first, each at
+     * most {@link #MAX_UTILISATION} of its cap, in proportion to the caps among routes of equal delay
+     * ({@link EventAnalysis#fastestFirst}). With equal delays (every cap change here) that is each route's
+     * share of the summed caps.
      */
     Map<String, Double> bestSplitAfter(BenchEvent upTo) {
-        java.util.Map<String, Long> caps = new java.util.TreeMap<>(routeCaps);
+        Map<String, Long> caps = new java.util.TreeMap<>(routeCaps);
+        Map<String, Long> extraDelays = new java.util.TreeMap<>();
         for (BenchEvent event : events) {
             if (event.kind() == BenchEvent.Kind.SET_UPLINK_RATE) {
                 caps.put(routeOf(event.host()), event.value());
+            } else if (event.kind() == BenchEvent.Kind.SET_EXTRA_DELAY) {
+                extraDelays.put(routeOf(event.host()), event.value());
             }
             if (event.equals(upTo)) {
                 break;
             }
         }
-        return EventAnalysis.proportional(caps);
+        return EventAnalysis.fastestFirst(caps, extraDelays, loadBitsPerSecond(), MAX_UTILISATION);
+    }
+
+    /** The offered load in bits/s of uplink cap (what {@link #recordsPerSecondPerUplink} inverts). */
+    double loadBitsPerSecond() {
+        return ratePerS * WIRE_BYTES_PER_RECORD * 8 / PAYLOAD_SHARE;
     }
 }

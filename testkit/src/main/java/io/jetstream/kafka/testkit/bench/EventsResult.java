@@ -27,7 +27,7 @@ public record EventsResult(String scenario, double ratePerS, double seconds, Lis
     /** Issue 13: batches back to their steady size within this after a restart or a route failure. */
     public static final double RECOVERY_TARGET_S = 5;
 
-    /** Issue 13: route shares at 95% of the best static split within this after a capacity change. */
+    /** Issue 13: route shares at 95% of the best static split within this after a capacity or delay change. */
     public static final double CONVERGENCE_TARGET_S = 10;
 
     public EventsResult {
@@ -50,11 +50,13 @@ public record EventsResult(String scenario, double ratePerS, double seconds, Lis
      * @param recordsPerBatchAfter    disruptions: from the recovery (or the event) until {@code untilS}
      * @param recoveryS               disruptions: from the event until records per batch were within 20% of the
      *                                steady value for two consecutive 1 s windows; null when they never were
-     * @param route                   capacity changes: the route whose cap changed
+     * @param route                   capacity and delay changes ("capacity changes" below): the route whose cap
+     *                                or delay changed
      * @param shareBefore             capacity changes: its mean share over the 10 s before the event
      * @param shareAfter              capacity changes: its mean share from the convergence (or 10 s after the
      *                                event) until {@code untilS}
-     * @param bestSplit               capacity changes: the capacity-proportional split of the new caps
+     * @param bestSplit               capacity changes: the best static split for the new caps and delays
+     *                                ({@link EventSchedule#bestSplitAfter}; equal delays: capacity-proportional)
      * @param matchAfter              capacity changes: mean of 1 - total variation distance to {@code bestSplit} over
      *                                the same windows as {@code shareAfter}
      * @param timeToMatchS            capacity changes: from the event until two consecutive 1 s windows matched the

@@ -111,10 +111,11 @@ final class TimedEvents {
             case KILL_RELAY -> cluster.killRelay(event.host());
             case START_RELAY -> cluster.restartRelay(event.host());
             case SET_UPLINK_RATE -> cluster.network().setUplinkRate(event.host(), event.value());
+            case SET_EXTRA_DELAY -> cluster.network().setExtraDelay(event.host(), event.extraDelay());
         }
     }
 
-    /** Puts back what the events changed and did not put back themselves: relays down, uplinks changed. */
+    /** Puts back what the events changed and did not put back themselves: relays down, uplinks and delays changed. */
     private void restore(List<Applied> applied) {
         for (Applied a : applied) {
             BenchEvent event = a.event();
@@ -124,6 +125,8 @@ final class TimedEvents {
                 } else if (event.kind() == BenchEvent.Kind.SET_UPLINK_RATE) {
                     long shipped = cluster.network().uplinkBytesPerSecond() * 8;
                     cluster.network().setUplinkRate(event.host(), shipped);
+                } else if (event.kind() == BenchEvent.Kind.SET_EXTRA_DELAY) {
+                    cluster.network().setExtraDelay(event.host(), Duration.ZERO);
                 }
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
@@ -258,6 +261,8 @@ final class TimedEvents {
             case START_RELAY -> "starting relay " + event.host() + " again";
             case SET_UPLINK_RATE -> String.format(Locale.ROOT, "uplink of %s to %.1f Mbit/s", event.host(),
                     event.value() / 1e6);
+            case SET_EXTRA_DELAY -> String.format(Locale.ROOT, "packets from %s to site B %d ms longer one way",
+                    event.host(), event.value());
         };
     }
 

@@ -108,6 +108,22 @@ class EventAnalysisTest {
     }
 
     @Test
+    void theBestStaticSplitAfterADelayFillsTheShorterRoutesToTheirHeadroomFirst() {
+        Map<String, Long> caps = Map.of("direct", 5L, "via-a2", 5L, "via-a3", 5L);
+        // 9 of 15 carried: direct and via-a2 take 80% of their 5 each, the delayed via-a3 the 1 left
+        assertThat(EventAnalysis.fastestFirst(caps, Map.of("via-a3", 40L), 9, 0.8))
+                .containsEntry("direct", 0.444).containsEntry("via-a2", 0.444).containsEntry("via-a3", 0.111);
+        // equal delays, or a load the shorter routes cannot carry with headroom: in proportion to the caps
+        assertThat(EventAnalysis.fastestFirst(Map.of("direct", 40L, "via-a2", 10L, "via-a3", 40L), Map.of(), 30, 0.8))
+                .isEqualTo(EventAnalysis.proportional(Map.of("direct", 40L, "via-a2", 10L, "via-a3", 40L)));
+        assertThat(EventAnalysis.fastestFirst(caps, Map.of("via-a3", 40L), 13, 0.8)).containsEntry("via-a3", 0.333);
+        // a light load stays off the delayed route; three delays fill in their order
+        assertThat(EventAnalysis.fastestFirst(caps, Map.of("via-a3", 40L), 6, 0.8)).containsEntry("via-a3", 0.0);
+        assertThat(EventAnalysis.fastestFirst(caps, Map.of("via-a2", 10L, "via-a3", 40L), 10, 0.8))
+                .containsEntry("direct", 0.4).containsEntry("via-a2", 0.4).containsEntry("via-a3", 0.2);
+    }
+
+    @Test
     void timeToMatchNeedsTwoConsecutiveWindowsAtNinetyFivePercent() {
         Map<String, Double> best = Map.of("a", 0.8, "b", 0.2);
         TreeMap<Double, Map<String, Double>> shares = new TreeMap<>();

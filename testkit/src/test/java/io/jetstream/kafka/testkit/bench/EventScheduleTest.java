@@ -33,6 +33,23 @@ class EventScheduleTest {
         assertThat(schedule.changedRoute()).isEqualTo("via-a2");
         assertThat(schedule.bestSplitAfter(lower)).containsEntry("via-a2", 0.111).containsEntry("direct", 0.444);
         assertThat(schedule.bestSplitAfter(raise)).containsEntry("via-a2", 0.333);
+        // then another route's delay grows and shrinks back: the cap events' split is still proportional
+        BenchEvent delay = schedule.events().get(2);
+        BenchEvent undelay = schedule.events().get(3);
+        assertThat(delay.kind()).isEqualTo(BenchEvent.Kind.SET_EXTRA_DELAY);
+        assertThat(delay.kind().network()).isTrue();
+        assertThat(delay.host()).isEqualTo("a3");
+        assertThat(delay.extraDelay()).isEqualTo(Duration.ofMillis(40));
+        assertThat(delay.at()).isGreaterThan(raise.at());
+        assertThat(undelay.extraDelay()).isZero();
+        // 60% of 30 Mbit/s: direct and via-a2 at 80% carry 16 Mbit/s, the delayed via-a3 the ~2 left
+        assertThat(schedule.bestSplitAfter(delay))
+                .hasEntrySatisfying("direct", share -> assertThat(share).isBetween(0.44, 0.45))
+                .hasEntrySatisfying("via-a3", share -> assertThat(share).isBetween(0.1, 0.12));
+        assertThat(schedule.bestSplitAfter(undelay)).containsEntry("via-a3", 0.333);
+        EventSchedule quick = EventSchedule.capacityChange(true, 5_000_000L);
+        assertThat(quick.events()).extracting(BenchEvent::name).containsExactly("lower-a2", "raise-a2", "delay-a3");
+        assertThat(quick.duration()).isLessThan(schedule.duration());
         // 60% of the three uplinks: 80% of what is left with one at a quarter
         double capacity = 3 * EventSchedule.recordsPerSecondPerUplink(10_000_000L);
         assertThat(schedule.ratePerS() / capacity).isBetween(0.55, 0.65);
@@ -45,6 +62,8 @@ class EventScheduleTest {
                 .hasMessageContaining("late");
         assertThatThrownBy(() -> new BenchEvent("x", Duration.ZERO, BenchEvent.Kind.KILL_RELAY, "", 0))
                 .hasMessageContaining("needs a host");
+        assertThatThrownBy(() -> new BenchEvent("x", Duration.ZERO, BenchEvent.Kind.SET_EXTRA_DELAY, "a3", -1))
+                .hasMessageContaining("extra delay");
     }
 
     @Test
