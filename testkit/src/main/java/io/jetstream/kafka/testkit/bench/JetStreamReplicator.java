@@ -145,7 +145,8 @@ final class JetStreamReplicator implements Replicator {
         ingressConfig.putAll(ingressKeys);
         RelayProcess ingress = cluster.startRelay("a1", relayBase, ingressConfig);
         if (!ingressKeys.isEmpty()) {
-            spendSampler = new RouteSpendSampler(ingress::metricsText, Heterogeneous.SAMPLE_INTERVAL);
+            spendSampler = new RouteSpendSampler(ingress::metricsText, this::routeRoundTrips,
+                    Heterogeneous.SAMPLE_INTERVAL);
         }
         relayHosts = List.copyOf(hosts);
         Map<String, Object> relays = new LinkedHashMap<>();
@@ -179,7 +180,7 @@ final class JetStreamReplicator implements Replicator {
     public void undeploy() throws IOException, TimeoutException, InterruptedException {
         if (spendSampler != null) {
             spendSampler.close();
-            Heterogeneous.economics(spendSampler.samples(), spendCap, routeRoundTrips())
+            Heterogeneous.economics(spendSampler.samples(), spendCap, spendSampler.minRoundTrips())
                     .ifPresent(economics -> deployment.put(ECONOMICS, economics));
             spendSampler = null;
         }
@@ -189,9 +190,9 @@ final class JetStreamReplicator implements Replicator {
     }
 
     /**
-     * Each route's round trip as its relays measure it: the sum over its hops of the sending relay's heartbeat round
-     * trip to that hop ({@code jetstream_relay_peer_rtt_seconds{peer="host:port"}}); a route with a hop not measured
-     * is left out.
+     * Each route's round trip as its relays measure it now: the sum over its hops of the sending relay's last heartbeat
+     * round trip to that hop ({@code jetstream_relay_peer_rtt_seconds{peer="host:port"}}); a route with a hop not
+     * measured is left out. Sampled every second; the report keeps each route's smallest.
      */
     private Map<String, Double> routeRoundTrips() {
         Map<String, Map<String, Double>> peerRtts = new LinkedHashMap<>();
