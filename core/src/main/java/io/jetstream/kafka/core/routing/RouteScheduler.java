@@ -31,14 +31,18 @@ import java.util.Optional;
  *       probe there costs money).</li>
  *   <li>Price tiers, cheapest first (prices within {@code priceTolerance} share a tier): the
  *       healthy candidate with the earliest completion that is affordable, not full and within the
- *       latency target. Full: bytes in flight beyond {@code C * (R' + queueAllowance)}, where
- *       {@code R'} is the larger of {@code R} and the smallest recent ack latency, or its smoothed
- *       ack latency exceeds the best route's by {@code queueAllowance} while batches are in flight
+ *       latency target. Full: bytes in flight beyond {@code C * (R' + A)}, where
+ *       {@code R'} is the larger of {@code R} and the smallest recent ack latency and {@code A} the
+ *       route's spill allowance ({@code queueAllowance}, doubled, up to 1 s, when the route ran short
+ *       of work after its overflow went to a costlier tier; decaying back while it stays busy), or its smoothed
+ *       ack latency exceeds the best route's by {@code A} while batches are in flight
  *       (a queue of its own is seen; this is what stops a route whose {@code C} is too optimistic
- *       from being flooded; delays at the destination reach every route and cancel out).</li>
- *   <li>Else the same among {@link RouteState#DEGRADED} routes; else the earliest completion
- *       among all affordable candidates (everything is full: queue where it completes first);
- *       else none (the cap is reached: the caller applies backpressure).</li>
+ *       from being flooded; delays at the destination reach every route and cancel out). Within
+ *       the latency target: the route's own {@code (inFlight + bytes)/C + R/2}.</li>
+ *   <li>Else the same among {@link RouteState#DEGRADED} routes; else, everything being full, with a
+ *       latency target the earliest completion among all affordable candidates (queue where it
+ *       completes first), without one the earliest completion in the cheapest tier of them (queue
+ *       where it costs least); else none (the cap is reached: the caller applies backpressure).</li>
  * </ol>
  * Earliest completions within {@code completionTolerance} of each other are a tie, won by the route
  * chosen least recently: equal routes alternate instead of the first one taking every batch while
