@@ -317,8 +317,7 @@ final class Heterogeneous {
      * @param shares           each route's share of the bytes
      * @param spentByRoute     each route's money
      * @param rttMs            each route's round trip: the sum of its hops' heartbeat round trips
-     *                         ({@code jetstream_relay_peer_rtt_seconds} of the ingress and of each intermediate),
-     *                         the smallest of the per-second readings during the variant (without the data's queue)
+     *                         ({@code jetstream_relay_peer_rtt_seconds} of the ingress and of each intermediate)
      * @param schedulerRttMs   each route's base round trip as the ingress's scheduler last used it
      *                         ({@code jetstream_relay_route_rtt_seconds})
      * @param rankByRtt        routes by measured round trip, shortest first

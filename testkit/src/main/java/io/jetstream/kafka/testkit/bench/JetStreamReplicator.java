@@ -145,8 +145,7 @@ final class JetStreamReplicator implements Replicator {
         ingressConfig.putAll(ingressKeys);
         RelayProcess ingress = cluster.startRelay("a1", relayBase, ingressConfig);
         if (!ingressKeys.isEmpty()) {
-            spendSampler = new RouteSpendSampler(ingress::metricsText, this::routeRoundTrips,
-                    Heterogeneous.SAMPLE_INTERVAL);
+            spendSampler = new RouteSpendSampler(ingress::metricsText, Heterogeneous.SAMPLE_INTERVAL);
         }
         relayHosts = List.copyOf(hosts);
         Map<String, Object> relays = new LinkedHashMap<>();
@@ -180,7 +179,7 @@ final class JetStreamReplicator implements Replicator {
     public void undeploy() throws IOException, TimeoutException, InterruptedException {
         if (spendSampler != null) {
             spendSampler.close();
-            Heterogeneous.economics(spendSampler.samples(), spendCap, spendSampler.minRoundTrips())
+            Heterogeneous.economics(spendSampler.samples(), spendCap, routeRoundTrips())
                     .ifPresent(economics -> deployment.put(ECONOMICS, economics));
             spendSampler = null;
         }
@@ -190,9 +189,9 @@ final class JetStreamReplicator implements Replicator {
     }
 
     /**
-     * Each route's round trip as its relays measure it now: the sum over its hops of the sending relay's last heartbeat
-     * round trip to that hop ({@code jetstream_relay_peer_rtt_seconds{peer="host:port"}}); a route with a hop not
-     * measured is left out. Sampled every second; the report keeps each route's smallest.
+     * Each route's round trip as its relays measure it: the sum over its hops of the sending relay's heartbeat round
+     * trip to that hop ({@code jetstream_relay_peer_rtt_seconds{peer="host:port"}}); a route with a hop not measured
+     * is left out.
      */
     private Map<String, Double> routeRoundTrips() {
         Map<String, Map<String, Double>> peerRtts = new LinkedHashMap<>();

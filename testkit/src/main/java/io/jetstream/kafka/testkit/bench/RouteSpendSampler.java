@@ -15,10 +15,7 @@ import java.util.regex.Pattern;
 /**
  * Samples an ingress relay's per-route money, bytes and round trips from its {@code /metrics} at a fixed interval, on a
  * thread of its own, from construction until {@link #close}: the spend over time that the spend cap is checked against.
- * A sample the relay did not answer is skipped. Optionally also each route's round trip as its relays' heartbeats
- * measure it, keeping the smallest seen per route: the path's round trip without the queue the data may build on it
- * (heartbeats share the routes' uplinks, so a single late reading can rank a congested short route behind a long
- * one). Thread-safe.
+ * A sample the relay did not answer is skipped. Thread-safe.
  */
 final class RouteSpendSampler implements AutoCloseable {
 
@@ -42,21 +39,10 @@ final class RouteSpendSampler implements AutoCloseable {
     private final Supplier<String> metrics;
     private final ScheduledExecutorService executor;
     private final List<Sample> samples = new ArrayList<>();
-    private final Supplier<Map<String, Double>> roundTrips;
-    private final Map<String, Double> minRoundTrips = new TreeMap<>();
 
     /** @param metrics the relay's current {@code /metrics} text, empty when it does not answer */
     RouteSpendSampler(Supplier<String> metrics, Duration interval) {
-        this(metrics, Map::of, interval);
-    }
-
-    /**
-     * @param metrics    the relay's current {@code /metrics} text, empty when it does not answer
-     * @param roundTrips each route's current round trip in seconds (routes not measured left out)
-     */
-    RouteSpendSampler(Supplier<String> metrics, Supplier<Map<String, Double>> roundTrips, Duration interval) {
         this.metrics = metrics;
-        this.roundTrips = roundTrips;
         this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "route-spend-sampler");
             thread.setDaemon(true);
@@ -84,25 +70,7 @@ final class RouteSpendSampler implements AutoCloseable {
         return List.copyOf(samples);
     }
 
-    /** Each route's smallest round trip seen so far (seconds); routes never measured are absent. */
-    synchronized Map<String, Double> minRoundTrips() {
-        return Map.copyOf(minRoundTrips);
-    }
-
     private void sample() {
-        Map<String, Double> rtts;
-        try {
-            rtts = roundTrips.get();
-        } catch (RuntimeException e) {
-            rtts = Map.of(); // a reading missed; an exception would end the sampling for good
-        }
-        synchronized (this) {
-            rtts.forEach((route, rtt) -> {
-                if (rtt > 0) {
-                    minRoundTrips.merge(route, rtt, Math::min);
-                }
-            });
-        }
         String text = metrics.get();
         if (text.isEmpty()) {
             return;
