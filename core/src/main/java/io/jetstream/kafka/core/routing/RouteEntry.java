@@ -38,6 +38,17 @@ final class RouteEntry {
     /** Sequence number of the scheduler's choice that last picked this route (0: never). */
     long lastChosenSeq;
     long lastChosenAtNanos;
+    /**
+     * Queue (seconds at the route's capacity) the route holds before a costlier route takes the
+     * overflow: at least the scheduler's {@code queueAllowance}, grown when the route ran out of
+     * work after overflow went to a costlier route (the queue was too short to bridge the gaps
+     * between arrivals), decaying back while it stays busy. See {@link RouteScheduler}.
+     */
+    double spillAllowanceSeconds;
+    /** Whether overflow went to a costlier route since this route last ran short of work. */
+    boolean spilledSinceDrained;
+    /** When {@link #spillAllowanceSeconds} last changed or decayed. */
+    long spillAllowanceAtNanos;
 
     RouteEntry(PricedRoute spec, RouteSchedulerSettings settings, long createdAtNanos) {
         this.spec = spec;
@@ -47,6 +58,8 @@ final class RouteEntry {
                 settings.probeBackoff().toNanos(), settings.maxProbeBackoff().toNanos());
         this.sentBytes = new DecayingRate(settings.estimators().linkTimeConstant());
         this.lastChosenAtNanos = createdAtNanos;
+        this.spillAllowanceSeconds = settings.queueAllowance().toNanos() / 1e9;
+        this.spillAllowanceAtNanos = createdAtNanos;
     }
 
     static double rttSeconds(LinkEstimates e, double priorNanos) {

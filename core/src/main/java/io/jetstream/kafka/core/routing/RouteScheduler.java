@@ -31,14 +31,18 @@ import java.util.Optional;
  *       probe there costs money).</li>
  *   <li>Price tiers, cheapest first (prices within {@code priceTolerance} share a tier): the
  *       healthy candidate with the earliest completion that is affordable, not full and within the
- *       latency target. Full: bytes in flight beyond {@code C * (R' + queueAllowance)}, where
- *       {@code R'} is the larger of {@code R} and the smallest recent ack latency, or its smoothed
- *       ack latency exceeds the best route's by {@code queueAllowance} while batches are in flight
+ *       latency target. Full: bytes in flight beyond {@code C * (R' + A)}, where
+ *       {@code R'} is the larger of {@code R} and the smallest recent ack latency and {@code A} the
+ *       route's spill allowance ({@code queueAllowance}, doubled, up to 1 s, when the route ran short
+ *       of work after its overflow went to a costlier tier; decaying back while it stays busy), or its smoothed
+ *       ack latency exceeds the best route's by {@code A} while batches are in flight
  *       (a queue of its own is seen; this is what stops a route whose {@code C} is too optimistic
- *       from being flooded; delays at the destination reach every route and cancel out).</li>
- *   <li>Else the same among {@link RouteState#DEGRADED} routes; else the earliest completion
- *       among all affordable candidates (everything is full: queue where it completes first);
- *       else none (the cap is reached: the caller applies backpressure).</li>
+ *       from being flooded; delays at the destination reach every route and cancel out). Within
+ *       the latency target: the route's own {@code (inFlight + bytes)/C + R/2}.</li>
+ *   <li>Else the same among {@link RouteState#DEGRADED} routes; else, everything being full, with a
+ *       latency target the earliest completion among all affordable candidates (queue where it
+ *       completes first), without one the earliest completion in the cheapest tier of them (queue
+ *       where it costs least); else none (the cap is reached: the caller applies backpressure).</li>
  * </ol>
  * Earliest completions within {@code completionTolerance} of each other are a tie, won by the route
  * chosen least recently: equal routes alternate instead of the first one taking every batch while
@@ -63,6 +67,10 @@ public final class RouteScheduler<R extends PricedRoute> {
     static final double COMMIT_SECONDS = 2.0;
     /** ... but always this much (a route that delivered little yet still fills its pipe). */
     static final double COMMIT_FLOOR_BYTES = 4 << 20;
+    /** The most queue (seconds at its capacity) a route's spill allowance grows to. */
+    static final double MAX_SPILL_ALLOWANCE_SECONDS = 1.0;
+    /** Time constant with which a grown spill allowance decays back to {@code queueAllowance}. */
+    static final double SPILL_ALLOWANCE_DECAY_SECONDS = 5.0;
 
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
@@ -109,9 +117,73 @@ public final class RouteScheduler<R extends PricedRoute> {
         Optional<Candidate> chosen = probe(candidates, nowNanos)
                 .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
-                .or(() -> earliest(candidates.stream().filter(Candidate::affordable).toList()));
-        chosen.ifPresent(c -> commit(c, wireBytes, nowNanos));
+                .or(() -> overflow(candidates));
+        chosen.ifPresent(c -> {
+            commit(c, wireBytes, nowNanos);
+            noteSpills(candidates, c);
+        });
         return chosen.map(c -> route(c.entry()));
+    }
+
+    /**
+     * Every route is full (or misses the latency target). With a latency target, the batch queues
+     * where it completes first: time is what the operator asked for. Without one, it queues on the
+     * cheapest tier (earliest completion within it): a queue costs latency, a costlier route costs
+     * money, and a cheaper route that is full is busy, so what it queues it carries at its own price
+     * (the in-flight cap still bounds that queue; a route at its cap is no candidate).
+     */
+    private Optional<Candidate> overflow(List<Candidate> candidates) {
+        List<Candidate> affordable = candidates.stream().filter(Candidate::affordable).toList();
+        if (settings.latencyTarget().isPresent() || affordable.isEmpty()) {
+            return earliest(affordable);
+        }
+        return earliest(cheapestTier(affordable));
+    }
+
+    /** The candidates within {@code priceTolerance} of the cheapest one's effective price. */
+    private List<Candidate> cheapestTier(List<Candidate> candidates) {
+        double cheapest = candidates.stream().mapToDouble(Candidate::price).min().orElse(Double.NaN);
+        double tierCeiling = cheapest * (1 + settings.priceTolerance()) + 1e-12;
+        return candidates.stream().filter(c -> c.price() <= tierCeiling).toList();
+    }
+
+    /**
+     * Cheaper routes passed over only for being full, while {@code chosen} of a costlier tier takes
+     * the batch: their overflow costs money. Should such a route then run short of work, its queue
+     * was too short to bridge the gaps between arrivals, and its spill allowance grows.
+     */
+    private void noteSpills(List<Candidate> candidates, Candidate chosen) {
+        for (Candidate c : candidates) {
+            boolean cheaperTier = chosen.price() > c.price() * (1 + settings.priceTolerance()) + 1e-12;
+            if (c != chosen && cheaperTier && c.full() && c.affordable() && c.meetsTarget()) {
+                c.entry().spilledSinceDrained = true;
+            }
+        }
+    }
+
+    /**
+     * Adapts the queue {@code entry} holds before a costlier route takes its overflow. The bytes
+     * chosen for a route arrive in bursts (a sender flushes several partitions' batches at once);
+     * a route full after {@code queueAllowance} of queue hands the rest of a burst to a costlier
+     * route and then idles until the next one, although over time it could have carried it all.
+     * So when a route that spilled since it last ran short has less than its pipe in flight
+     * ({@code drained}: its link is running out of work), the queue it may hold doubles (up to
+     * {@link #MAX_SPILL_ALLOWANCE_SECONDS}); otherwise the allowance decays back toward
+     * {@code queueAllowance} with {@link #SPILL_ALLOWANCE_DECAY_SECONDS}, so a standing queue
+     * shrinks again and a route stays at the least queue that keeps it busy.
+     */
+    private void adaptSpillAllowance(RouteEntry entry, boolean drained, long nowNanos) {
+        double base = settings.queueAllowance().toNanos() / 1e9;
+        double ageSeconds = Math.max(0, nowNanos - entry.spillAllowanceAtNanos) / 1e9;
+        entry.spillAllowanceAtNanos = nowNanos;
+        if (drained && entry.spilledSinceDrained) {
+            entry.spilledSinceDrained = false;
+            entry.spillAllowanceSeconds = Math.min(MAX_SPILL_ALLOWANCE_SECONDS,
+                    Math.max(2 * entry.spillAllowanceSeconds, base + 0.05));
+        } else {
+            entry.spillAllowanceSeconds = base + (entry.spillAllowanceSeconds - base)
+                    * Math.exp(-ageSeconds / SPILL_ALLOWANCE_DECAY_SECONDS);
+        }
     }
 
     /** The caller's route an entry was made for: every entry is made from an {@code R} in the constructor. */
@@ -225,22 +297,28 @@ public final class RouteScheduler<R extends PricedRoute> {
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
         boolean affordable = ledger.canAfford(cost, nowNanos);
-        double allowanceSeconds = settings.queueAllowance().toNanos() / 1e9;
         // acks may include processing at the far end that heartbeats do not see: the pipe is the larger
         double unqueuedRoundTrip = Double.isNaN(e.minAckLatencyNanos()) ? rtt
                 : Math.max(rtt, e.minAckLatencyNanos() / 1e9);
-        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + allowanceSeconds);
+        // less than the pipe in flight: the link is running out of work
+        boolean drained = entry.inFlightBytes < capacity * unqueuedRoundTrip;
+        adaptSpillAllowance(entry, drained, nowNanos);
+        double spillAllowance = entry.spillAllowanceSeconds;
+        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + spillAllowance);
         // the freshest sign of a queue, and the only one while the capacity is not measured: this
         // route's acks take longer than the best route's. Relative, because delays at the
         // destination (commits, its own queue) reach every route alike; and smoothed, because a
         // route's own minimum goes stale when it carries little traffic, which would starve it.
         boolean queueObserved = entry.inFlightBatches > 0 && !Double.isNaN(e.ackLatencyNanos())
-                && e.ackLatencyNanos() - bestAckLatency > allowanceSeconds * 1e9;
+                && e.ackLatencyNanos() - bestAckLatency > spillAllowance * 1e9;
         // Without a path measurement a route's queue signal rests on its own smoothed ack latency,
         // which goes stale on a route given little traffic and then starved it for good; the
         // shortest-queue ranking already keeps queues even, so only the pipe bound applies there.
         boolean full = pipeAndQueueFull || (pathMeasured && queueObserved);
-        boolean meetsTarget = settings.latencyTarget().map(t -> ect <= t.toNanos() / 1e9).orElse(true);
+        // the target is held against the route's own pace, not the shared ranking's: a slow route's
+        // queue takes longer to drain than the reference capacity says
+        double ownEct = (entry.inFlightBytes + wireBytes) / capacity + rtt / 2;
+        boolean meetsTarget = settings.latencyTarget().map(t -> ownEct <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
         double price = CostModel.effectivePricePerGb(entry.spec, capacity);

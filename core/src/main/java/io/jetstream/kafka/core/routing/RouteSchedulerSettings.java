@@ -12,7 +12,9 @@ import java.util.Optional;
  *                                 optimistic, so an unmeasured route is tried (and so measured)
  * @param priorRtt                 round-trip time assumed until measured
  * @param queueAllowance           a route is full when its bytes in flight exceed its capacity times
- *                                 (base RTT + this): the pipe plus this much queue
+ *                                 (base RTT + this): the pipe plus this much queue; a route that
+ *                                 spilled to a costlier one and then ran short of work is allowed
+ *                                 more, up to 1 s (its spill allowance, see {@link RouteScheduler})
  * @param latencyTarget            optional: a route whose expected completion exceeds it is not
  *                                 preferred, so a costlier faster route may be used
  * @param spendCap                 money limits, never exceeded

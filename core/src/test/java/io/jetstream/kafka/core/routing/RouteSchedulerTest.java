@@ -71,6 +71,86 @@ class RouteSchedulerTest {
         assertThat(scheduler.choose(mib, 5 * MS)).contains(costly);
     }
 
+    /** 1 MB/s and 50 ms assumed for unmeasured routes: a route is full at 100 KB in flight (pipe + 50 ms). */
+    private static RouteSchedulerSettings.Builder smallRoutes() {
+        return RouteSchedulerSettings.builder().priorBytesPerSecond(1e6).priorRtt(Duration.ofMillis(50))
+                .probeShare(0);
+    }
+
+    /** Batches of 10 KB {@code scheduler} puts on {@code route} from {@code nowNanos} until it picks another. */
+    private static int batchesUntilAnother(RouteScheduler<TestRoute> scheduler, TestRoute route, long nowNanos) {
+        int taken = 0;
+        while (scheduler.choose(10_000, nowNanos).orElseThrow().equals(route)) {
+            taken++;
+        }
+        return taken;
+    }
+
+    /**
+     * Receipts put cheap's round trip at 200 ms and costly's at 50 ms: cheap is full at 250 KB in
+     * flight, costly at 100 KB. Then every route is full, and costly, with less in flight, would
+     * complete a batch first.
+     */
+    private static RouteScheduler<TestRoute> everyRouteFull(TestRoute cheap, TestRoute costly,
+                                                            RouteSchedulerSettings settings) {
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(costly, cheap), settings);
+        scheduler.onReceived(cheap, 1_000, 0, 200 * MS);
+        scheduler.onReceived(costly, 1_000, 0, 50 * MS);
+        assertThat(batchesUntilAnother(scheduler, cheap, 300 * MS)).isEqualTo(25);
+        // that choice went to costly; it takes batches until it is full, and then?
+        batchesUntilAnother(scheduler, costly, 300 * MS);
+        return scheduler;
+    }
+
+    @Test
+    void withoutALatencyTargetABatchFindingEveryRouteFullQueuesOnTheCheapestNotWhereItCompletesFirst() {
+        RouteScheduler<TestRoute> scheduler = everyRouteFull(cheap, costly, smallRoutes().build());
+        // costly took 10, then a batch found both full: it went to cheap; so does the next
+        assertThat(scheduler.snapshot(300 * MS).route("costly").orElseThrow().inFlightBatches()).isEqualTo(10);
+        assertThat(scheduler.snapshot(300 * MS).route("cheap").orElseThrow().inFlightBatches()).isEqualTo(26);
+        assertThat(scheduler.choose(10_000, 301 * MS)).contains(cheap);
+    }
+
+    @Test
+    void withALatencyTargetABatchFindingEveryRouteFullQueuesWhereItCompletesFirst() {
+        RouteScheduler<TestRoute> scheduler = everyRouteFull(cheap, costly,
+                smallRoutes().latencyTarget(Duration.ofSeconds(10)).build());
+        // costly, full at 10 batches, kept taking them while it completed them first
+        assertThat(scheduler.snapshot(300 * MS).route("costly").orElseThrow().inFlightBatches()).isGreaterThan(10);
+        assertThat(scheduler.snapshot(300 * MS).route("cheap").orElseThrow().inFlightBatches()).isEqualTo(26);
+    }
+
+    @Test
+    void aCheaperRouteThatRanOutOfWorkAfterSpillingHoldsMoreQueueNextTime() {
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(costly, cheap), smallRoutes().build());
+        assertThat(batchesUntilAnother(scheduler, cheap, MS)).as("pipe 50 KB + 50 ms of queue").isEqualTo(10);
+        // the burst's 11th batch went to the costly route; then cheap carried its batches and idled
+        for (int i = 0; i < 10; i++) {
+            scheduler.onReleased(cheap, 10_000, 300 * MS);
+        }
+        assertThat(batchesUntilAnother(scheduler, cheap, 300 * MS)).as("pipe + 100 ms of queue").isEqualTo(15);
+        for (int i = 0; i < 15; i++) {
+            scheduler.onReleased(cheap, 10_000, 600 * MS);
+        }
+        assertThat(batchesUntilAnother(scheduler, cheap, 600 * MS)).as("pipe + 200 ms of queue").isEqualTo(25);
+        // busy (more than its pipe in flight) without running short for a minute: the allowance decays
+        // back to 50 ms, and cheap is full again at 100 KB
+        for (int i = 0; i < 16; i++) {
+            scheduler.onReleased(cheap, 10_000, 60_000 * MS);
+        }
+        assertThat(batchesUntilAnother(scheduler, cheap, 60_000 * MS)).isEqualTo(1);
+    }
+
+    @Test
+    void aLatencyTargetIsHeldAgainstTheRoutesOwnRoundTrip() {
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, costly),
+                RouteSchedulerSettings.builder().latencyTarget(Duration.ofMillis(100)).build());
+        // no heartbeats: receipts time the routes, 300 ms and 20 ms
+        scheduler.onReceived(cheap, 1_000, 0, 300 * MS);
+        scheduler.onReceived(costly, 1_000, 0, 20 * MS);
+        assertThat(scheduler.choose(10_000, 400 * MS)).as("cheap would complete in 150 ms").contains(costly);
+    }
+
     @Test
     void theSpendCapStopsAllSendingWhenReached() {
         RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap),

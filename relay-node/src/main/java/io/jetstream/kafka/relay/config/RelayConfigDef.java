@@ -109,7 +109,10 @@ final class RelayConfigDef {
                         .validator(Range.between(0, 600_000))
                         .importance(Importance.LOW).displayName("Latency target (ms)")
                         .doc("With the adaptive policy, a costlier route is also used when the cheaper ones would"
-                                + " complete a batch later than this; 0 leaves the scheduler's default."))
+                                + " complete a batch later than this (at their own measured pace and round trip):"
+                                + " the operator's way to buy latency with money. 0: no target, money first: a"
+                                + " cheaper route may hold up to about a second of queue to bridge bursts before"
+                                + " a costlier one takes its overflow (docs/model.md section 4)."))
                 .add(key(RelayConfig.ROUTING_PROBE_SHARE, Type.DOUBLE).defaultValue(0.05)
                         .validator(Range.between(0.0, 0.5))
                         .importance(Importance.LOW).displayName("Probing share")

@@ -78,6 +78,27 @@ public final class SimIngress {
         }
     }
 
+    /**
+     * Offers {@code bytesPerSecond} in bursts: every {@code burstInterval} nanoseconds from
+     * {@code fromNanos} to {@code toNanos}, the batches of one interval arrive at once (a sender
+     * that flushes several partitions' batches together).
+     */
+    public void offerBursts(double bytesPerSecond, long burstIntervalNanos, long fromNanos, long toNanos) {
+        double perBurst = bytesPerSecond * burstIntervalNanos / 1e9 / batchBytes;
+        double owed = 0;
+        for (long t = fromNanos; t < toNanos; t += burstIntervalNanos) {
+            owed += perBurst;
+            int batches = (int) owed;
+            owed -= batches;
+            loop.at(t, () -> {
+                for (int i = 0; i < batches; i++) {
+                    waiting.addLast(new Batch(nextId++, loop.nanoTime()));
+                }
+                dispatch();
+            });
+        }
+    }
+
     /** At most {@code batches} in flight from now on; arrivals beyond wait at the ingress. */
     public SimIngress window(int batches) {
         this.maxInFlightBatches = batches;
