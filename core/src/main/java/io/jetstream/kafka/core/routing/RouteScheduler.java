@@ -143,8 +143,8 @@ public final class RouteScheduler<R extends PricedRoute> {
     /** The candidates within {@code priceTolerance} of the cheapest one's effective price. */
     private List<Candidate> cheapestTier(List<Candidate> candidates) {
         double cheapest = candidates.stream().mapToDouble(Candidate::price).min().orElse(Double.NaN);
-        double tierCeiling = cheapest * (1 + settings.priceTolerance()) + 1e-12;
-        return candidates.stream().filter(c -> c.price() <= tierCeiling).toList();
+        double ceiling = tierCeiling(cheapest);
+        return candidates.stream().filter(c -> c.price() <= ceiling).toList();
     }
 
     /**
@@ -154,7 +154,7 @@ public final class RouteScheduler<R extends PricedRoute> {
      */
     private void noteSpills(List<Candidate> candidates, Candidate chosen) {
         for (Candidate c : candidates) {
-            boolean cheaperTier = chosen.price() > c.price() * (1 + settings.priceTolerance()) + 1e-12;
+            boolean cheaperTier = chosen.price() > tierCeiling(c.price());
             if (c != chosen && cheaperTier && c.full() && c.affordable() && c.meetsTarget()) {
                 c.entry().spilledSinceDrained = true;
             }
@@ -336,7 +336,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         if (Double.isNaN(cheapest)) {
             return Optional.empty();
         }
-        double tierCeiling = cheapest * (1 + settings.priceTolerance()) + 1e-12;
+        double tierCeiling = tierCeiling(cheapest);
         return up.stream()
                 .filter(c -> starved(c.entry(), c.price() <= tierCeiling ? settings.probeShare()
                         : settings.costlyProbeShare(), nowNanos))
@@ -362,8 +362,12 @@ public final class RouteScheduler<R extends PricedRoute> {
         if (eligible.isEmpty()) {
             return Optional.empty();
         }
-        double tierCeiling = eligible.get(0).price() * (1 + settings.priceTolerance()) + 1e-12;
-        return earliest(eligible.stream().filter(c -> c.price() <= tierCeiling).toList());
+        return earliest(cheapestTier(eligible));
+    }
+
+    /** The highest price in the tier of {@code cheapestPrice}: prices within {@code priceTolerance} share a tier. */
+    private double tierCeiling(double cheapestPrice) {
+        return cheapestPrice * (1 + settings.priceTolerance()) + 1e-12;
     }
 
     /**
