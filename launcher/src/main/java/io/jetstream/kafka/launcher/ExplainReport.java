@@ -360,7 +360,11 @@ final class ExplainReport {
             line.append("weight ").append(figure(r.weight())).append(", share ").append(percent(r.trafficShare()))
                     .append(", ").append(r.stateName() == null ? "state ?" : r.stateName()).append("; capacity ").append(rate(r.capacityBytesPerSecond()))
                     .append(", delivered ").append(rate(r.deliveredBytesPerSecond())).append(", round trip ")
-                    .append(millis(r.rttSeconds() * 1000)).append("; ");
+                    .append(millis(r.rttSeconds() * 1000));
+            if (!Double.isNaN(r.rankingRttSeconds())) {
+                line.append(", ranked by ").append(millis(r.rankingRttSeconds() * 1000));
+            }
+            line.append("; ");
         }
         line.append("acks after ").append(millis(r.ackLatencySeconds() * 1000)).append(" (mean, measured); ")
                 .append(gigabytes(r.bytesOut())).append(" sent");
@@ -402,6 +406,7 @@ final class ExplainReport {
                     number(routeNode, "capacity_bytes_per_second", route.capacityBytesPerSecond());
                     number(routeNode, "delivered_bytes_per_second", route.deliveredBytesPerSecond());
                     number(routeNode, "rtt_ms", route.rttSeconds() * 1000);
+                    number(routeNode, "ranking_rtt_ms", route.rankingRttSeconds() * 1000);
                     number(routeNode, "ack_latency_ms", route.ackLatencySeconds() * 1000);
                     number(routeNode, "bytes_out", route.bytesOut());
                     number(routeNode, "spent", route.spent());

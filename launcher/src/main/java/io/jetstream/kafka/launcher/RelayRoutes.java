@@ -23,10 +23,13 @@ record RelayRoutes(List<Route> routes, Map<String, Boolean> spendCapReached) {
      * One route's figures; NaN where the relay exports none (a static route table has no weights).
      *
      * @param state          0 up, 1 degraded, 2 down; NaN when not scheduled adaptively
+     * @param rankingRttSeconds the round trip the scheduler ranks the route by (its own where it really
+     *                       differs from the routes' common one); NaN from relays that do not export it
      * @param ackLatencySeconds mean time from forwarding a batch on the route to its acknowledgement
      */
     record Route(String destination, String route, double weight, double trafficShare, double state,
                  double capacityBytesPerSecond, double deliveredBytesPerSecond, double rttSeconds,
+                 double rankingRttSeconds,
                  double inFlightBytes, double bytesOut, double batchesOut, double spent, double ackLatencySeconds) {
 
         /** Money per GB (10^9 bytes) sent on the route: spent over bytes out; NaN before any byte. */
@@ -79,6 +82,7 @@ record RelayRoutes(List<Route> routes, Map<String, Boolean> spendCapReached) {
                     figures.getOrDefault("route_capacity_bytes_per_second", Double.NaN),
                     figures.getOrDefault("route_delivered_bytes_per_second", Double.NaN),
                     figures.getOrDefault("route_rtt_seconds", Double.NaN),
+                    figures.getOrDefault("route_ranking_rtt_seconds", Double.NaN),
                     figures.getOrDefault("route_inflight_bytes", Double.NaN),
                     figures.getOrDefault("route_bytes_out_total", Double.NaN),
                     figures.getOrDefault("route_batches_out_total", Double.NaN),

@@ -3,6 +3,8 @@ package io.jetstream.kafka.core.routing;
 import io.jetstream.kafka.core.model.DecayingRate;
 import io.jetstream.kafka.core.model.LinkEstimates;
 import io.jetstream.kafka.core.model.LinkMonitor;
+import io.jetstream.kafka.core.model.WindowedMin;
+import java.time.Duration;
 
 /**
  * Everything the scheduler keeps about one route: its measurements ({@link LinkMonitor}: capacity
@@ -14,11 +16,16 @@ import io.jetstream.kafka.core.model.LinkMonitor;
  */
 final class RouteEntry {
 
+    /** Window of {@link #recentTransferNanos}: short, so that a delay that grew ranks the route within seconds. */
+    static final Duration RECENT_TRANSFER_WINDOW = Duration.ofSeconds(2);
+
     final PricedRoute spec;
     final LinkMonitor link;
     final CapacityEstimate capacity;
     final RouteHealth health;
     final DecayingRate sentBytes;
+    /** Shortest transfer (sent to receipt, or to acknowledgement without receipts) of the last seconds. */
+    final WindowedMin recentTransferNanos = new WindowedMin(RECENT_TRANSFER_WINDOW, 8);
     double moneySpent;
     long leaseUntilNanos;
     boolean leased;
@@ -128,9 +135,11 @@ final class RouteEntry {
         inFlightBatches = Math.max(0, inFlightBatches - 1);
     }
 
-    RouteStats stats(LinkEstimates e, double capacity, double rttNanos, double capacityShare, double trafficShare) {
+    RouteStats stats(LinkEstimates e, double capacity, double rttNanos, double rankingRttNanos, double capacityShare,
+                     double trafficShare) {
         return new RouteStats(spec.name(), health.state(), capacityShare, trafficShare, capacity,
-                e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, inFlightBytes, inFlightBatches,
+                e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, rankingRttNanos, inFlightBytes,
+                inFlightBatches,
                 farBytes, bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions());
     }
 }

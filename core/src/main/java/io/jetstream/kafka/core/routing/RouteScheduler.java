@@ -19,7 +19,10 @@ import java.util.Optional;
  *   <li>Candidates: routes not {@link RouteState#DOWN}, and down routes whose recovery probe is due
  *       (one batch).</li>
  *   <li>Per candidate: capacity {@code C} ({@link CapacityEstimate}), base RTT {@code R}, expected
- *       completion {@code ECT = inFlight/C + R/2 + bytes/C} where {@code inFlight} is every byte
+ *       completion {@code ECT = inFlight/C + R/2 + bytes/C}. Without heartbeats, {@code C} is the
+ *       routes' reference capacity and {@code R} the routes' common (smallest) round trip, unless the
+ *       route's own transfers of the last 2 s all took longer than that by more than 30 ms or a quarter
+ *       of it (a longer path, a delay that grew): then that. {@code inFlight} is every byte
  *       chosen for the route and not yet received by its egress relay ({@link #onReceived}),
  *       acknowledged or failed (so it includes whatever waits at the next hops, and not what waits
  *       at the destination), cost (egress, plus a relay lease if due), and effective price per GB
@@ -71,6 +74,14 @@ public final class RouteScheduler<R extends PricedRoute> {
     static final double MAX_SPILL_ALLOWANCE_SECONDS = 1.0;
     /** Time constant with which a grown spill allowance decays back to {@code queueAllowance}. */
     static final double SPILL_ALLOWANCE_DECAY_SECONDS = 5.0;
+    /**
+     * A route without heartbeats is ranked by its own recent round trip (receipts) only when that
+     * exceeds the common one by more than this, or by {@link #OWN_RTT_MARGIN_SHARE} of it if more:
+     * on the emulated WAN, the receipt minimums of equal routes differ by 5-25 ms (CPU scheduling on
+     * the relays), which must not rank them apart.
+     */
+    static final double OWN_RTT_MARGIN_SECONDS = 0.030;
+    static final double OWN_RTT_MARGIN_SHARE = 0.25;
 
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
@@ -276,6 +287,16 @@ public final class RouteScheduler<R extends PricedRoute> {
         return Double.isNaN(best) ? settings.priorRtt().toNanos() / 1e9 : best;
     }
 
+    /**
+     * The round trip by which a route without heartbeats is ranked (seconds): the common one, or its
+     * own recent minimum where that exceeds the common one by more than the noise between equal routes.
+     */
+    private static double rankingRtt(RouteEntry entry, double commonRtt, long nowNanos) {
+        double recent = entry.recentTransferNanos.min(nowNanos) / 1e9;
+        double margin = Math.max(OWN_RTT_MARGIN_SECONDS, OWN_RTT_MARGIN_SHARE * commonRtt);
+        return recent - commonRtt > margin ? recent : commonRtt;
+    }
+
     private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, double bestAckLatency,
                                 double commonAckRtt, int wireBytes, long nowNanos) {
         double capacity = capacity(entry, e, reference, nowNanos);
@@ -289,10 +310,13 @@ public final class RouteScheduler<R extends PricedRoute> {
         // still); the round trip is then the smallest among such routes, for all of them.
         boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
         double rankingCapacity = pathMeasured ? capacity : reference;
-        // Not the route's own round trip from receipts either: on the emulated WAN, equal routes'
-        // receipt minimums differ by 5-25 ms (CPU scheduling on the relays), a quarter of the
-        // round trip; receipts still keep the destination's delays out of the queue.
-        double pathRtt = pathMeasured ? rtt : commonAckRtt;
+        // Nor the route's own round trip from receipts, unless it really differs: on the emulated
+        // WAN, equal routes' receipt minimums differ by 5-25 ms (CPU scheduling on the relays), a
+        // quarter of the round trip. A route whose recent transfers all took longer than that (a
+        // longer path, a delay that grew) is ranked by them, so it takes the load only once the
+        // shorter routes' queues are as long as its extra delay. Its minimum over the last
+        // seconds, not the base RTT's 10 s window: a delay that grows shows within seconds.
+        double pathRtt = pathMeasured ? rtt : rankingRtt(entry, commonAckRtt, nowNanos);
         double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
@@ -317,7 +341,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         boolean full = pipeAndQueueFull || (pathMeasured && queueObserved);
         // the target is held against the route's own pace, not the shared ranking's: a slow route's
         // queue takes longer to drain than the reference capacity says
-        double ownEct = (entry.inFlightBytes + wireBytes) / capacity + rtt / 2;
+        double ownEct = (entry.inFlightBytes + wireBytes) / capacity + Math.max(rtt, pathRtt) / 2;
         boolean meetsTarget = settings.latencyTarget().map(t -> ownEct <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
@@ -441,6 +465,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     public synchronized void onAcked(R route, long wireBytes, long sentAtNanos, long ackedAtNanos) {
         RouteEntry entry = entry(route);
         entry.acked(wireBytes, ackedAtNanos);
+        entry.recentTransferNanos.add(ackedAtNanos - sentAtNanos, ackedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
         entry.health.onAck();
     }
@@ -455,6 +480,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     public synchronized void onReceived(R route, long wireBytes, long sentAtNanos, long receivedAtNanos) {
         RouteEntry entry = entry(route);
         entry.received(wireBytes, receivedAtNanos);
+        entry.recentTransferNanos.add(receivedAtNanos - sentAtNanos, receivedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, receivedAtNanos);
         entry.health.onAck();
     }
@@ -532,6 +558,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         Map<RouteEntry, LinkEstimates> estimates = estimates(nowNanos);
         double reference = referenceCapacity(estimates.values());
         detectStalls(estimates, reference, nowNanos);
+        double commonAckRtt = commonAckRtt(estimates);
         Map<RouteEntry, Double> capacities = new LinkedHashMap<>();
         double capacityUp = 0;
         double sentRate = 0;
@@ -552,8 +579,9 @@ public final class RouteScheduler<R extends PricedRoute> {
             double capacityShare = entry.health.state() == RouteState.DOWN || capacityUp == 0 ? 0
                     : capacity / capacityUp;
             double trafficShare = sentRate == 0 ? 0 : entry.sentBytes.perSecond(nowNanos) / sentRate;
-            stats.add(entry.stats(e, capacity, RouteEntry.rttSeconds(e, settings.priorRtt().toNanos()) * 1e9,
-                    capacityShare, trafficShare));
+            double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
+            double rankingRtt = Double.isNaN(e.smoothedRttNanos()) ? rankingRtt(entry, commonAckRtt, nowNanos) : rtt;
+            stats.add(entry.stats(e, capacity, rtt * 1e9, rankingRtt * 1e9, capacityShare, trafficShare));
         }
         return new SchedulerSnapshot(nowNanos, stats, ledger.total(), ledger.inWindow(nowNanos), ledger.cap());
     }

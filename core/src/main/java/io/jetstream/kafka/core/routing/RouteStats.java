@@ -11,6 +11,9 @@ package io.jetstream.kafka.core.routing;
  * @param capacityMeasured        whether {@code bytesPerSecond} was measured (the route was busy)
  * @param deliveredBytesPerSecond bytes acknowledged per second recently
  * @param rttNanos                base round-trip time used for scheduling (measured, or the prior)
+ * @param rankingRttNanos         round trip the route is ranked by: its heartbeat RTT where measured,
+ *                                else the routes' common one, or its own recent one where that
+ *                                really differs (a longer path, a delay that grew)
  * @param inFlightBytes           bytes sent and not yet received by the egress relay, acknowledged or failed
  * @param inFlightBatches         batches sent and not yet received by the egress relay, acknowledged or failed
  * @param awaitingAnswerBytes     bytes the route carried to its egress relay (receipts) whose
@@ -31,6 +34,7 @@ public record RouteStats(
         boolean capacityMeasured,
         double deliveredBytesPerSecond,
         double rttNanos,
+        double rankingRttNanos,
         long inFlightBytes,
         int inFlightBatches,
         long awaitingAnswerBytes,

@@ -151,6 +151,44 @@ class RouteSchedulerTest {
         assertThat(scheduler.choose(10_000, 400 * MS)).as("cheap would complete in 150 ms").contains(costly);
     }
 
+    /**
+     * Three equal routes timed by receipts alone; {@code c}'s transfers take {@code cLaterMs} from 1 s on
+     * (a, b and c took 50 ms before). The batches of 10 KB chosen at 4 s, nothing in flight, by route.
+     */
+    private static java.util.Map<String, Integer> splitAfterCsDelayBecomes(long cLaterMs) {
+        TestRoute a = TestRoute.free("a", "b1");
+        TestRoute b = TestRoute.free("b", "a2", "b1");
+        TestRoute c = TestRoute.free("c", "a3", "b1");
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(a, b, c), smallRoutes().build());
+        for (long t = 100; t <= 4_000; t += 100) {
+            long cMs = t > 1_000 ? cLaterMs : 50;
+            scheduler.onReceived(a, 1_000, (t - 50) * MS, t * MS);
+            scheduler.onReceived(b, 1_000, (t - 50) * MS, t * MS);
+            scheduler.onReceived(c, 1_000, (t - cMs) * MS, t * MS);
+        }
+        java.util.Map<String, Integer> split = new java.util.TreeMap<>();
+        for (int i = 0; i < 12; i++) {
+            split.merge(scheduler.choose(10_000, 4_000 * MS).orElseThrow().name(), 1, Integer::sum);
+        }
+        return split;
+    }
+
+    @Test
+    void aRouteWhoseDelayGrewIsRankedByItsOwnRoundTripWithinSeconds() {
+        // c's base round trip (minimum over 10 s) still says 50 ms; its transfers of the last 2 s say
+        // 130: a batch on c completes 40 ms later, so a and b take four batches each (10 ms of queue
+        // apiece at 1 MB/s) before c is as early
+        java.util.Map<String, Integer> split = splitAfterCsDelayBecomes(130);
+        assertThat(split.getOrDefault("c", 0)).as("split %s", split).isLessThanOrEqualTo(2);
+        assertThat(split.get("a") + split.get("b")).as("split %s", split).isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
+    void equalRoutesWhoseRoundTripsDifferByCpuNoiseShareAlike() {
+        // 20 ms more on c is within what scheduling on the relays adds to equal routes: not ranked apart
+        assertThat(splitAfterCsDelayBecomes(70)).isEqualTo(java.util.Map.of("a", 4, "b", 4, "c", 4));
+    }
+
     @Test
     void theSpendCapStopsAllSendingWhenReached() {
         RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap),

@@ -142,6 +142,9 @@ public final class RelayMetrics implements AutoCloseable {
                 + " route's egress relay (receipts), or acknowledged where no receipt comes.");
         decision(ROUTE_RTT, "Adaptive routing: base round-trip time used for scheduling (the"
                 + " smallest recent receipt or acknowledgement latency), in seconds.");
+        decision(ROUTE_RANKING_RTT, "Adaptive routing: round trip the route is ranked by, in seconds: the"
+                + " routes' common base round trip, or the route's own smallest latency of the last 2 s where that"
+                + " exceeds the common one by more than 30 ms (a longer path, a delay that grew).");
         decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and neither received by"
                 + " its egress relay (receipt) nor answered: the route's own queue, without what waits at the destination.");
         decision(ROUTE_AWAITING_ANSWER, "Adaptive routing: bytes the route carried to its egress relay"
@@ -241,6 +244,7 @@ public final class RelayMetrics implements AutoCloseable {
     public static final String ROUTE_CAPACITY = "route_capacity_bytes_per_second";
     public static final String ROUTE_DELIVERED = "route_delivered_bytes_per_second";
     public static final String ROUTE_RTT = "route_rtt_seconds";
+    public static final String ROUTE_RANKING_RTT = "route_ranking_rtt_seconds";
     public static final String ROUTE_IN_FLIGHT = "route_inflight_bytes";
     public static final String ROUTE_AWAITING_ANSWER = "route_awaiting_answer_bytes";
     public static final String ROUTE_STATE = "route_state";

@@ -221,6 +221,8 @@ public final class SchedulingRouteChooser implements RouteChooser {
                 metrics.decision(RelayMetrics.ROUTE_DELIVERED, destination, route.name())
                         .set(route.deliveredBytesPerSecond());
                 metrics.decision(RelayMetrics.ROUTE_RTT, destination, route.name()).set(route.rttNanos() / 1e9);
+                metrics.decision(RelayMetrics.ROUTE_RANKING_RTT, destination, route.name())
+                        .set(route.rankingRttNanos() / 1e9);
                 metrics.decision(RelayMetrics.ROUTE_IN_FLIGHT, destination, route.name()).set(route.inFlightBytes());
                 metrics.decision(RelayMetrics.ROUTE_AWAITING_ANSWER, destination, route.name())
                         .set(route.awaitingAnswerBytes());

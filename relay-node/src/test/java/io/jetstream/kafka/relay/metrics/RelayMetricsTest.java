@@ -19,7 +19,7 @@ class RelayMetricsTest {
         metrics.route("site-b", "direct").batchesOut().inc();
         metrics.route("site-b", "direct").ackLatencySeconds().observe(0.2);
         for (String decision : List.of(RelayMetrics.ROUTE_WEIGHT, RelayMetrics.ROUTE_TRAFFIC_SHARE,
-                RelayMetrics.ROUTE_CAPACITY, RelayMetrics.ROUTE_DELIVERED, RelayMetrics.ROUTE_RTT,
+                RelayMetrics.ROUTE_CAPACITY, RelayMetrics.ROUTE_DELIVERED, RelayMetrics.ROUTE_RTT, RelayMetrics.ROUTE_RANKING_RTT,
                 RelayMetrics.ROUTE_IN_FLIGHT, RelayMetrics.ROUTE_AWAITING_ANSWER, RelayMetrics.ROUTE_STATE)) {
             metrics.decision(decision, "site-b", "direct").set(1);
         }
