@@ -547,7 +547,7 @@ final class ReplicationSender implements AutoCloseable {
      * (acknowledgements arrive, the next tick sends), open batches close by their linger again.
      */
     private boolean gathersBehindWindow(BatchDecision caps) {
-        return windowFull && (caps.togetherMaxRecords() > caps.maxRecords() || caps.togetherMaxBytes() > caps.maxBytes());
+        return windowFull && caps.gathers();
     }
 
     /**

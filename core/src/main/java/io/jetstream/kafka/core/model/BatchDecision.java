@@ -72,12 +72,25 @@ public record BatchDecision(
         return full || waitedLongEnough;
     }
 
-    /** Whether another batch of {@code wireBytes} may be sent with this much already in flight. */
+    /**
+     * Whether another batch of {@code wireBytes} may be sent with this much already in flight. An
+     * empty window admits any batch, so a batch larger than the byte budget cannot deadlock. Caps
+     * that let records arriving together fill larger batches ({@link #togetherMaxBytes} above
+     * {@link #maxBytes}: the adaptive policy's) hold at least two batches of the size being sent:
+     * their byte window is sized for batches of {@code maxRecords}, and a gathered batch larger than
+     * half of it would otherwise wait for the one before it to be acknowledged, a round trip per
+     * batch while a burst drains.
+     */
     public boolean admits(int inFlightBatches, long inFlightBytes, long wireBytes) {
         boolean windowOpen = inFlightBatches < maxInFlightBatches;
-        // an empty window admits any batch, so a batch larger than the byte budget cannot deadlock
-        boolean bytesFit = inFlightBatches == 0 || inFlightBytes + wireBytes <= maxInFlightBytes;
+        long byteWindow = gathers() ? Math.max(maxInFlightBytes, 2 * wireBytes) : maxInFlightBytes;
+        boolean bytesFit = inFlightBatches == 0 || inFlightBytes + wireBytes <= byteWindow;
         return windowOpen && bytesFit;
+    }
+
+    /** Whether records arriving together may fill batches beyond {@link #maxRecords} or {@link #maxBytes}. */
+    public boolean gathers() {
+        return togetherMaxRecords > maxRecords || togetherMaxBytes > maxBytes;
     }
 
     /** Same caps (explanation, reason and the caps for records arriving together aside). */

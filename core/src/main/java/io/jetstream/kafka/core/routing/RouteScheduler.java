@@ -114,13 +114,20 @@ public final class RouteScheduler<R extends PricedRoute> {
         detectStalls(estimates, reference, nowNanos);
         double bestAckLatency = bestAckLatency(estimates);
         double commonAckRtt = commonAckRtt(estimates);
-        List<Candidate> candidates = new ArrayList<>();
+        Map<RouteEntry, double[]> rttAndPrice = new LinkedHashMap<>();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             if (entry.health.usable(nowNanos)) {
-                candidates.add(candidate(entry, item.getValue(), reference, bestAckLatency, commonAckRtt, wireBytes,
-                        nowNanos));
+                double capacity = capacity(entry, item.getValue(), reference, nowNanos);
+                rttAndPrice.put(entry, new double[] {pathRtt(entry, item.getValue(), commonAckRtt, nowNanos),
+                    CostModel.effectivePricePerGb(entry.spec, capacity)});
             }
+        }
+        List<Candidate> candidates = new ArrayList<>();
+        for (Map.Entry<RouteEntry, double[]> item : rttAndPrice.entrySet()) {
+            RouteEntry entry = item.getKey();
+            candidates.add(candidate(entry, estimates.get(entry), reference, bestAckLatency, item.getValue()[0],
+                    longestRttOfTier(item.getValue()[1], rttAndPrice.values()), wireBytes, nowNanos));
         }
         // a route at its in-flight cap takes nothing more now; none left: the caller refuses the
         // batch retriably and its sender keeps it
@@ -297,8 +304,29 @@ public final class RouteScheduler<R extends PricedRoute> {
         return recent - commonRtt > margin ? recent : commonRtt;
     }
 
+    /** The longest ranking round trip among the usable routes of the price tier of {@code price}. */
+    private double longestRttOfTier(double price, Iterable<double[]> rttAndPrice) {
+        double longest = 0;
+        for (double[] other : rttAndPrice) {
+            boolean sameTier = Math.max(price, other[1]) <= tierCeiling(Math.min(price, other[1]));
+            if (sameTier) {
+                longest = Math.max(longest, other[0]);
+            }
+        }
+        return longest;
+    }
+
+    /**
+     * The round trip a route is ranked by (seconds): its own where heartbeats measure it, else the
+     * common one or, where it really differs, its own recent one ({@link #rankingRtt}).
+     */
+    private double pathRtt(RouteEntry entry, LinkEstimates e, double commonAckRtt, long nowNanos) {
+        return !Double.isNaN(e.smoothedRttNanos()) ? RouteEntry.rttSeconds(e, settings.priorRtt().toNanos())
+                : rankingRtt(entry, commonAckRtt, nowNanos);
+    }
+
     private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, double bestAckLatency,
-                                double commonAckRtt, int wireBytes, long nowNanos) {
+                                double pathRtt, double longestPathRtt, int wireBytes, long nowNanos) {
         double capacity = capacity(entry, e, reference, nowNanos);
         double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
         // Ranking. Where heartbeats measure the route's round trip, ack timing separates from path
@@ -310,14 +338,14 @@ public final class RouteScheduler<R extends PricedRoute> {
         // still); the round trip is then the smallest among such routes, for all of them.
         boolean pathMeasured = !Double.isNaN(e.smoothedRttNanos());
         double rankingCapacity = pathMeasured ? capacity : reference;
-        // Nor the route's own round trip from receipts, unless it really differs: on the emulated
-        // WAN, equal routes' receipt minimums differ by 5-25 ms (CPU scheduling on the relays), a
-        // quarter of the round trip. A route whose recent transfers all took longer than that (a
-        // longer path, a delay that grew) is ranked by them, so it takes the load only once the
-        // shorter routes' queues are as long as its extra delay. Its minimum over the last
+        // Nor the route's own round trip from receipts, unless it really differs (pathRtt): on the
+        // emulated WAN, equal routes' receipt minimums differ by 5-25 ms (CPU scheduling on the
+        // relays), a quarter of the round trip. A route whose recent transfers all took longer than
+        // that (a longer path, a delay that grew) is ranked by them, so it takes the load only once
+        // the shorter routes' queues are as long as its extra delay. Its minimum over the last
         // seconds, not the base RTT's 10 s window: a delay that grows shows within seconds.
-        double pathRtt = pathMeasured ? rtt : rankingRtt(entry, commonAckRtt, nowNanos);
-        double ect = (entry.inFlightBytes + wireBytes) / rankingCapacity + pathRtt / 2;
+        double ect = Math.max(0, entry.inFlightBytes / rankingCapacity - pathRtt) + wireBytes / rankingCapacity
+                + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
                 + (entry.needsLease(nowNanos) ? CostModel.relayCost(entry.spec, settings.relayLease()) : 0);
         boolean affordable = ledger.canAfford(cost, nowNanos);
@@ -328,7 +356,12 @@ public final class RouteScheduler<R extends PricedRoute> {
         boolean drained = entry.inFlightBytes < capacity * unqueuedRoundTrip;
         adaptSpillAllowance(entry, drained, nowNanos);
         double spillAllowance = entry.spillAllowanceSeconds;
-        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes > capacity * (unqueuedRoundTrip + spillAllowance);
+        // A batch queued here up to the extra one-way delay of the longest usable route of its price
+        // tier still arrives no later than it would there: so much more queue is allowed before that
+        // route takes the overflow (none while the tier's routes share the common round trip).
+        double delaySlack = (longestPathRtt - pathRtt) / 2;
+        boolean pipeAndQueueFull = entry.inFlightBytes + wireBytes
+                > capacity * (unqueuedRoundTrip + spillAllowance + delaySlack);
         // the freshest sign of a queue, and the only one while the capacity is not measured: this
         // route's acks take longer than the best route's. Relative, because delays at the
         // destination (commits, its own queue) reach every route alike; and smoothed, because a
@@ -580,8 +613,8 @@ public final class RouteScheduler<R extends PricedRoute> {
                     : capacity / capacityUp;
             double trafficShare = sentRate == 0 ? 0 : entry.sentBytes.perSecond(nowNanos) / sentRate;
             double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
-            double rankingRtt = Double.isNaN(e.smoothedRttNanos()) ? rankingRtt(entry, commonAckRtt, nowNanos) : rtt;
-            stats.add(entry.stats(e, capacity, rtt * 1e9, rankingRtt * 1e9, capacityShare, trafficShare));
+            stats.add(entry.stats(e, capacity, rtt * 1e9, pathRtt(entry, e, commonAckRtt, nowNanos) * 1e9,
+                    capacityShare, trafficShare));
         }
         return new SchedulerSnapshot(nowNanos, stats, ledger.total(), ledger.inWindow(nowNanos), ledger.cap());
     }

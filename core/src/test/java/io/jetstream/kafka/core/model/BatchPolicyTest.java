@@ -5,12 +5,24 @@ import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The caps contract, the fixed policy and the adaptive policy's decision rules. */
 class BatchPolicyTest {
 
     private static final long MS = 1_000_000L;
+
+    @Test
+    void capsThatGatherRecordsArrivingTogetherHoldTwoBatchesOfAnySizeInFlight() {
+        // a window of 100 KB, sized for batches of 100 records; records arriving together may fill 1,000
+        BatchDecision d = new BatchDecision(100, 10_000, Duration.ofMillis(5), 8, 100_000, DecisionReason.LATENCY_OPTIMAL,
+                Optional.empty(), 1_000, 100_000);
+        assertThat(d.admits(1, 80_000, 80_000)).as("a second gathered batch of 80 KB").isTrue();
+        assertThat(d.admits(2, 160_000, 80_000)).as("not a third").isFalse();
+        assertThat(d.admits(1, 90_000, 20_000)).as("smaller batches keep the byte budget").isFalse();
+        assertThat(d.admits(8, 0, 1)).as("nor may they pass the batch window").isFalse();
+    }
 
     @Test
     void aBatchClosesWhenFullOrOldEnoughAndIsAdmittedWithinTheWindow() {
@@ -24,6 +36,7 @@ class BatchPolicyTest {
         assertThat(d.admits(4, 0, 1_000)).as("window full").isFalse();
         assertThat(d.admits(1, 999_999, 1_000)).as("byte budget").isFalse();
         assertThat(d.admits(0, 0, 5_000_000)).as("a big batch alone never deadlocks").isTrue();
+        assertThat(d.admits(1, 600_000, 600_000)).as("fixed caps: the byte budget is a bound").isFalse();
         assertThatThrownBy(() -> BatchDecision.of(0, 1, Duration.ZERO, 1, 1, DecisionReason.FIXED))
                 .isInstanceOf(IllegalArgumentException.class);
     }
