@@ -19,7 +19,9 @@ import java.util.Optional;
  *   <li>Candidates: routes not {@link RouteState#DOWN}, and down routes whose recovery probe is due
  *       (one batch).</li>
  *   <li>Per candidate: capacity {@code C} ({@link CapacityEstimate}), base RTT {@code R}, expected
- *       completion {@code ECT = inFlight/C + R/2 + bytes/C}. Without heartbeats, {@code C} is the
+ *       completion {@code ECT = max(inFlight/C - R, 0) + bytes/C + R/2}: the queue ahead (what is in
+ *       flight beyond the route's pipe of {@code C * R}), the batch's own transmission and the one-way
+ *       delay. Without heartbeats, {@code C} is the
  *       routes' reference capacity and {@code R} the routes' common (smallest) round trip, unless the
  *       route's own transfers of the last 2 s all took longer than that by more than 30 ms or a quarter
  *       of it (a longer path, a delay that grew): then that. {@code inFlight} is every byte
@@ -34,7 +36,9 @@ import java.util.Optional;
  *       probe there costs money).</li>
  *   <li>Price tiers, cheapest first (prices within {@code priceTolerance} share a tier): the
  *       healthy candidate with the earliest completion that is affordable, not full and within the
- *       latency target. Full: bytes in flight beyond {@code C * (R' + A)}, where
+ *       latency target. Full: bytes in flight beyond {@code C * (R' + A + D)}, where {@code D} is half
+ *       the amount by which the longest round trip of the route's tier exceeds its own (a batch queued
+ *       that much longer still arrives no later than on the longest route), and
  *       {@code R'} is the larger of {@code R} and the smallest recent ack latency and {@code A} the
  *       route's spill allowance ({@code queueAllowance}, doubled, up to 1 s, when the route ran short
  *       of work after its overflow went to a costlier tier; decaying back while it stays busy), or its smoothed
@@ -344,6 +348,10 @@ public final class RouteScheduler<R extends PricedRoute> {
         // that (a longer path, a delay that grew) is ranked by them, so it takes the load only once
         // the shorter routes' queues are as long as its extra delay. Its minimum over the last
         // seconds, not the base RTT's 10 s window: a delay that grows shows within seconds.
+        // The queue ahead is what is in flight beyond the pipe: a busy route's pipe holds its round
+        // trip's worth of bytes that are not a wait for the next batch, and counting them as one made
+        // a long idle route look as early as a short busy one. Below the pipe, routes tie and
+        // alternate (completionTolerance).
         double ect = Math.max(0, entry.inFlightBytes / rankingCapacity - pathRtt) + wireBytes / rankingCapacity
                 + pathRtt / 2;
         double cost = CostModel.egressCost(entry.spec, wireBytes)
