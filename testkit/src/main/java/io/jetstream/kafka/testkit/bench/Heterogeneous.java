@@ -266,7 +266,51 @@ final class Heterogeneous {
                 relayCharged ? "relay" : "prices x bytes", round(priced, 6), round(perGb, 5),
                 round(cheapestPerGb, 5), cheapestPerGb > 0 ? round(perGb / cheapestPerGb, 3) : 0,
                 cheapestPerGb > 0 && perGb <= 1.05 * cheapestPerGb, round(cap, 6), round(maxSpent, 6), capHeld,
-                shares, spentByRoute, rttMs, schedulerRttMs, byRtt, byDelay, byRtt.equals(byDelay), spendOverTime));
+                shares, spentByRoute, rttMs, schedulerRttMs, byRtt, byDelay, byRtt.equals(byDelay),
+                rankingRttMs(samples), rankedBySchedulerAsConfigured(rankingRttMs(samples)), spendOverTime));
+    }
+
+    /**
+     * One way, the extra delay by which two routes must differ for the scheduler to rank them apart: its margin
+     * between its routes' round trips (30 ms, core's {@code RouteScheduler.OWN_RTT_MARGIN_SECONDS}) over two.
+     */
+    static final Duration RANKING_DELAY_MARGIN = Duration.ofMillis(15);
+
+    /** Each route's median, over the samples that have one, of the round trip its scheduler ranked it by (ms). */
+    static Map<String, Double> rankingRttMs(List<RouteSpendSampler.Sample> samples) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (RouteSetup route : ROUTES) {
+            double[] values = samples.stream().map(s -> s.rankingRttSeconds().get(route.route()))
+                    .filter(v -> v != null && v > 0).mapToDouble(Double::doubleValue).sorted().toArray();
+            if (values.length > 0) {
+                medians.put(route.route(), round(values[values.length / 2] * 1000, 1));
+            }
+        }
+        return medians;
+    }
+
+    /**
+     * Whether the scheduler ranked routes whose round trips really differ by them: for every two routes whose
+     * configured extra delays differ by at least {@link #RANKING_DELAY_MARGIN}, the longer one's ranking round trip
+     * (median, {@link #rankingRttMs}) is the longer. Routes closer than that may share one (the scheduler treats
+     * such differences as noise). False when a route has no reading.
+     */
+    static boolean rankedBySchedulerAsConfigured(Map<String, Double> rankingRttMs) {
+        for (RouteSetup shorter : ROUTES) {
+            for (RouteSetup longer : ROUTES) {
+                boolean reallyLonger = longer.extraDelay().minus(shorter.extraDelay())
+                        .compareTo(RANKING_DELAY_MARGIN) >= 0;
+                if (!reallyLonger) {
+                    continue;
+                }
+                Double s = rankingRttMs.get(shorter.route());
+                Double l = rankingRttMs.get(longer.route());
+                if (s == null || l == null || !(l > s)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Money of the bytes each route carried at its price, and its relay's leases from its first use to its last. */
@@ -323,6 +367,10 @@ final class Heterogeneous {
      * @param rankByRtt        routes by measured round trip, shortest first
      * @param rankByDelay      routes by configured extra delay, shortest first
      * @param rankMatches      the two rankings agree
+     * @param rankingRttMs     each route's median ranking round trip at the ingress's scheduler
+     *                         ({@code jetstream_relay_route_ranking_rtt_seconds}, {@link #rankingRttMs})
+     * @param rankedByScheduler routes whose configured delays really differ were ranked by them
+     *                         ({@link #rankedBySchedulerAsConfigured})
      * @param spendOverTime    [seconds since the first sample, money spent so far]
      */
     record RouteEconomics(double megabytes, double spent, String spentSource, double priced, double perGb,
@@ -330,7 +378,8 @@ final class Heterogeneous {
                           double maxSpent, boolean capHeld, Map<String, Double> shares,
                           Map<String, Double> spentByRoute, Map<String, Double> rttMs,
                           Map<String, Double> schedulerRttMs, List<String> rankByRtt, List<String> rankByDelay,
-                          boolean rankMatches, List<double[]> spendOverTime) {
+                          boolean rankMatches, Map<String, Double> rankingRttMs, boolean rankedByScheduler,
+                          List<double[]> spendOverTime) {
     }
 
     /** The economics a variant recorded ({@code deployment.route_economics}), if it ran this scenario. */

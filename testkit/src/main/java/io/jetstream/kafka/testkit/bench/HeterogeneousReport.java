@@ -21,13 +21,15 @@ final class HeterogeneousReport {
         out.println();
         out.println("Heterogeneous routes: money per GB against the cheapest split, spend cap, shares, round trips");
         out.printf(Locale.ROOT, "%-20s %9s %9s %7s %10s %10s %-28s %-26s %s%n", "variant", "$/GB", "cheapest",
-                "ratio", "spent", "cap", "shares direct/a2/a3", "RTT ms direct/a2/a3", "rank by RTT");
+                "ratio", "spent", "cap", "shares direct/a2/a3", "RTT ms direct/a2/a3", "rank by RTT; scheduler's");
         for (VariantResult result : results) {
             Heterogeneous.of(result).ifPresent(e -> out.printf(Locale.ROOT,
                     "%-20s %9.4f %9.4f %7.2f %10.5f %10.5f %-28s %-26s %s%s%n", result.id(), e.perGb(),
                     e.cheapestPerGb(), e.costRatio(), e.maxSpent(), e.spendCap(),
                     joined(e.shares(), "%.2f"), joined(e.rttMs(), "%.0f"), String.join("<", e.rankByRtt()),
-                    e.rankMatches() ? " (= delays)" : " (delays: " + String.join("<", e.rankByDelay()) + ")"));
+                    (e.rankMatches() ? " (= delays)" : " (delays: " + String.join("<", e.rankByDelay()) + ")")
+                            + "; scheduler ranked by " + joined(e.rankingRttMs(), "%.0f") + " ms"
+                            + (e.rankedByScheduler() ? " (differing delays ranked)" : " (differing delays NOT ranked)")));
         }
     }
 
@@ -36,8 +38,9 @@ final class HeterogeneousReport {
         StringBuilder figures = new StringBuilder();
         for (VariantResult result : results) {
             Heterogeneous.of(result).ifPresent(e -> figures.append(String.format(Locale.ROOT,
-                    " %s_per_gb=%.4f %s_cheapest_ratio=%.2f %s_cap_held=%s %s_rtt_rank_ok=%s", result.id(), e.perGb(),
-                    result.id(), e.costRatio(), result.id(), e.capHeld(), result.id(), e.rankMatches())));
+                    " %s_per_gb=%.4f %s_cheapest_ratio=%.2f %s_cap_held=%s %s_rtt_rank_ok=%s %s_scheduler_rank_ok=%s",
+                    result.id(), e.perGb(), result.id(), e.costRatio(), result.id(), e.capHeld(), result.id(),
+                    e.rankMatches(), result.id(), e.rankedByScheduler())));
         }
         return figures.toString();
     }
@@ -62,7 +65,9 @@ final class HeterogeneousReport {
                     .append("</td><td class=\"l\">").append(SvgChart.escape(e.rttMs().toString()))
                     .append("</td><td class=\"l\">").append(SvgChart.escape(String.join(" < ", e.rankByRtt())
                             + (e.rankMatches() ? " (as configured)" : " (configured: "
-                            + String.join(" < ", e.rankByDelay()) + ")"))).append("</td></tr>\n"));
+                            + String.join(" < ", e.rankByDelay()) + ")") + "; scheduler: " + e.rankingRttMs()
+                            + (e.rankedByScheduler() ? " (differing delays ranked)" : " (differing delays not ranked)")))
+                    .append("</td></tr>\n"));
         }
         html.append("</table>\n<p>Spend over time (seconds since the ingress started: money spent) is in the JSON,"
                 + " <code>variants[].deployment.route_economics.spend_over_time</code>.</p>\n");

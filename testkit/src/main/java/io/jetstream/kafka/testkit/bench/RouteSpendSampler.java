@@ -22,10 +22,15 @@ final class RouteSpendSampler implements AutoCloseable {
     static final String SPENT = "jetstream_relay_route_spent_total";
     static final String BYTES_OUT = "jetstream_relay_route_bytes_out_total";
     static final String RTT = "jetstream_relay_route_rtt_seconds";
+    static final String RANKING_RTT = "jetstream_relay_route_ranking_rtt_seconds";
     static final String PEER_RTT = "jetstream_relay_peer_rtt_seconds";
 
-    /** One reading: per route, money spent, bytes sent and base round trip, at {@code nanos} (System.nanoTime). */
-    record Sample(long nanos, Map<String, Double> spent, Map<String, Double> bytes, Map<String, Double> rttSeconds) {
+    /**
+     * One reading: per route, money spent, bytes sent, base round trip and the round trip the scheduler ranks the
+     * route by, at {@code nanos} (System.nanoTime).
+     */
+    record Sample(long nanos, Map<String, Double> spent, Map<String, Double> bytes, Map<String, Double> rttSeconds,
+                  Map<String, Double> rankingRttSeconds) {
 
         double totalSpent() {
             return spent.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -82,7 +87,8 @@ final class RouteSpendSampler implements AutoCloseable {
     }
 
     static Sample parse(long nanos, String text) {
-        return new Sample(nanos, perRoute(text, SPENT), perRoute(text, BYTES_OUT), perRoute(text, RTT));
+        return new Sample(nanos, perRoute(text, SPENT), perRoute(text, BYTES_OUT), perRoute(text, RTT),
+                perRoute(text, RANKING_RTT));
     }
 
     /** {@code metric{...route="r"...} value} lines, summed per route (over destinations). */

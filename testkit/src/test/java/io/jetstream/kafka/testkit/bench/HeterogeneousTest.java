@@ -110,6 +110,9 @@ class HeterogeneousTest {
         assertThat(e.spendOverTime()).hasSize(3);
         assertThat(e.rankByRtt()).containsExactly("direct", "via-a2", "via-a3");
         assertThat(e.rankMatches()).isTrue();
+        assertThat(e.rankingRttMs()).containsEntry("direct", 50.0).containsEntry("via-a2", 50.0)
+                .containsEntry("via-a3", 90.0);
+        assertThat(e.rankedByScheduler()).as("via-a2's 10 ms one way is within the scheduler's margin").isTrue();
 
         assertThat(e.spentSource()).isEqualTo("relay");
         // the same bytes at the routes' prices and one lease: what the relay charged
@@ -122,7 +125,7 @@ class HeterogeneousTest {
         assertThat(Heterogeneous.economics(samples.subList(0, 1), 1.0, rtts)).isEmpty();
         // round-robin charges nothing: the money is the bytes at the routes' prices
         List<RouteSpendSampler.Sample> unpriced = samples.stream().map(sample -> new RouteSpendSampler.Sample(
-                sample.nanos(), Map.of(), sample.bytes(), sample.rttSeconds())).toList();
+                sample.nanos(), Map.of(), sample.bytes(), sample.rttSeconds(), sample.rankingRttSeconds())).toList();
         Heterogeneous.RouteEconomics roundRobin = Heterogeneous.economics(unpriced, 1.0, rtts).orElseThrow();
         assertThat(roundRobin.spentSource()).isEqualTo("prices x bytes");
         assertThat(roundRobin.spent()).isCloseTo(e.spent(), within(1e-6));
@@ -136,6 +139,7 @@ class HeterogeneousTest {
                 jetstream_relay_route_spent_total{destination="B",route="direct"} 0.0
                 jetstream_relay_route_bytes_out_total{destination="B",route="via-a2"} 625000.0
                 jetstream_relay_route_rtt_seconds{destination="B",route="via-a2"} 0.0712
+                jetstream_relay_route_ranking_rtt_seconds{destination="B",route="via-a2"} 0.05
                 """;
 
         RouteSpendSampler.Sample sample = RouteSpendSampler.parse(7, text);
@@ -143,13 +147,25 @@ class HeterogeneousTest {
         assertThat(sample.spent()).containsEntry("via-a2", 0.0125).containsEntry("direct", 0.0);
         assertThat(sample.bytes()).containsEntry("via-a2", 625000.0);
         assertThat(sample.rttSeconds()).containsEntry("via-a2", 0.0712);
+        assertThat(sample.rankingRttSeconds()).containsEntry("via-a2", 0.05);
         assertThat(sample.totalSpent()).isEqualTo(0.0125);
     }
 
-    /** The scheduler's RTTs: direct 50 ms, via-a2 60, via-a3 90. */
+    @Test
+    void theSchedulerRanksRoutesWhoseDelaysReallyDifferByThem() {
+        assertThat(Heterogeneous.rankedBySchedulerAsConfigured(Map.of("direct", 50.0, "via-a2", 64.0, "via-a3", 101.0)))
+                .isTrue();
+        assertThat(Heterogeneous.rankedBySchedulerAsConfigured(Map.of("direct", 50.0, "via-a2", 50.0, "via-a3", 50.0)))
+                .as("via-a3, 40 ms longer one way, ranked with the others").isFalse();
+        assertThat(Heterogeneous.rankedBySchedulerAsConfigured(Map.of("direct", 50.0, "via-a3", 130.0)))
+                .as("no reading for via-a2").isFalse();
+    }
+
+    /** The scheduler's RTTs: direct 50 ms, via-a2 60, via-a3 90; it ranks direct and via-a2 alike. */
     private static RouteSpendSampler.Sample sample(long nanos, double a2Bytes, double a3Bytes, double spent) {
         return new RouteSpendSampler.Sample(nanos, Map.of("via-a2", spent),
                 Map.of("via-a2", a2Bytes, "via-a3", a3Bytes, "direct", 0.0),
-                Map.of("direct", 0.050, "via-a2", 0.060, "via-a3", 0.090));
+                Map.of("direct", 0.050, "via-a2", 0.060, "via-a3", 0.090),
+                Map.of("direct", 0.050, "via-a2", 0.050, "via-a3", 0.090));
     }
 }
