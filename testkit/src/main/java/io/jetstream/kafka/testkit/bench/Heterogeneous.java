@@ -267,7 +267,8 @@ final class Heterogeneous {
                 round(cheapestPerGb, 5), cheapestPerGb > 0 ? round(perGb / cheapestPerGb, 3) : 0,
                 cheapestPerGb > 0 && perGb <= 1.05 * cheapestPerGb, round(cap, 6), round(maxSpent, 6), capHeld,
                 shares, spentByRoute, rttMs, schedulerRttMs, byRtt, byDelay, byRtt.equals(byDelay),
-                rankingRttMs(samples), rankedBySchedulerAsConfigured(rankingRttMs(samples)), spendOverTime));
+                rankingRttMs(samples), rankingRttMs(samples).isEmpty() ? null
+                        : rankedBySchedulerAsConfigured(rankingRttMs(samples)), spendOverTime));
     }
 
     /**
@@ -370,7 +371,7 @@ final class Heterogeneous {
      * @param rankingRttMs     each route's median ranking round trip at the ingress's scheduler
      *                         ({@code jetstream_relay_route_ranking_rtt_seconds}, {@link #rankingRttMs})
      * @param rankedByScheduler routes whose configured delays really differ were ranked by them
-     *                         ({@link #rankedBySchedulerAsConfigured})
+     *                         ({@link #rankedBySchedulerAsConfigured}); null without a scheduler (round-robin)
      * @param spendOverTime    [seconds since the first sample, money spent so far]
      */
     record RouteEconomics(double megabytes, double spent, String spentSource, double priced, double perGb,
@@ -378,7 +379,7 @@ final class Heterogeneous {
                           double maxSpent, boolean capHeld, Map<String, Double> shares,
                           Map<String, Double> spentByRoute, Map<String, Double> rttMs,
                           Map<String, Double> schedulerRttMs, List<String> rankByRtt, List<String> rankByDelay,
-                          boolean rankMatches, Map<String, Double> rankingRttMs, boolean rankedByScheduler,
+                          boolean rankMatches, Map<String, Double> rankingRttMs, Boolean rankedByScheduler,
                           List<double[]> spendOverTime) {
     }
 

@@ -28,8 +28,9 @@ final class HeterogeneousReport {
                     e.cheapestPerGb(), e.costRatio(), e.maxSpent(), e.spendCap(),
                     joined(e.shares(), "%.2f"), joined(e.rttMs(), "%.0f"), String.join("<", e.rankByRtt()),
                     (e.rankMatches() ? " (= delays)" : " (delays: " + String.join("<", e.rankByDelay()) + ")")
-                            + "; scheduler ranked by " + joined(e.rankingRttMs(), "%.0f") + " ms"
-                            + (e.rankedByScheduler() ? " (differing delays ranked)" : " (differing delays NOT ranked)")));
+                            + (e.rankedByScheduler() == null ? "; no scheduler"
+                            : "; scheduler ranked by " + joined(e.rankingRttMs(), "%.0f") + " ms"
+                            + (e.rankedByScheduler() ? " (differing delays ranked)" : " (differing delays NOT ranked)"))));
         }
     }
 
@@ -40,7 +41,7 @@ final class HeterogeneousReport {
             Heterogeneous.of(result).ifPresent(e -> figures.append(String.format(Locale.ROOT,
                     " %s_per_gb=%.4f %s_cheapest_ratio=%.2f %s_cap_held=%s %s_rtt_rank_ok=%s %s_scheduler_rank_ok=%s",
                     result.id(), e.perGb(), result.id(), e.costRatio(), result.id(), e.capHeld(), result.id(),
-                    e.rankMatches(), result.id(), e.rankedByScheduler())));
+                    e.rankMatches(), result.id(), e.rankedByScheduler() == null ? "n/a" : e.rankedByScheduler())));
         }
         return figures.toString();
     }
@@ -65,8 +66,9 @@ final class HeterogeneousReport {
                     .append("</td><td class=\"l\">").append(SvgChart.escape(e.rttMs().toString()))
                     .append("</td><td class=\"l\">").append(SvgChart.escape(String.join(" < ", e.rankByRtt())
                             + (e.rankMatches() ? " (as configured)" : " (configured: "
-                            + String.join(" < ", e.rankByDelay()) + ")") + "; scheduler: " + e.rankingRttMs()
-                            + (e.rankedByScheduler() ? " (differing delays ranked)" : " (differing delays not ranked)")))
+                            + String.join(" < ", e.rankByDelay()) + ")") + (e.rankedByScheduler() == null ? ""
+                            : "; scheduler: " + e.rankingRttMs() + (e.rankedByScheduler() ? " (differing delays ranked)"
+                            : " (differing delays not ranked)"))))
                     .append("</td></tr>\n"));
         }
         html.append("</table>\n<p>Spend over time (seconds since the ingress started: money spent) is in the JSON,"

@@ -129,6 +129,10 @@ class HeterogeneousTest {
         Heterogeneous.RouteEconomics roundRobin = Heterogeneous.economics(unpriced, 1.0, rtts).orElseThrow();
         assertThat(roundRobin.spentSource()).isEqualTo("prices x bytes");
         assertThat(roundRobin.spent()).isCloseTo(e.spent(), within(1e-6));
+        List<RouteSpendSampler.Sample> unscheduled = samples.stream().map(sample -> new RouteSpendSampler.Sample(
+                sample.nanos(), sample.spent(), sample.bytes(), sample.rttSeconds(), Map.of())).toList();
+        assertThat(Heterogeneous.economics(unscheduled, 1.0, rtts).orElseThrow().rankedByScheduler())
+                .as("no scheduler, no verdict").isNull();
     }
 
     @Test
