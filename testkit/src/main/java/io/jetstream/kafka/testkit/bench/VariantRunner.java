@@ -186,11 +186,10 @@ final class VariantRunner {
         long batchesBefore = sum(run.replicator.routeBatches());
         long startMillis = System.currentTimeMillis();
         for (RateStep step : steps) {
-            Workload producer = new Workload(step.isBurst() ? backlogSpec(run.topic, step.records())
-                    : spec(run.topic, step.records(), step.ratePerS()), cluster.bootstrapA());
+            Workload producer = new Workload(spec(run.topic, step.records(), step.ratePerS()), cluster.bootstrapA());
             ArrivalProbe.RunProgress progress = probe.track(producer.runId(), true);
-            say(run.variant, step.isBurst() ? String.format(Locale.ROOT, "step %s: a burst of %d records",
-                    step.name(), step.records()) : String.format(Locale.ROOT, "step %s: %d s at %.0f records/s",
+            say(run.variant, step.isBurst() ? String.format(Locale.ROOT, "step %s: a burst of %d records at %.0f/s",
+                    step.name(), step.records(), step.ratePerS()) : String.format(Locale.ROOT, "step %s: %d s at %.0f records/s",
                     step.name(), step.duration().toSeconds(), step.ratePerS()));
             run.mark(step.name());
             long startNanos = System.nanoTime();

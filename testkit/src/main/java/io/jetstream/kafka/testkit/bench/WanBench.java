@@ -217,6 +217,7 @@ public final class WanBench {
                 described.put("name", step.name());
                 if (step.isBurst()) {
                     described.put("burst_records", step.burstRecords());
+                    described.put("pace_per_s", step.ratePerS());
                 } else {
                     described.put("rate_per_s", step.ratePerS());
                     described.put("duration_s", step.duration().toMillis() / 1000.0);
