@@ -92,6 +92,10 @@ public final class RouteScheduler<R extends PricedRoute> {
     private final SpendLedger ledger;
     private long choices;
 
+    /** A usable route's figures of one choice, each computed once. */
+    private record Usable(RouteEntry entry, LinkEstimates estimates, double capacity, double pathRtt, double price) {
+    }
+
     private record Candidate(RouteEntry entry, double ectSeconds, double cost, double price, boolean affordable,
                              boolean full, boolean meetsTarget, boolean healthy) {
     }
@@ -118,20 +122,20 @@ public final class RouteScheduler<R extends PricedRoute> {
         detectStalls(estimates, reference, nowNanos);
         double bestAckLatency = bestAckLatency(estimates);
         double commonAckRtt = commonAckRtt(estimates);
-        Map<RouteEntry, double[]> rttAndPrice = new LinkedHashMap<>();
+        List<Usable> usable = new ArrayList<>();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
             if (entry.health.usable(nowNanos)) {
                 double capacity = capacity(entry, item.getValue(), reference, nowNanos);
-                rttAndPrice.put(entry, new double[] {pathRtt(entry, item.getValue(), commonAckRtt, nowNanos),
-                    CostModel.effectivePricePerGb(entry.spec, capacity)});
+                usable.add(new Usable(entry, item.getValue(), capacity,
+                        pathRtt(entry, item.getValue(), commonAckRtt, nowNanos),
+                        CostModel.effectivePricePerGb(entry.spec, capacity)));
             }
         }
-        List<Candidate> candidates = new ArrayList<>();
-        for (Map.Entry<RouteEntry, double[]> item : rttAndPrice.entrySet()) {
-            RouteEntry entry = item.getKey();
-            candidates.add(candidate(entry, estimates.get(entry), reference, bestAckLatency, item.getValue()[0],
-                    longestRttOfTier(item.getValue()[1], rttAndPrice.values()), wireBytes, nowNanos));
+        List<Candidate> candidates = new ArrayList<>(usable.size());
+        for (Usable u : usable) {
+            candidates.add(candidate(u, reference, bestAckLatency, longestRttOfTier(u.price(), usable), wireBytes,
+                    nowNanos));
         }
         // a route at its in-flight cap takes nothing more now; none left: the caller refuses the
         // batch retriably and its sender keeps it
@@ -309,12 +313,12 @@ public final class RouteScheduler<R extends PricedRoute> {
     }
 
     /** The longest ranking round trip among the usable routes of the price tier of {@code price}. */
-    private double longestRttOfTier(double price, Iterable<double[]> rttAndPrice) {
+    private double longestRttOfTier(double price, List<Usable> usable) {
         double longest = 0;
-        for (double[] other : rttAndPrice) {
-            boolean sameTier = Math.max(price, other[1]) <= tierCeiling(Math.min(price, other[1]));
+        for (Usable other : usable) {
+            boolean sameTier = Math.max(price, other.price()) <= tierCeiling(Math.min(price, other.price()));
             if (sameTier) {
-                longest = Math.max(longest, other[0]);
+                longest = Math.max(longest, other.pathRtt());
             }
         }
         return longest;
@@ -329,9 +333,12 @@ public final class RouteScheduler<R extends PricedRoute> {
                 : rankingRtt(entry, commonAckRtt, nowNanos);
     }
 
-    private Candidate candidate(RouteEntry entry, LinkEstimates e, double reference, double bestAckLatency,
-                                double pathRtt, double longestPathRtt, int wireBytes, long nowNanos) {
-        double capacity = capacity(entry, e, reference, nowNanos);
+    private Candidate candidate(Usable u, double reference, double bestAckLatency, double longestPathRtt,
+                                int wireBytes, long nowNanos) {
+        RouteEntry entry = u.entry();
+        LinkEstimates e = u.estimates();
+        double capacity = u.capacity();
+        double pathRtt = u.pathRtt();
         double rtt = RouteEntry.rttSeconds(e, settings.priorRtt().toNanos());
         // Ranking. Where heartbeats measure the route's round trip, ack timing separates from path
         // time and the route's own capacity estimate is used. Otherwise (acks are the only signal,
@@ -386,8 +393,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         boolean meetsTarget = settings.latencyTarget().map(t -> ownEct <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
-        double price = CostModel.effectivePricePerGb(entry.spec, capacity);
-        return new Candidate(entry, ect, cost, price, affordable, full, meetsTarget, healthy);
+        return new Candidate(entry, ect, cost, u.price(), affordable, full, meetsTarget, healthy);
     }
 
     /**
