@@ -165,8 +165,9 @@ class WanBenchIT {
         assertThat(names).containsExactly("restart-tasks", "kill-relay-a2", "start-relay-a2");
         JsonNode restart = events.get("events").get(0);
         double before = restart.get("records_per_batch_before").asDouble();
-        double at = restart.get("at_s").asDouble();
-        double until = restart.get("until_s").asDouble();
+        // the analysis's windows: the one the event falls in is its first (EventAnalysis.windowStart)
+        double at = Math.floor(restart.get("at_s").asDouble() + 1e-6);
+        double until = Math.floor(restart.get("until_s").asDouble() + 1e-6);
         double peak = 0;
         double last = 0;
         for (JsonNode window : events.get("records_per_batch")) {

@@ -96,13 +96,14 @@ final class EventAnalysis {
     }
 
     /**
-     * How records per batch came back after an event at {@code eventS}, looking until {@code untilS}.
+     * How records per batch came back after an event at {@code eventS}, looking until {@code untilS}; both
+     * are taken to the start of the window they fall in ({@link #windowStart}).
      *
      * @param before    batch-weighted records per batch over the {@link #STEADY_SECONDS} before the event
-     * @param rightAfter the first window with batches after the event
+     * @param rightAfter the first window with batches from the event's own
      * @param after     batch-weighted over the windows from the recovery to {@code untilS} (or the
      *                  whole interval when it did not recover)
-     * @param recoveryS from the event to the start of the first of {@link #STABLE_WINDOWS} consecutive
+     * @param recoveryS from the event's window to the start of the first of {@link #STABLE_WINDOWS} consecutive
      *                  windows within {@link #RECOVERY_BAND} of {@code before}; null when none (or no
      *                  steady value before the event)
      */
@@ -110,8 +111,11 @@ final class EventAnalysis {
     }
 
     static Recovery recovery(List<double[]> series, double eventS, double untilS, double windowS) {
-        Double before = weighted(series, eventS - STEADY_SECONDS, eventS);
-        List<double[]> afterEvent = series.stream().filter(p -> p[0] >= eventS && p[0] < untilS).toList();
+        double eventWindowS = windowStart(eventS, windowS);
+        double untilWindowS = windowStart(untilS, windowS);
+        Double before = weighted(series, eventWindowS - STEADY_SECONDS, eventWindowS);
+        List<double[]> afterEvent = series.stream()
+                .filter(p -> p[0] >= eventWindowS && p[0] < untilWindowS).toList();
         Double rightAfter = afterEvent.isEmpty() ? null : afterEvent.get(0)[1];
         Double recoveryS = null;
         if (before != null) {
@@ -123,13 +127,23 @@ final class EventAnalysis {
                     stable = contiguous && Math.abs(p[1] / before - 1) <= RECOVERY_BAND;
                 }
                 if (stable) {
-                    recoveryS = round(afterEvent.get(i)[0] - eventS);
+                    recoveryS = round(afterEvent.get(i)[0] - eventWindowS);
                 }
             }
         }
-        double from = recoveryS == null ? eventS : eventS + recoveryS;
-        return new Recovery(before, rightAfter == null ? null : round(rightAfter), weighted(series, from, untilS),
+        double from = recoveryS == null ? eventWindowS : eventWindowS + recoveryS;
+        return new Recovery(before, rightAfter == null ? null : round(rightAfter), weighted(series, from, untilWindowS),
                 recoveryS);
+    }
+
+    /**
+     * The start of the window that holds {@code s}. An event is applied a few milliseconds after its
+     * scheduled second (at 12.001 s for 12 s), and a window holds the counter deltas read during it, so
+     * the window the event falls in is the event's first: counted before it, it would put the event's
+     * own effect (a restart's backlog, drained within a second) into the steady value it is judged by.
+     */
+    static double windowStart(double s, double windowS) {
+        return Math.floor(s / windowS + 1e-6) * windowS;
     }
 
     /** Records over batches in {@code [fromS, toS)}; null without batches. */

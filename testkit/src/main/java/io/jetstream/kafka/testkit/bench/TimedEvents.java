@@ -180,7 +180,7 @@ final class TimedEvents {
                 } else if (event.kind() == BenchEvent.Kind.START_RELAY && steadyBeforeKill.get(event.host()) != null) {
                     // the steady value is the one before the relay was killed, not the outage's
                     before = steadyBeforeKill.get(event.host());
-                    r = EventAnalysis.recovery(withSteady(perBatch, atS, before), atS, untilS, windowS);
+                    r = EventAnalysis.recovery(withSteady(perBatch, atS, windowS, before), atS, untilS, windowS);
                     r = new EventAnalysis.Recovery(before, r.rightAfter(), r.after(), r.recoveryS());
                 }
                 long latencyTo = r.recoveryS() == null ? windowEnd
@@ -224,14 +224,15 @@ final class TimedEvents {
     }
 
     /**
-     * The series with one synthetic window just before {@code atS} holding {@code steady}, so that
-     * {@link EventAnalysis#recovery} measures against it (a relay's start: the steady value before the
+     * The series with one synthetic window just before the window of {@code atS} holding {@code steady}, so
+     * that {@link EventAnalysis#recovery} measures against it (a relay's start: the steady value before the
      * outage).
      */
-    private static List<double[]> withSteady(List<double[]> series, double atS, double steady) {
+    private static List<double[]> withSteady(List<double[]> series, double atS, double windowS, double steady) {
+        double eventWindowS = EventAnalysis.windowStart(atS, windowS);
         List<double[]> out = new ArrayList<>();
-        out.add(new double[] {atS - 1, steady, 1});
-        series.stream().filter(p -> p[0] >= atS).forEach(out::add);
+        out.add(new double[] {eventWindowS - windowS, steady, 1});
+        series.stream().filter(p -> p[0] >= eventWindowS).forEach(out::add);
         return out;
     }
 

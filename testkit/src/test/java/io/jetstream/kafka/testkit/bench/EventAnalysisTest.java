@@ -68,6 +68,17 @@ class EventAnalysisTest {
     }
 
     @Test
+    void theWindowAnEventFallsInIsItsFirstNotPartOfTheSteadyValueBeforeIt() {
+        // applied 4 ms after its second; the backlog it causes drains within that second's window
+        EventAnalysis.Recovery r = EventAnalysis.recovery(steadyThen(5, 40, 5, 5), 10.004, 13.002, 1);
+
+        assertThat(r.before()).isEqualTo(5.0);
+        assertThat(r.rightAfter()).isEqualTo(40.0);
+        assertThat(r.recoveryS()).isEqualTo(1.0);
+        assertThat(r.after()).isEqualTo(5.0);
+    }
+
+    @Test
     void aGapBetweenWindowsBreaksTheStableRun() {
         List<double[]> series = steadyThen(10);
         series.add(new double[] {11, 10, 10});
