@@ -42,6 +42,9 @@ final class GroupCheckpointer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(GroupCheckpointer.class);
 
+    /** What {@link #close()} may take, at most about. */
+    static final Duration STOP_BUDGET = Duration.ofSeconds(4);
+
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
             ThreadUtils.createThreadFactory("jetstream-checkpoints-%d", true));
     private final Admin source;
@@ -181,21 +184,28 @@ final class GroupCheckpointer implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Stops the thread and closes the clients within about {@link #STOP_BUDGET}: Kafka Connect gives a
+     * connector 5 s to stop before it calls it unresponsive, and a stop often comes because a cluster is
+     * down, with calls in flight that would wait for their timeouts. What is cut short is a checkpoint
+     * round, which the next instance runs again.
+     */
     @Override
     public void close() {
         long start = System.nanoTime();
-        executor.shutdownNow();
+        executor.shutdownNow(); // interrupts a round waiting for a call
         try {
-            if (!executor.awaitTermination(callTimeout.toMillis() * 4, TimeUnit.MILLISECONDS)) {
+            if (!executor.awaitTermination(STOP_BUDGET.toMillis() / 2, TimeUnit.MILLISECONDS)) {
                 log.warn("The checkpoint thread did not stop in time; closing its clients under it");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        follower.close();
-        producer.close(Duration.ofSeconds(5));
-        source.close(Duration.ofSeconds(5));
-        target.close(Duration.ofSeconds(5));
+        Duration each = STOP_BUDGET.dividedBy(8);
+        follower.close(each);
+        producer.close(each);
+        source.close(each);
+        target.close(each);
         log.info("Checkpointing stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AbortTransactionOptions;
@@ -43,12 +44,23 @@ import org.slf4j.LoggerFactory;
  * Runs {@link HangingTransactions} every {@code exactly.once.hanging.check.interval.ms} on one thread
  * of the destination-site connector (one per connector, not per task: tasks can be stuck in start-up
  * behind a hanging transaction in the offsets topic), exactly-once only. After a round that aborted
- * something it tells its {@link Listener}, which has Connect restart the tasks (a task whose records
- * a hanging transaction held has failed; see {@link SinkSiteConnector}). Counts the aborts in the
- * connector metric {@value #ABORTED_METRIC} where the worker offers plugin metrics (KIP-877).
+ * something it tells the {@link Listener} holding it, which has Connect restart the tasks (a task whose
+ * records a hanging transaction held has failed; see {@link SinkSiteConnector}). Counts the aborts in
+ * the connector metric {@value #ABORTED_METRIC} where the worker offers plugin metrics (KIP-877).
  *
- * <p>Lifecycle: runs from construction; {@link #close()} stops the thread (waiting for a round in
- * progress, whose Admin calls are bounded) and closes the Admin client; idempotent.
+ * <p>Held and unheld: the connector instance that started it holds it. When that instance stops
+ * ({@link #release}), the rounds go on without a holder until one finds the destination settled
+ * ({@link HangingTransactions#settled()}: every partition answered, nothing of the connector's tasks
+ * hanging), or for {@link #UNHELD_LIMIT} at most, and a later instance of the connector in this worker
+ * may take it over ({@link #hold}, through {@link HangingTransactionWatches}). Kafka Connect reads the
+ * offsets topic {@code read_committed} to its end before it starts a source connector, so a hanging
+ * transaction there keeps the next instance from ever starting: only a watch that outlives the
+ * stopped one can abort it. Aborts made unheld are kept for the next holder
+ * ({@link #takeAbortedUnheld}), which restarts the tasks.
+ *
+ * <p>Lifecycle: runs from construction; ends by itself when unheld and settled, or by {@link #close()},
+ * which stops the thread (waiting for a round in progress, whose Admin calls are bounded) and closes the
+ * Admin client; idempotent.
  */
 final class HangingTransactionAborter implements AutoCloseable {
 
@@ -56,35 +68,56 @@ final class HangingTransactionAborter implements AutoCloseable {
     static final String ABORTED_METRIC = "hanging-transactions-aborted-total";
     /** Beyond exactly.once.stable.timeout.ms, before a transaction seen hanging is aborted. */
     static final Duration OBSERVE_MARGIN = Duration.ofSeconds(10);
+    /**
+     * How long the rounds go on without a holder while the destination is not settled (down, or a hanging
+     * transaction not yet old enough to abort): long enough for a destination broker's restart and the
+     * abort rules' timeouts; bounded so that the watch of a deleted connector ends.
+     */
+    static final Duration UNHELD_LIMIT = Duration.ofMinutes(30);
     private static final String PLUGIN_METRICS_CLASS = "org.apache.kafka.common.metrics.PluginMetrics";
 
-    /** Told after each round that aborted at least one transaction. */
+    /** Told after each round that aborted at least one transaction, while it holds the watch. */
     interface Listener {
         void aborted(List<HangingTransactions.Aborted> aborted);
     }
 
     private final HangingTransactions transactions;
-    private final Listener listener;
     private final AutoCloseable resources;
     private final ScheduledExecutorService executor;
     private final Duration stopTimeout;
+    private final LongSupplier nanoClock;
+    private final String name;
     private final AtomicLong abortedTotal = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Object lock = new Object();
+    /** The connector instance holding the watch; null while unheld. Guarded by {@link #lock}. */
+    private Listener holder;
+    /** Guarded by {@link #lock}. */
+    private long unheldSinceNanos;
+    /** Aborted while unheld, not yet taken by a holder. Guarded by {@link #lock}. */
+    private long abortedUnheld;
+    /** Run once when the watch ends unheld (its registry forgets it). */
+    private volatile Runnable onEnd = () -> { };
 
     /**
      * Starts the rounds on {@code executor} (one thread, shut down by {@link #close()}), the first
-     * one {@code interval} from now.
+     * one {@code interval} from now, held by {@code listener}.
      *
      * @param resources   closed after the thread stopped (the Admin client behind {@code transactions})
      * @param stopTimeout how long {@link #close()} waits for a round in progress
+     * @param nanoClock   the time {@link #UNHELD_LIMIT} goes by
+     * @param name        for the log: the connector's name
      */
     HangingTransactionAborter(HangingTransactions transactions, Duration interval, Listener listener,
-                              AutoCloseable resources, ScheduledExecutorService executor, Duration stopTimeout) {
+                              AutoCloseable resources, ScheduledExecutorService executor, Duration stopTimeout,
+                              LongSupplier nanoClock, String name) {
         this.transactions = transactions;
-        this.listener = listener;
+        this.holder = listener;
         this.resources = resources;
         this.executor = executor;
         this.stopTimeout = stopTimeout;
+        this.nanoClock = nanoClock;
+        this.name = name;
         executor.scheduleWithFixedDelay(this::round, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -101,19 +134,99 @@ final class HangingTransactionAborter implements AutoCloseable {
         return new HangingTransactionAborter(transactions, interval, listener, () -> admin.close(Duration.ZERO),
                 Executors.newSingleThreadScheduledExecutor(ThreadUtils.createThreadFactory(
                         "jetstream-hanging-transactions-" + connectorName + "-%d", true)),
-                callTimeout.multipliedBy(2));
+                callTimeout.multipliedBy(2), System::nanoTime, connectorName);
+    }
+
+    /**
+     * Taken over by a new instance of the connector.
+     *
+     * @return false when the watch has ended (the caller starts another)
+     */
+    boolean hold(Listener listener) {
+        synchronized (lock) {
+            if (closed.get()) {
+                return false;
+            }
+            holder = listener;
+            return true;
+        }
+    }
+
+    /**
+     * The instance holding the watch stops: the rounds go on unheld until the destination is settled, or
+     * for {@link #UNHELD_LIMIT}. A release by an instance that no longer holds it changes nothing.
+     */
+    void release(Listener listener) {
+        synchronized (lock) {
+            if (holder == listener && holder != null) {
+                holder = null;
+                unheldSinceNanos = nanoClock.getAsLong();
+            }
+        }
+    }
+
+    /** Transactions aborted while unheld, since the last call. */
+    long takeAbortedUnheld() {
+        synchronized (lock) {
+            long taken = abortedUnheld;
+            abortedUnheld = 0;
+            return taken;
+        }
+    }
+
+    /** Whether the watch has ended (closed, or ended unheld). */
+    boolean ended() {
+        return closed.get();
+    }
+
+    /** Run once when the watch ends unheld. */
+    void onEnd(Runnable action) {
+        this.onEnd = action;
     }
 
     void round() {
+        List<HangingTransactions.Aborted> aborted;
         try {
-            List<HangingTransactions.Aborted> aborted = transactions.round();
-            if (!aborted.isEmpty() && !closed.get()) {
-                abortedTotal.addAndGet(aborted.size());
-                listener.aborted(aborted);
-            }
+            aborted = transactions.round();
         } catch (RuntimeException e) {
             // a failure must not end the rounds (scheduleWithFixedDelay stops after a throw)
             log.warn("A look for hanging transactions failed; trying again next round", e);
+            aborted = List.of();
+        }
+        abortedTotal.addAndGet(aborted.size());
+        Listener tell = null;
+        String end = null;
+        long meanwhile;
+        synchronized (lock) {
+            if (closed.get()) {
+                return;
+            }
+            if (holder != null) {
+                tell = aborted.isEmpty() ? null : holder;
+            } else {
+                abortedUnheld += aborted.size();
+                long unheldMs = (nanoClock.getAsLong() - unheldSinceNanos) / 1_000_000;
+                if (transactions.settled()) {
+                    end = "the destination settled " + unheldMs + " ms after the connector stopped here";
+                } else if (unheldMs >= UNHELD_LIMIT.toMillis()) {
+                    end = "the destination not settled " + unheldMs + " ms after the connector stopped here; if it "
+                            + "does not start again, look for hanging transactions by hand (docs/operations.md)";
+                }
+                if (end != null) {
+                    closed.set(true);
+                }
+            }
+            meanwhile = abortedUnheld;
+        }
+        if (tell != null) {
+            tell.aborted(aborted);
+        }
+        if (end != null) {
+            log.info("Hanging transaction check of connector {} ended: {} ({} aborted meanwhile)", name, end,
+                    meanwhile);
+            executor.shutdown(); // from its own thread: no waiting for it
+            closeResources();
+            onEnd.run();
         }
     }
 
@@ -157,13 +270,17 @@ final class HangingTransactionAborter implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        closeResources();
+        log.debug("Hanging transaction check stopped in {} ms ({} aborted)", (System.nanoTime() - start) / 1_000_000,
+                abortedTotal.get());
+    }
+
+    private void closeResources() {
         try {
             resources.close();
         } catch (Exception e) {
             log.warn("Closing the hanging transaction check's Admin client failed", e);
         }
-        log.debug("Hanging transaction check stopped in {} ms ({} aborted)", (System.nanoTime() - start) / 1_000_000,
-                abortedTotal.get());
     }
 
     /** The connector's one metric; only loaded where the worker has plugin metrics. */

@@ -32,7 +32,10 @@ public final class HangingTransactionConfigs {
                         + "behind. It aborts one once it is older than its transaction timeout plus 10 s and "
                         + "has been seen hanging for exactly.once.stable.timeout.ms plus 10 s (by then every task "
                         + "whose records it holds has failed without acknowledging them), then has Connect restart "
-                        + "the tasks. Other producers' transactions are never touched. Each look costs a few "
+                        + "the tasks. The looks go on after the connector stops in a worker (a hanging "
+                        + "transaction on the offsets topic keeps Connect from starting it again) until one finds "
+                        + "nothing hanging, 30 minutes at most, and its next instance there takes them over. "
+                        + "Other producers' transactions are never touched. Each look costs a few "
                         + "Admin calls (partitions, producers per broker, transactions), each bounded by "
                         + "cluster.call.timeout.ms.",
                 GROUP, 20, Width.SHORT, "Hanging transaction check interval (ms)");

@@ -114,6 +114,10 @@ final class HangingTransactions {
 
     /** Open transactions of ours seen not live in every round since their watch began. */
     private final Map<Key, Watch> hangingSince = new HashMap<>();
+    /** Whether the last round saw every partition and every open transaction of ours, and none hanging. */
+    private boolean settled;
+    /** Whether the current look saw every partition's producers and every coordinator it asked. */
+    private boolean lookComplete;
 
     /**
      * @param observeFor      how long a transaction must be seen hanging before it is aborted
@@ -134,6 +138,8 @@ final class HangingTransactions {
      */
     List<Aborted> round() {
         List<Candidate> candidates;
+        settled = false;
+        lookComplete = true;
         try {
             candidates = look();
         } catch (InterruptedException e) {
@@ -180,12 +186,22 @@ final class HangingTransactions {
         hangingSince.keySet().retainAll(stillHanging);
         aborted.forEach(a -> hangingSince.remove(new Key(a.partition(), a.producerId(), a.producerEpoch(),
                 a.startOffset())));
+        settled = lookComplete && stillHanging.isEmpty();
         return aborted;
     }
 
     /** Transactions seen hanging and not yet aborted (for tests and logs). */
     int watched() {
         return hangingSince.size();
+    }
+
+    /**
+     * Whether the last round could look at every partition and at the coordinator of every open
+     * transaction of ours, and found none of them hanging (live ones aside): nothing of this connector's
+     * tasks is left to abort, as far as the cluster shows now.
+     */
+    boolean settled() {
+        return settled;
     }
 
     /** An open transaction of one of this connector's task producers, with what its coordinator has. */
@@ -195,7 +211,9 @@ final class HangingTransactions {
 
     /** The open transactions of ours, each with its coordinator's description. */
     private List<Candidate> look() throws Exception {
-        Map<TopicPartition, List<ProducerState>> producers = cluster.producers(cluster.partitions());
+        List<TopicPartition> partitions = cluster.partitions();
+        Map<TopicPartition, List<ProducerState>> producers = cluster.producers(partitions);
+        lookComplete = producers.keySet().containsAll(partitions);
         Map<TopicPartition, List<ProducerState>> open = new HashMap<>();
         producers.forEach((partition, states) -> states.stream()
                 .filter(p -> p.currentTransactionStartOffset().isPresent())
@@ -216,6 +234,7 @@ final class HangingTransactions {
             return List.of();
         }
         Map<String, TransactionDescription> coordinators = cluster.describe(ours);
+        lookComplete &= coordinators.keySet().containsAll(ours);
         List<Candidate> candidates = new ArrayList<>();
         open.forEach((partition, states) -> states.forEach(p -> {
             String id = transactionalIds.get(p.producerId());

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * {@code Shares.owner(topic, partition, n) == i}), and write the records they receive.
  * Supports exactly-once ({@code exactly.once.support=required} on a worker with
  * {@code exactly.once.source.support=enabled}); then it also aborts its tasks' hanging transactions
- * in the destination cluster and has Connect restart the tasks ({@link HangingTransactionAborter}).
+ * in the destination cluster and has Connect restart the tasks ({@link HangingTransactionAborter}), with
+ * a check that goes on after the instance stops until the destination is settled
+ * ({@link HangingTransactionWatches}).
  */
 public final class SinkSiteConnector extends SourceConnector {
 
@@ -34,8 +36,13 @@ public final class SinkSiteConnector extends SourceConnector {
     private Map<String, String> props;
     /** Consumer group checkpoints and sync, when emit.checkpoints.enabled (one per connector). */
     private GroupCheckpointer checkpointer;
-    /** Exactly-once: aborts this connector's hanging transactions (one per connector), else null. */
+    /**
+     * Exactly-once: aborts this connector's hanging transactions (one per connector in a worker, held
+     * by this instance and going on after it stops: {@link HangingTransactionWatches}), else null.
+     */
     private HangingTransactionAborter hangingTransactions;
+    /** This instance as the holder of the check (one object, so that a late release is told apart). */
+    private final HangingTransactionAborter.Listener hangingTransactionsHolder = this::restartTasks;
     private Runnable hangingTransactionsMetric = () -> { };
     /** Rounds of aborted hanging transactions since the start: in the task configs, so Connect restarts the tasks. */
     private final AtomicLong taskGeneration = new AtomicLong();
@@ -58,8 +65,16 @@ public final class SinkSiteConnector extends SourceConnector {
             checkpointer = new GroupCheckpointer(config, props.getOrDefault("name", "jetstream-sink"));
         }
         if (HangingTransactionConfigs.exactlyOnce(props)) {
-            hangingTransactions = HangingTransactionAborter.start(config, props.getOrDefault("name", "jetstream-sink"),
-                    this::restartTasks);
+            String name = props.getOrDefault("name", "jetstream-sink");
+            hangingTransactions = HangingTransactionWatches.WORKER.hold(name, this.props,
+                    holder -> HangingTransactionAborter.start(config, name, holder), hangingTransactionsHolder);
+            long abortedMeanwhile = hangingTransactions.takeAbortedUnheld();
+            if (abortedMeanwhile > 0) {
+                // as after an abort while running: task configs of a new generation restart the tasks
+                log.warn("The hanging transaction check aborted {} transaction(s) of this connector's tasks while "
+                        + "no instance of it ran in this worker; restarting the tasks (task config generation {})",
+                        abortedMeanwhile, taskGeneration.incrementAndGet());
+            }
             hangingTransactionsMetric = hangingTransactions.registerMetric(() -> context.pluginMetrics());
         }
     }
@@ -116,7 +131,8 @@ public final class SinkSiteConnector extends SourceConnector {
     public void stop() {
         if (hangingTransactions != null) {
             hangingTransactionsMetric.run();
-            hangingTransactions.close();
+            // not closed: it goes on until the destination is settled (HangingTransactionWatches says why)
+            hangingTransactions.release(hangingTransactionsHolder);
             hangingTransactions = null;
         }
         if (checkpointer != null) {

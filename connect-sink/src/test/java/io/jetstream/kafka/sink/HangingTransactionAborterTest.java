@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
@@ -68,10 +69,57 @@ class HangingTransactionAborterTest {
         }
     };
 
+    private final AtomicLong nanos = new AtomicLong();
+    /** Whether the cluster answers, and whether task 0's transaction is still open. */
+    private final AtomicBoolean clusterUp = new AtomicBoolean(true);
+    private final AtomicBoolean open = new AtomicBoolean(true);
+    private final HangingTransactionAborter.Listener holder = told::add;
+
+    /** The cluster above, down or without the open transaction on demand. */
+    private final HangingTransactions.Cluster switchable = new HangingTransactions.Cluster() {
+        @Override
+        public List<TopicPartition> partitions() throws Exception {
+            if (!clusterUp.get()) {
+                throw new org.apache.kafka.common.errors.TimeoutException("no broker");
+            }
+            return cluster.partitions();
+        }
+
+        @Override
+        public Map<TopicPartition, List<ProducerState>> producers(List<TopicPartition> partitions) throws Exception {
+            return open.get() ? cluster.producers(partitions) : Map.of(DEST, List.of());
+        }
+
+        @Override
+        public Map<Long, String> transactionalIds() throws Exception {
+            return cluster.transactionalIds();
+        }
+
+        @Override
+        public Set<String> connectGroups() throws Exception {
+            return cluster.connectGroups();
+        }
+
+        @Override
+        public Map<String, TransactionDescription> describe(Collection<String> ids) throws Exception {
+            return cluster.describe(ids);
+        }
+
+        @Override
+        public void abort(AbortTransactionSpec spec) {
+            open.set(false);
+        }
+    };
+
     private HangingTransactionAborter aborter() {
+        return aborter(cluster);
+    }
+
+    private HangingTransactionAborter aborter(HangingTransactions.Cluster on) {
         return new HangingTransactionAborter(
-                new HangingTransactions(cluster, "jetstream-sink", Duration.ZERO, now::get), Duration.ofHours(1),
-                told::add, closedResources::incrementAndGet, executor, Duration.ofSeconds(10));
+                new HangingTransactions(on, "jetstream-sink", Duration.ZERO, now::get), Duration.ofHours(1),
+                holder, closedResources::incrementAndGet, executor, Duration.ofSeconds(10), nanos::get,
+                "jetstream-sink");
     }
 
     @Test
@@ -108,5 +156,62 @@ class HangingTransactionAborterTest {
 
         assertThat(executor.isTerminated()).isTrue();
         assertThat(closedResources.get()).isEqualTo(1);
+    }
+
+    @Test
+    void releasedItGoesOnAloneAbortsForTheNextHolderAndEndsOnceTheDestinationIsSettled() {
+        HangingTransactionAborter aborter = aborter(switchable);
+        AtomicInteger ended = new AtomicInteger();
+        aborter.onEnd(ended::incrementAndGet);
+        aborter.release(holder);
+
+        clusterUp.set(false); // the destination broker is down
+        aborter.round();
+        assertThat(aborter.ended()).as("not settled while the cluster does not answer").isFalse();
+
+        clusterUp.set(true); // back, with task 0's transaction hanging: aborted without a holder
+        aborter.round();
+        assertThat(told).isEmpty();
+        assertThat(aborter.ended()).as("a round that aborted has not yet seen the destination settled").isFalse();
+
+        aborter.round(); // nothing of ours hanging any more
+        assertThat(aborter.ended()).isTrue();
+        assertThat(ended.get()).isEqualTo(1);
+        assertThat(closedResources.get()).isEqualTo(1);
+        assertThat(executor.isShutdown()).isTrue();
+        assertThat(aborter.takeAbortedUnheld()).as("kept for the next instance").isEqualTo(1);
+        assertThat(aborter.hold(holder)).as("an ended check cannot be held again").isFalse();
+    }
+
+    @Test
+    void unheldItEndsAfterTheLimitEvenIfTheDestinationNeverAnswers() {
+        HangingTransactionAborter aborter = aborter(switchable);
+        aborter.release(holder);
+        clusterUp.set(false);
+
+        nanos.addAndGet(HangingTransactionAborter.UNHELD_LIMIT.toNanos() - 1);
+        aborter.round();
+        assertThat(aborter.ended()).isFalse();
+        nanos.addAndGet(1_000_000);
+        aborter.round();
+        assertThat(aborter.ended()).isTrue();
+    }
+
+    @Test
+    void aNewHolderIsToldAndALateReleaseOfTheOldOneChangesNothing() {
+        HangingTransactionAborter aborter = aborter(switchable);
+        List<List<HangingTransactions.Aborted>> toldNew = new ArrayList<>();
+        HangingTransactionAborter.Listener newHolder = toldNew::add;
+        aborter.release(holder);
+        assertThat(aborter.hold(newHolder)).isTrue();
+        aborter.release(holder); // the old instance's stop, late
+
+        aborter.round();
+        aborter.round();
+
+        assertThat(toldNew).singleElement().satisfies(round -> assertThat(round).hasSize(1));
+        assertThat(told).isEmpty();
+        assertThat(aborter.ended()).as("held: the rounds go on").isFalse();
+        aborter.close();
     }
 }

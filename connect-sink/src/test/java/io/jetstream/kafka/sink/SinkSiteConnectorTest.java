@@ -37,7 +37,8 @@ class SinkSiteConnectorTest {
     }
 
     @Test
-    void anExactlyOnceConnectorRunsTheHangingTransactionCheckUntilStopped() throws InterruptedException {
+    void anExactlyOnceConnectorsHangingTransactionCheckGoesOnAfterItStopsAndTheNextInstanceTakesItOver()
+            throws InterruptedException {
         try (Metrics registry = new Metrics()) {
             Map<String, String> props = SinkSiteConfigTest.valid();
             props.put("name", "eos-sink");
@@ -50,10 +51,20 @@ class SinkSiteConnectorTest {
             assertThat(registry.metrics().keySet()).anyMatch(n -> n.name().equals(HangingTransactionAborter.ABORTED_METRIC));
 
             connector.stop();
-            awaitCheckThreadsEnded(); // a terminated executor's thread may still be leaving run()
-            assertThat(checkThreads()).isZero();
             assertThat(registry.metrics().keySet()).noneMatch(n -> n.name().equals(HangingTransactionAborter.ABORTED_METRIC));
+            // the destination (nothing listens at its address) never answers: not settled, the check goes on
+            assertThat(checkThreads()).isEqualTo(1);
+
+            SinkSiteConnector next = new SinkSiteConnector();
+            next.initialize(context(new PluginMetricsImpl(registry, Map.of("connector", "eos-sink"))));
+            next.start(props);
+            assertThat(checkThreads()).as("taken over, not a second one").isEqualTo(1);
+            next.stop();
+        } finally {
+            HangingTransactionWatches.WORKER.close("eos-sink");
         }
+        awaitCheckThreadsEnded(); // a terminated executor's thread may still be leaving run()
+        assertThat(checkThreads()).isZero();
     }
 
     @Test

@@ -88,6 +88,11 @@ public final class OffsetMapFollower implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(5));
+        close(Duration.ofSeconds(5));
+    }
+
+    /** Closes the consumer, waiting at most {@code timeout} for its requests in flight. */
+    public void close(Duration timeout) {
+        consumer.close(timeout);
     }
 }
