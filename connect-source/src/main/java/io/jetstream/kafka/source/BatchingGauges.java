@@ -50,8 +50,9 @@ final class BatchingGauges {
         registry.gauge("batch-decision-reason", "Why the batching policy chose its caps: 0 fixed, 1 warm-up,"
                 + " 2 latency-optimal, 3 draining a backlog, 4 no headroom, 5 saturated.",
                 () -> gauges.decision().reason().ordinal());
-        registry.gauge("batch-decision-changes", "Times the adaptive batching policy changed its caps (flapping"
-                + " shows here); 0 with fixed caps.", () -> policy instanceof AdaptiveBatchPolicy adaptive
+        registry.gauge("batch-decision-changes", "Times the adaptive batching policy changed its batch size"
+                + " (flapping shows here; a linger set anew for the partitions' rate is not counted); 0 with fixed"
+                + " caps.", () -> policy instanceof AdaptiveBatchPolicy adaptive
                         ? adaptive.decisionChanges() : 0L);
         registry.gauge("path-throughput-bytes-per-second", "Path throughput the batching model uses (adaptive"
                 + " policy): measured from the egress relay's receipts once they come, else from acknowledgements,"

@@ -46,6 +46,11 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     private static final double LARGE_GAIN_FRACTION = 0.5;
     /** Linger as a multiple of the expected fill time, so it only cuts batches when the rate drops. */
     private static final double LINGER_FILL_FACTOR = 1.5;
+    /**
+     * A kept size's linger is set anew when the partitions' rate moves it by more than this factor either
+     * way: a task's partitions halved or doubled, not the noise of the rate estimate.
+     */
+    private static final double LINGER_REFRESH_RATIO = 1.5;
     /** Guard rail: no batch so small that its frame header takes more than this share of the path. */
     static final double MAX_OVERHEAD_SHARE = 0.05;
 
@@ -144,7 +149,9 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         if (due) {
             lastComputedNanos = nowNanos;
             BatchDecision next = decide(nowNanos);
-            if (current != null && !next.sameCaps(current)) {
+            // a change is one of the batch size: the dwell is between sizes, and a linger set anew
+            // for the partitions' rate is neither flapping nor a reason to hold the next size back
+            if (current != null && next.maxRecords() != current.maxRecords()) {
                 changes++;
                 lastChangeNanos = nowNanos;
             } else if (current == null) {
@@ -199,7 +206,15 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         }
         DecisionExplanation why = new DecisionExplanation(nowNanos, inputs, inForce, best, differentSize,
                 search.evaluated(), minBatchRecords(inputs));
-        return new BatchDecision(current.maxRecords(), current.maxBytes(), current.linger(),
+        // the size stays; its linger follows the rate each partition fills it at now: one set for a
+        // faster partition rate (a task's partitions halved after a rebalance) closes batches early,
+        // smaller than the size in force, and one set for a slower rate holds a trickle back
+        long linger = lingerNanos(current.maxRecords(), inputs);
+        long inForceLinger = Math.max(1, current.linger().toNanos());
+        boolean lingerMoved = linger > inForceLinger * LINGER_REFRESH_RATIO
+                || linger * LINGER_REFRESH_RATIO < inForceLinger;
+        return new BatchDecision(current.maxRecords(), current.maxBytes(),
+                lingerMoved ? Duration.ofNanos(linger) : current.linger(),
                 current.maxInFlightBatches(), current.maxInFlightBytes(), current.reason(), Optional.of(why),
                 Math.max(current.maxRecords(), settings.maxBatchRecords()),
                 Math.max(current.maxBytes(), settings.maxBatchBytes()));
@@ -285,10 +300,7 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
 
     private BatchDecision adopt(LatencyPrediction chosen, ModelInputs in, long nowNanos, int evaluated) {
         int records = chosen.batchRecords();
-        double fillNanos = records / in.streamRecordsPerSecond(in.effectiveRecordsPerSecond()) * 1e9
-                * LINGER_FILL_FACTOR;
-        long lingerNanos = (long) Math.min(settings.maxLinger().toNanos(),
-                Math.max(settings.minLinger().toNanos(), fillNanos));
+        long lingerNanos = lingerNanos(records, in);
         // records vary in size: allow twice the mean before the byte cap closes a batch
         long bytes = (long) Math.min(settings.maxBatchBytes(), Math.ceil(2 * records * in.meanRecordBytes()));
         DecisionReason reason = !LatencyModel.stable(chosen) ? DecisionReason.SATURATED
@@ -301,6 +313,13 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         return new BatchDecision(records, maxBytes, Duration.ofNanos(lingerNanos), settings.maxInFlightBatches(),
                 windowBytes(chosen), reason, Optional.of(why), Math.max(records, settings.maxBatchRecords()),
                 Math.max(maxBytes, settings.maxBatchBytes()));
+    }
+
+    /** {@link #LINGER_FILL_FACTOR} times the time one partition's batch of {@code records} takes to fill, within the settings. */
+    private long lingerNanos(int records, ModelInputs in) {
+        double fillNanos = records / in.streamRecordsPerSecond(in.effectiveRecordsPerSecond()) * 1e9
+                * LINGER_FILL_FACTOR;
+        return (long) Math.min(settings.maxLinger().toNanos(), Math.max(settings.minLinger().toNanos(), fillNanos));
     }
 
     /**
@@ -322,7 +341,10 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         return current;
     }
 
-    /** Times the caps changed since creation; a measure of stability. */
+    /**
+     * Times the batch size changed since creation; a measure of stability (a linger set anew for the
+     * partitions' rate, the size kept, is not counted).
+     */
     public synchronized long decisionChanges() {
         return changes;
     }

@@ -94,6 +94,31 @@ class BatchPolicyTest {
     }
 
     @Test
+    void theLingerOfABatchSizeKeptInForceFollowsThePartitionsRate() {
+        // the size in force is kept (a long dwell) while the records move from four partitions to one
+        AdaptiveBatchSettings settings = AdaptiveBatchSettings.builder().maxLinger(Duration.ofMillis(500))
+                .minDwell(Duration.ofHours(1)).build();
+        AdaptiveBatchPolicy policy = new AdaptiveBatchPolicy(settings);
+        policy.onActiveStreams(4, 0);
+        for (long t = 0; t <= 2_000 * MS; t += MS) {
+            policy.onRecordsArrived(2, 2 * 1_024, t);
+        }
+        BatchDecision spread = policy.decision(2_000 * MS);
+        policy.onActiveStreams(1, 2_001 * MS);
+        for (long t = 2_001 * MS; t <= 4_000 * MS; t += MS) {
+            policy.onRecordsArrived(2, 2 * 1_024, t);
+        }
+        BatchDecision one = policy.decision(4_000 * MS);
+
+        assertThat(one.maxRecords()).as("size kept").isEqualTo(spread.maxRecords());
+        double fillSeconds = one.maxRecords() / one.explanation().orElseThrow().inputs().effectiveRecordsPerSecond();
+        double expected = Math.max(1.5 * fillSeconds, settings.minLinger().toNanos() / 1e9);
+        assertThat(one.linger().toNanos() / 1e9).as("1.5 x the fill time of the one partition's batch now")
+                .isCloseTo(expected, within(expected * 0.25));
+        assertThat(one.linger()).isLessThan(spread.linger());
+    }
+
+    @Test
     void warmUpUsesTheInitialCapsThenTheModelExplainsItself() {
         AdaptiveBatchSettings settings = AdaptiveBatchSettings.defaults();
         AdaptiveBatchPolicy policy = policy(settings, 5, 100);
