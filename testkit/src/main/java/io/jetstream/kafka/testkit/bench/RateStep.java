@@ -31,11 +31,14 @@ public record RateStep(String name, double ratePerS, Duration duration, long bur
     static final double TOP_RATE_AT_40_MBIT = 6000;
 
     /**
-     * A burst's pace as a multiple of the top rate: 10,000 records/s at 40 Mbit/s, 1.3x what one uplink
-     * drains, below the slowest unthrottled burst the producer reached on this machine (8,600 once,
-     * 10,600 and more otherwise).
+     * A burst's pace as a multiple of the top rate: 8,000 records/s at 40 Mbit/s, 1.05x what one uplink
+     * drains (7,300-7,600 in the runs of 3 December 2026), 13x and 133x the steps the bursts land on.
+     * Below what the producer reached in every paced burst that day: paced at 10,000 it reached only
+     * 8,766 once (the fixed-small variant's burst-2 at 11:51 UTC), and a variant whose producer falls
+     * short of the pace gets less backlog than the others, so a shorter drain into the step after it
+     * (that variant's after-burst p99 was 218 ms, the adaptive one's, offered 9,942, 739 ms).
      */
-    static final double BURST_PACE_OVER_TOP = 10.0 / 6;
+    static final double BURST_PACE_OVER_TOP = 8.0 / 6;
 
     public RateStep {
         Objects.requireNonNull(name, "name");
