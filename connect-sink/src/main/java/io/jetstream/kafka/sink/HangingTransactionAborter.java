@@ -74,6 +74,14 @@ final class HangingTransactionAborter implements AutoCloseable {
      * abort rules' timeouts; bounded so that the watch of a deleted connector ends.
      */
     static final Duration UNHELD_LIMIT = Duration.ofMinutes(30);
+    /**
+     * Unheld, a transaction must be seen hanging this many check intervals longer before it is aborted:
+     * if the connector runs on another worker meanwhile, its check, which saw the transaction from about
+     * the same time (the broker's return), aborts it first and restarts the tasks there, which this one
+     * cannot. A connector kept from starting by a hanging transaction on the offsets topic waits that
+     * much longer for it.
+     */
+    static final int UNHELD_EXTRA_ROUNDS = 2;
     private static final String PLUGIN_METRICS_CLASS = "org.apache.kafka.common.metrics.PluginMetrics";
 
     /** Told after each round that aborted at least one transaction, while it holds the watch. */
@@ -87,6 +95,8 @@ final class HangingTransactionAborter implements AutoCloseable {
     private final Duration stopTimeout;
     private final LongSupplier nanoClock;
     private final String name;
+    /** Unheld, how much longer a transaction must be seen hanging: {@link #UNHELD_EXTRA_ROUNDS} intervals. */
+    private final Duration unheldExtraObserve;
     private final AtomicLong abortedTotal = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object lock = new Object();
@@ -118,6 +128,7 @@ final class HangingTransactionAborter implements AutoCloseable {
         this.stopTimeout = stopTimeout;
         this.nanoClock = nanoClock;
         this.name = name;
+        this.unheldExtraObserve = interval.multipliedBy(UNHELD_EXTRA_ROUNDS);
         executor.scheduleWithFixedDelay(this::round, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -185,9 +196,13 @@ final class HangingTransactionAborter implements AutoCloseable {
     }
 
     void round() {
+        boolean held;
+        synchronized (lock) {
+            held = holder != null;
+        }
         List<HangingTransactions.Aborted> aborted;
         try {
-            aborted = transactions.round();
+            aborted = transactions.round(held ? Duration.ZERO : unheldExtraObserve);
         } catch (RuntimeException e) {
             // a failure must not end the rounds (scheduleWithFixedDelay stops after a throw)
             log.warn("A look for hanging transactions failed; trying again next round", e);

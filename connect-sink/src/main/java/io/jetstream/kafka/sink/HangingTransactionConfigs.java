@@ -34,7 +34,8 @@ public final class HangingTransactionConfigs {
                         + "whose records it holds has failed without acknowledging them), then has Connect restart "
                         + "the tasks. The looks go on after the connector stops in a worker (a hanging "
                         + "transaction on the offsets topic keeps Connect from starting it again) until one finds "
-                        + "nothing hanging, 30 minutes at most, and its next instance there takes them over. "
+                        + "nothing hanging, 30 minutes at most, aborting two intervals later than a running "
+                        + "instance would, and its next instance there takes them over. "
                         + "Other producers' transactions are never touched. Each look costs a few "
                         + "Admin calls (partitions, producers per broker, transactions), each bounded by "
                         + "cluster.call.timeout.ms.",

@@ -137,6 +137,16 @@ final class HangingTransactions {
      * @return the transactions aborted in this round
      */
     List<Aborted> round() {
+        return round(Duration.ZERO);
+    }
+
+    /**
+     * As {@link #round()}, with a transaction seen hanging for {@code extraObserve} longer than the
+     * configured time before it is aborted (a check without a running connector instance defers to one
+     * that may run on another worker, which restarts its tasks after its aborts).
+     */
+    List<Aborted> round(Duration extraObserve) {
+        long observeMs = observeFor.plus(extraObserve).toMillis();
         List<Candidate> candidates;
         settled = false;
         lookComplete = true;
@@ -169,7 +179,7 @@ final class HangingTransactions {
             stillHanging.add(key);
             Watch watch = hangingSince.computeIfAbsent(key, k -> new Watch(now));
             boolean old = now - producer.lastTimestamp() > coordinator.transactionTimeoutMs() + AGE_MARGIN.toMillis();
-            boolean seenLongEnough = now - watch.since >= observeFor.toMillis();
+            boolean seenLongEnough = now - watch.since >= observeMs;
             if (old && !watch.reported) {
                 // only now: with transactions v2 a live transaction often looks "not the coordinator's"
                 watch.reported = true;
@@ -177,7 +187,7 @@ final class HangingTransactions {
                                 + "is not the coordinator's ({}): hanging; aborted once seen so for {} ms",
                         key.partition(), candidate.transactionalId(), key.producerId(), key.producerEpoch(),
                         key.startOffset(), now - producer.lastTimestamp(), coordinatorState(coordinator),
-                        observeFor.toMillis());
+                        observeMs);
             }
             if (old && seenLongEnough) {
                 abort(candidate, key, now - watch.since).ifPresent(aborted::add);

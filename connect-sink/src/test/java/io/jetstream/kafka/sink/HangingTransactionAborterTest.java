@@ -169,8 +169,13 @@ class HangingTransactionAborterTest {
         aborter.round();
         assertThat(aborter.ended()).as("not settled while the cluster does not answer").isFalse();
 
-        clusterUp.set(true); // back, with task 0's transaction hanging: aborted without a holder
+        clusterUp.set(true); // back, with task 0's transaction hanging
         aborter.round();
+        assertThat(aborter.abortedTotal()).as("unheld, it waits two intervals longer than a held check")
+                .isZero();
+        now.addAndGet(Duration.ofHours(2).toMillis()); // the interval is an hour here
+        aborter.round(); // aborted without a holder
+        assertThat(aborter.abortedTotal()).isEqualTo(1);
         assertThat(told).isEmpty();
         assertThat(aborter.ended()).as("a round that aborted has not yet seen the destination settled").isFalse();
 
