@@ -364,6 +364,10 @@ final class ExplainReport {
             if (!Double.isNaN(r.rankingRttSeconds())) {
                 line.append(", ranked by ").append(millis(r.rankingRttSeconds() * 1000));
             }
+            if (r.queueDrains() > 0) {
+                line.append(" (").append((long) r.queueDrains()).append(r.queueDrains() == 1 ? " queue drain" : " queue drains")
+                        .append(" measured it without its own queue)");
+            }
             line.append("; ");
         }
         line.append("acks after ").append(millis(r.ackLatencySeconds() * 1000)).append(" (mean, measured); ")
@@ -407,6 +411,7 @@ final class ExplainReport {
                     number(routeNode, "delivered_bytes_per_second", route.deliveredBytesPerSecond());
                     number(routeNode, "rtt_ms", route.rttSeconds() * 1000);
                     number(routeNode, "ranking_rtt_ms", route.rankingRttSeconds() * 1000);
+                    number(routeNode, "queue_drains", route.queueDrains());
                     number(routeNode, "ack_latency_ms", route.ackLatencySeconds() * 1000);
                     number(routeNode, "bytes_out", route.bytesOut());
                     number(routeNode, "spent", route.spent());

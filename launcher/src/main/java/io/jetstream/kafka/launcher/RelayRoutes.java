@@ -26,11 +26,14 @@ record RelayRoutes(List<Route> routes, Map<String, Boolean> spendCapReached) {
      * @param rankingRttSeconds the round trip the scheduler ranks the route by (its own where it really
      *                       differs from the routes' common one); NaN from relays that do not export it
      * @param ackLatencySeconds mean time from forwarding a batch on the route to its acknowledgement
+     * @param queueDrains    times the scheduler drained the route's own queue to measure its round trip
+     *                       without it; NaN from relays that do not export it
      */
     record Route(String destination, String route, double weight, double trafficShare, double state,
                  double capacityBytesPerSecond, double deliveredBytesPerSecond, double rttSeconds,
                  double rankingRttSeconds,
-                 double inFlightBytes, double bytesOut, double batchesOut, double spent, double ackLatencySeconds) {
+                 double inFlightBytes, double bytesOut, double batchesOut, double spent, double ackLatencySeconds,
+                 double queueDrains) {
 
         /** Money per GB (10^9 bytes) sent on the route: spent over bytes out; NaN before any byte. */
         double costPerGb() {
@@ -87,7 +90,8 @@ record RelayRoutes(List<Route> routes, Map<String, Boolean> spendCapReached) {
                     figures.getOrDefault("route_bytes_out_total", Double.NaN),
                     figures.getOrDefault("route_batches_out_total", Double.NaN),
                     figures.getOrDefault("route_spent_total", Double.NaN),
-                    ackCount > 0 ? ackSum / ackCount : Double.NaN));
+                    ackCount > 0 ? ackSum / ackCount : Double.NaN,
+                    figures.getOrDefault("route_queue_drains_total", Double.NaN)));
         });
         return new RelayRoutes(List.copyOf(routes), Map.copyOf(capReached));
     }

@@ -189,6 +189,20 @@ class ExplainReportTest {
     }
 
     @Test
+    void aRouteRankedByItsRoundTripWithoutItsQueueSaysHowOftenItWasDrained() {
+        RelayMetrics metrics = new RelayMetrics("a1");
+        metrics.decision(RelayMetrics.ROUTE_WEIGHT, "B", "via-a2").set(0.2);
+        metrics.decision(RelayMetrics.ROUTE_RTT, "B", "via-a2").set(0.163);
+        metrics.decision(RelayMetrics.ROUTE_RANKING_RTT, "B", "via-a2").set(0.064);
+        metrics.queueDrains("B", "via-a2", 3);
+        RelayRoutes.Route route = RelayRoutes.parse(metrics.scrape()).routes().get(0);
+
+        assertThat(route.queueDrains()).isEqualTo(3);
+        assertThat(ExplainReport.routeLine(route)).contains("round trip 163 ms, ranked by 64 ms (3 queue drains"
+                + " measured it without its own queue); ");
+    }
+
+    @Test
     void anUnreachableEndpointIsNamedAndUnhealthy() {
         ExplainReport report = new ExplainReport(
                 List.of(ExplainReport.WorkerReading.failed("http://w9:8083", "GET http://w9:8083/connectors failed:"

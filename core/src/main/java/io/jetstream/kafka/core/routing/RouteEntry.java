@@ -26,6 +26,23 @@ final class RouteEntry {
     final DecayingRate sentBytes;
     /** Shortest transfer (sent to receipt, or to acknowledgement without receipts) of the last seconds. */
     final WindowedMin recentTransferNanos = new WindowedMin(RECENT_TRANSFER_WINDOW, 8);
+    /**
+     * Transfer of the latest batch sent while nothing else was in flight on the route: its round
+     * trip without any queue of its own (NaN before the first). See {@link RouteScheduler}, queue drains.
+     */
+    double unqueuedTransferNanos = Double.NaN;
+    /** When {@link #unqueuedTransferNanos} was measured. */
+    long unqueuedAtNanos;
+    /** A batch went onto the empty route and no transfer was measured since: the next one is unqueued. */
+    boolean unqueuedSamplePending;
+    /** Since when no new batch goes to the route so that its queue drains (a queue drain); -1 when none. */
+    long drainingSinceNanos = -1;
+    /** When the last queue drain began ({@link Long#MIN_VALUE} before the first). */
+    long lastDrainNanos = Long.MIN_VALUE;
+    /** The route's shortest recent transfer when its last queue drain began (NaN before the first). */
+    double recentTransferAtDrainNanos = Double.NaN;
+    /** Queue drains since start. */
+    long queueDrains;
     double moneySpent;
     long leaseUntilNanos;
     boolean leased;
@@ -81,10 +98,26 @@ final class RouteEntry {
     void sent(long wireBytes, long nowNanos) {
         if (inFlightBatches == 0) {
             lastProgressNanos = nowNanos;
+            unqueuedSamplePending = true;
         }
         inFlightBytes += wireBytes;
         inFlightBatches++;
         bytesSent += wireBytes;
+    }
+
+    /**
+     * A batch's transfer was measured: it counts toward the recent minimum, and is the route's
+     * unqueued transfer if it is the first measured since a batch went onto the empty route (every
+     * batch sent before that one was answered, so nothing of the route's own waited ahead of it;
+     * it may be a batch sent just after it, with no more than that one ahead).
+     */
+    void transferMeasured(long transferNanos, long nowNanos) {
+        recentTransferNanos.add(transferNanos, nowNanos);
+        if (unqueuedSamplePending) {
+            unqueuedSamplePending = false;
+            unqueuedTransferNanos = transferNanos;
+            unqueuedAtNanos = nowNanos;
+        }
     }
 
     void acked(long wireBytes, long ackedAtNanos) {
@@ -140,6 +173,7 @@ final class RouteEntry {
         return new RouteStats(spec.name(), health.state(), capacityShare, trafficShare, capacity,
                 e.throughputKnown(), e.deliveredBytesPerSecond(), rttNanos, rankingRttNanos, inFlightBytes,
                 inFlightBatches,
-                farBytes, bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions());
+                farBytes, bytesSent, bytesAcked, failures, consecutiveFailures, moneySpent, health.transitions(),
+                queueDrains);
     }
 }

@@ -56,6 +56,22 @@ import java.util.Optional;
  * the load is light. Within a tier, earliest completion with in-flight accounting joins the
  * shortest queue: a saturating load splits in proportion to capacity.
  *
+ * <p><b>Queue drains.</b> Transfers on a busy route include the route's own queue, and a cheap route
+ * kept full on purpose (its spill allowance) holds a standing queue that no window of minimum
+ * transfers gets below: such a route would be ranked by its queue, not by its path. From the sender
+ * alone a queue and a longer path look alike (both raise the transfer, and the bytes in flight with
+ * it); only a transfer with nothing of the route's own ahead tells them apart. So, like BBR's
+ * ProbeRTT, a route without heartbeats whose recent transfers exceed the common round trip by more
+ * than the margin, and that measured no unqueued transfer (a batch sent onto the empty route) in
+ * the last 2 s, is drained: it takes no new batch (it counts as full; only when no other route can
+ * take one does it) until nothing is in flight on it, at most 3 s, and its next batch measures the
+ * route without a queue. At most one route drains at a time, never the only usable one. While the
+ * route's recent transfers stay within the margin of what they were when its last drain began (the
+ * same queue), it is ranked by the smaller of them and that unqueued transfer, for up to 13 s; a
+ * route whose transfers grew since (more queue, or a delay that grew) is ranked by them and drained
+ * again after 2 s. A drain costs the route about one round trip of idle link (the pipe empties),
+ * every 10 s while the queue stands.
+ *
  * <p>A route with batches in flight and no receipt or acknowledgement for {@code stallTimeout} plus the time
  * to transmit one of its batches goes down while another route was acknowledged within
  * {@code stallTimeout} (silence on every route is the destination's, not a route's); so does one
@@ -86,6 +102,15 @@ public final class RouteScheduler<R extends PricedRoute> {
      */
     static final double OWN_RTT_MARGIN_SECONDS = 0.030;
     static final double OWN_RTT_MARGIN_SHARE = 0.25;
+    /** A route whose own queue explained its recent transfers is drained again after this long. */
+    static final long QUEUE_DRAIN_INTERVAL_NANOS = 10_000_000_000L;
+    /**
+     * No drain while the route's latest unqueued transfer is younger than this, nor sooner after the
+     * previous drain (unless its recent transfers grew since that one, then not sooner than this).
+     */
+    static final long QUEUE_DRAIN_RECHECK_NANOS = 2_000_000_000L;
+    /** A drain that has not emptied the route after this long is given up (the route takes batches again). */
+    static final long QUEUE_DRAIN_LIMIT_NANOS = 3_000_000_000L;
 
     private final RouteSchedulerSettings settings;
     private final Map<String, RouteEntry> routes = new LinkedHashMap<>();
@@ -97,7 +122,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     }
 
     private record Candidate(RouteEntry entry, double ectSeconds, double cost, double price, boolean affordable,
-                             boolean full, boolean meetsTarget, boolean healthy) {
+                             boolean full, boolean meetsTarget, boolean healthy, boolean draining) {
     }
 
     public RouteScheduler(List<? extends R> specs, RouteSchedulerSettings settings) {
@@ -122,6 +147,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         detectStalls(estimates, reference, nowNanos);
         double bestAckLatency = bestAckLatency(estimates);
         double commonAckRtt = commonAckRtt(estimates);
+        updateQueueDrains(estimates, commonAckRtt, nowNanos);
         List<Usable> usable = new ArrayList<>();
         for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
             RouteEntry entry = item.getKey();
@@ -160,6 +186,9 @@ public final class RouteScheduler<R extends PricedRoute> {
      */
     private Optional<Candidate> overflow(List<Candidate> candidates) {
         List<Candidate> affordable = candidates.stream().filter(Candidate::affordable).toList();
+        if (affordable.stream().anyMatch(c -> !c.draining())) {
+            affordable = affordable.stream().filter(c -> !c.draining()).toList();
+        }
         if (settings.latencyTarget().isPresent() || affordable.isEmpty()) {
             return earliest(affordable);
         }
@@ -181,7 +210,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     private void noteSpills(List<Candidate> candidates, Candidate chosen) {
         for (Candidate c : candidates) {
             boolean cheaperTier = chosen.price() > tierCeiling(c.price());
-            if (c != chosen && cheaperTier && c.full() && c.affordable() && c.meetsTarget()) {
+            if (c != chosen && cheaperTier && c.full() && !c.draining() && c.affordable() && c.meetsTarget()) {
                 c.entry().spilledSinceDrained = true;
             }
         }
@@ -307,9 +336,94 @@ public final class RouteScheduler<R extends PricedRoute> {
      * own recent minimum where that exceeds the common one by more than the noise between equal routes.
      */
     private static double rankingRtt(RouteEntry entry, double commonRtt, long nowNanos) {
-        double recent = entry.recentTransferNanos.min(nowNanos) / 1e9;
-        double margin = Math.max(OWN_RTT_MARGIN_SECONDS, OWN_RTT_MARGIN_SHARE * commonRtt);
-        return recent - commonRtt > margin ? recent : commonRtt;
+        double own = ownRtt(entry, commonRtt, nowNanos);
+        return own - commonRtt > ownRttMargin(commonRtt) ? own : commonRtt;
+    }
+
+    /** How much a route's own round trip must exceed the common one to rank it apart (seconds). */
+    private static double ownRttMargin(double commonRtt) {
+        return Math.max(OWN_RTT_MARGIN_SECONDS, OWN_RTT_MARGIN_SHARE * commonRtt);
+    }
+
+    /**
+     * A route's own round trip from its transfers (seconds; NaN when none in the last 2 s): the
+     * shortest recent one or, while the route's own queue explains them (they are no longer than
+     * when its last drain began, and the unqueued transfer that drain measured is at most 13 s old),
+     * the unqueued transfer if shorter. See the class comment, queue drains.
+     */
+    private static double ownRtt(RouteEntry entry, double commonRtt, long nowNanos) {
+        double recent = entry.recentTransferNanos.min(nowNanos);
+        double unqueued = entry.unqueuedTransferNanos;
+        boolean fresh = !Double.isNaN(unqueued)
+                && nowNanos - entry.unqueuedAtNanos <= QUEUE_DRAIN_INTERVAL_NANOS + QUEUE_DRAIN_LIMIT_NANOS;
+        boolean sameQueue = !Double.isNaN(entry.recentTransferAtDrainNanos)
+                && recent <= entry.recentTransferAtDrainNanos + ownRttMargin(commonRtt) * 1e9;
+        return (fresh && sameQueue ? Math.min(recent, unqueued) : recent) / 1e9;
+    }
+
+    /**
+     * Ends the queue drains that emptied their route, lasted {@link #QUEUE_DRAIN_LIMIT_NANOS} or left
+     * it the only usable route, and starts one where due (class comment, queue drains).
+     */
+    private void updateQueueDrains(Map<RouteEntry, LinkEstimates> estimates, double commonRtt, long nowNanos) {
+        int usable = 0;
+        RouteEntry draining = null;
+        for (RouteEntry entry : estimates.keySet()) {
+            if (entry.health.usable(nowNanos)) {
+                usable++;
+            }
+            if (entry.drainingSinceNanos >= 0) {
+                boolean emptied = entry.inFlightBatches == 0;
+                boolean givenUp = nowNanos - entry.drainingSinceNanos > QUEUE_DRAIN_LIMIT_NANOS;
+                if (emptied || givenUp || entry.health.state() != RouteState.UP) {
+                    entry.drainingSinceNanos = -1;
+                    entry.spilledSinceDrained = false; // it ran short of work because it was drained
+                } else {
+                    draining = entry;
+                }
+            }
+        }
+        if (draining != null && usable < 2) {
+            draining.drainingSinceNanos = -1;
+            draining.spilledSinceDrained = false;
+            draining = null;
+        }
+        if (draining != null || usable < 2) {
+            return;
+        }
+        for (Map.Entry<RouteEntry, LinkEstimates> item : estimates.entrySet()) {
+            RouteEntry entry = item.getKey();
+            if (drainDue(entry, item.getValue(), commonRtt, nowNanos)) {
+                entry.drainingSinceNanos = nowNanos;
+                entry.lastDrainNanos = nowNanos;
+                entry.recentTransferAtDrainNanos = entry.recentTransferNanos.min(nowNanos);
+                entry.queueDrains++;
+                return;
+            }
+        }
+    }
+
+    private static boolean drainDue(RouteEntry entry, LinkEstimates e, double commonRtt, long nowNanos) {
+        boolean rankedByOwn = Double.isNaN(e.smoothedRttNanos());
+        if (!rankedByOwn || entry.health.state() != RouteState.UP || entry.inFlightBatches == 0) {
+            return false;
+        }
+        double recent = entry.recentTransferNanos.min(nowNanos);
+        double margin = ownRttMargin(commonRtt);
+        if (!(recent / 1e9 - commonRtt > margin)) {
+            return false; // ranked by the common round trip: there is nothing to tell apart
+        }
+        boolean unqueuedRecently = !Double.isNaN(entry.unqueuedTransferNanos)
+                && nowNanos - entry.unqueuedAtNanos <= QUEUE_DRAIN_RECHECK_NANOS;
+        if (unqueuedRecently) {
+            return false;
+        }
+        if (entry.lastDrainNanos == Long.MIN_VALUE) {
+            return true;
+        }
+        long since = nowNanos - entry.lastDrainNanos;
+        boolean grewSince = !(recent <= entry.recentTransferAtDrainNanos + margin * 1e9);
+        return since >= QUEUE_DRAIN_INTERVAL_NANOS || (since >= QUEUE_DRAIN_RECHECK_NANOS && grewSince);
     }
 
     /** The longest ranking round trip among the usable routes of the price tier of {@code price}. */
@@ -369,7 +483,8 @@ public final class RouteScheduler<R extends PricedRoute> {
                 : Math.max(rtt, e.minAckLatencyNanos() / 1e9);
         // less than the pipe in flight: the link is running out of work
         boolean drained = entry.inFlightBytes < capacity * unqueuedRoundTrip;
-        adaptSpillAllowance(entry, drained, nowNanos);
+        boolean draining = entry.drainingSinceNanos >= 0;
+        adaptSpillAllowance(entry, drained && !draining, nowNanos);
         double spillAllowance = entry.spillAllowanceSeconds;
         // A batch queued here up to the extra one-way delay of the longest usable route of its price
         // tier still arrives no later than it would there: so much more queue is allowed before that
@@ -386,14 +501,15 @@ public final class RouteScheduler<R extends PricedRoute> {
         // Without a path measurement a route's queue signal rests on its own smoothed ack latency,
         // which goes stale on a route given little traffic and then starved it for good; the
         // shortest-queue ranking already keeps queues even, so only the pipe bound applies there.
-        boolean full = pipeAndQueueFull || (pathMeasured && queueObserved);
+        // a route whose queue drains takes nothing new (class comment, queue drains)
+        boolean full = pipeAndQueueFull || (pathMeasured && queueObserved) || draining;
         // the target is held against the route's own pace, not the shared ranking's: a slow route's
         // queue takes longer to drain than the reference capacity says
         double ownEct = (entry.inFlightBytes + wireBytes) / capacity + Math.max(rtt, pathRtt) / 2;
         boolean meetsTarget = settings.latencyTarget().map(t -> ownEct <= t.toNanos() / 1e9).orElse(true);
         // a down route whose recovery probe is due competes with the healthy ones
         boolean healthy = entry.health.state() != RouteState.DEGRADED;
-        return new Candidate(entry, ect, cost, u.price(), affordable, full, meetsTarget, healthy);
+        return new Candidate(entry, ect, cost, u.price(), affordable, full, meetsTarget, healthy, draining);
     }
 
     /**
@@ -402,7 +518,7 @@ public final class RouteScheduler<R extends PricedRoute> {
      */
     private Optional<Candidate> probe(List<Candidate> candidates, long nowNanos) {
         List<Candidate> up = candidates.stream()
-                .filter(c -> c.entry().health.state() == RouteState.UP && c.affordable()).toList();
+                .filter(c -> c.entry().health.state() == RouteState.UP && c.affordable() && !c.draining()).toList();
         double cheapest = up.stream().mapToDouble(Candidate::price).min().orElse(Double.NaN);
         if (Double.isNaN(cheapest)) {
             return Optional.empty();
@@ -512,7 +628,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     public synchronized void onAcked(R route, long wireBytes, long sentAtNanos, long ackedAtNanos) {
         RouteEntry entry = entry(route);
         entry.acked(wireBytes, ackedAtNanos);
-        entry.recentTransferNanos.add(ackedAtNanos - sentAtNanos, ackedAtNanos);
+        entry.transferMeasured(ackedAtNanos - sentAtNanos, ackedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, ackedAtNanos);
         entry.health.onAck();
     }
@@ -527,7 +643,7 @@ public final class RouteScheduler<R extends PricedRoute> {
     public synchronized void onReceived(R route, long wireBytes, long sentAtNanos, long receivedAtNanos) {
         RouteEntry entry = entry(route);
         entry.received(wireBytes, receivedAtNanos);
-        entry.recentTransferNanos.add(receivedAtNanos - sentAtNanos, receivedAtNanos);
+        entry.transferMeasured(receivedAtNanos - sentAtNanos, receivedAtNanos);
         entry.link.onAcked(wireBytes, sentAtNanos, receivedAtNanos);
         entry.health.onAck();
     }

@@ -24,6 +24,8 @@ package io.jetstream.kafka.core.routing;
  * @param consecutiveFailures     failures since the last acknowledgement
  * @param moneySpent              egress and relay money charged to this route in total
  * @param stateTransitions        health changes since start
+ * @param queueDrains             queue drains since start: times new batches were kept off the route
+ *                                until its own queue was gone, to measure its round trip without it
  */
 public record RouteStats(
         String name,
@@ -43,5 +45,6 @@ public record RouteStats(
         long failures,
         int consecutiveFailures,
         double moneySpent,
-        long stateTransitions) {
+        long stateTransitions,
+        long queueDrains) {
 }

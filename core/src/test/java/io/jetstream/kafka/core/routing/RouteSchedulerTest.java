@@ -94,6 +94,8 @@ class RouteSchedulerTest {
     private static RouteScheduler<TestRoute> everyRouteFull(TestRoute cheap, TestRoute costly,
                                                             RouteSchedulerSettings settings) {
         RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(costly, cheap), settings);
+        // cheap's batch went onto the empty route: 200 ms is its path, not a queue (nothing to drain)
+        assertThat(scheduler.choose(1_000, 0)).contains(cheap);
         scheduler.onReceived(cheap, 1_000, 0, 200 * MS);
         scheduler.onReceived(costly, 1_000, 0, 50 * MS);
         assertThat(batchesUntilAnother(scheduler, cheap, 300 * MS)).isEqualTo(25);
@@ -187,6 +189,102 @@ class RouteSchedulerTest {
     void equalRoutesWhoseRoundTripsDifferByCpuNoiseShareAlike() {
         // 20 ms more on c is within what scheduling on the relays adds to equal routes: not ranked apart
         assertThat(splitAfterCsDelayBecomes(70)).isEqualTo(java.util.Map.of("a", 4, "b", 4, "c", 4));
+    }
+
+    /**
+     * Two routes with queues of their own, stepped in 1 ms: {@code cheap} sends a 10 KB batch every
+     * 25 ms (400 KB/s) over a 35 ms round trip, {@code costly} one every 5 ms over 50 ms. A batch
+     * leaves when the ones before it on its route have left; its receipt comes one round trip later.
+     * A batch of 10 KB is offered every 10 ms (1 MB/s): more than cheap carries, so cheap is kept full
+     * and costly takes the overflow.
+     */
+    private static final class TwoQueuedRoutes {
+        final TestRoute cheap = new TestRoute("cheap", List.of("a2", "b1"), 0.02, 0);
+        final TestRoute costly = new TestRoute("costly", List.of("b1"), 0.09, 0);
+        final RouteScheduler<TestRoute> scheduler;
+        /** Cheap's round trip without its queue. */
+        long cheapPathMs = 35;
+        private final java.util.ArrayDeque<long[]> inFlight = new java.util.ArrayDeque<>(); // route, sent, receipt
+        private final long[] lastDeparture = new long[2];
+        long nowMs;
+        long cheapBatches;
+        long costlyBatches;
+
+        TwoQueuedRoutes(boolean withCostly) {
+            scheduler = new RouteScheduler<>(withCostly ? List.of(costly, cheap) : List.of(cheap),
+                    RouteSchedulerSettings.builder().probeShare(0).build());
+        }
+
+        void runUntil(long untilMs) {
+            for (; nowMs < untilMs; nowMs++) {
+                for (java.util.Iterator<long[]> it = inFlight.iterator(); it.hasNext(); ) {
+                    long[] batch = it.next();
+                    if (batch[2] <= nowMs) {
+                        scheduler.onReceived(batch[0] == 0 ? cheap : costly, 10_000, batch[1] * MS, nowMs * MS);
+                        it.remove();
+                    }
+                }
+                if (nowMs % 10 == 0) {
+                    java.util.Optional<TestRoute> chosen = scheduler.choose(10_000, nowMs * MS);
+                    if (chosen.isEmpty()) {
+                        continue; // the only route at its in-flight cap: the sender keeps the batch
+                    }
+                    TestRoute route = chosen.get();
+                    int i = route == cheap ? 0 : 1;
+                    long departure = Math.max(nowMs, lastDeparture[i]) + (i == 0 ? 25 : 5);
+                    lastDeparture[i] = departure;
+                    inFlight.add(new long[] {i, nowMs, departure + (i == 0 ? cheapPathMs : 50)});
+                    if (i == 0) {
+                        cheapBatches++;
+                    } else {
+                        costlyBatches++;
+                    }
+                }
+            }
+        }
+
+        RouteStats cheapStats() {
+            return scheduler.snapshot(nowMs * MS).route("cheap").orElseThrow();
+        }
+    }
+
+    @Test
+    void aCheapRouteHoldingAStandingQueueIsDrainedAndRankedByItsPathNotByItsQueue() {
+        TwoQueuedRoutes routes = new TwoQueuedRoutes(true);
+        routes.runUntil(5_000);
+        for (long t = 6_000; t <= 30_000; t += 1_000) {
+            routes.runUntil(t);
+            // without drains: 95 ms at 6 s, creeping to 145 ms by 22 s (the queue in the base round
+            // trip lets the route hold more queue still)
+            assertThat(routes.cheapStats().rankingRttNanos()).as("at %d ms", t).isLessThan(70 * MS);
+        }
+        assertThat(routes.cheapStats().queueDrains()).as("one about every 10 s").isBetween(2L, 4L);
+        // 400 KB/s for 30 s is 1,200 batches; without drains it carried 1,204
+        assertThat(routes.cheapBatches).as("what the drains cost the cheap route").isGreaterThan(1_164);
+    }
+
+    @Test
+    void aRouteWhoseTransfersGrewSinceItsLastDrainIsRankedByThemAgainWithinSeconds() {
+        TwoQueuedRoutes routes = new TwoQueuedRoutes(true);
+        routes.runUntil(15_000);
+        assertThat(routes.cheapStats().rankingRttNanos()).isLessThan(70 * MS);
+        routes.cheapPathMs = 235; // cheap's path grows by 200 ms: not a queue
+        routes.runUntil(19_000);
+        assertThat(routes.cheapStats().rankingRttNanos()).as("its transfers grew: they rank it")
+                .isGreaterThan(200 * MS);
+        for (long t = 20_000; t <= 30_000; t += 1_000) {
+            routes.runUntil(t);
+            assertThat(routes.cheapStats().rankingRttNanos()).as("at %d ms: drains measure the longer path", t)
+                    .isGreaterThan(200 * MS);
+        }
+    }
+
+    @Test
+    void theOnlyRouteIsNeverDrained() {
+        TwoQueuedRoutes routes = new TwoQueuedRoutes(false);
+        routes.runUntil(20_000);
+        assertThat(routes.cheapStats().queueDrains()).isZero();
+        assertThat(routes.cheapBatches).as("it carried what it can, 400 KB/s").isGreaterThan(780);
     }
 
     @Test

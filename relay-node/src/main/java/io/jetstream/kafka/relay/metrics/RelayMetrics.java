@@ -78,6 +78,7 @@ public final class RelayMetrics implements AutoCloseable {
     private final Counter routeBatchesOut;
     private final Histogram routeAckLatency;
     private final Counter routeSpent;
+    private final Counter routeQueueDrains;
     private final Gauge spendCapReached;
     private final Map<String, Gauge> decisions = new LinkedHashMap<>();
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
@@ -144,7 +145,9 @@ public final class RelayMetrics implements AutoCloseable {
                 + " smallest recent receipt or acknowledgement latency), in seconds.");
         decision(ROUTE_RANKING_RTT, "Adaptive routing: round trip the route is ranked by, in seconds: the"
                 + " routes' common base round trip, or the route's own smallest latency of the last 2 s where that"
-                + " exceeds the common one by more than 30 ms (a longer path, a delay that grew).");
+                + " exceeds the common one by more than 30 ms (a longer path, a delay that grew); while the"
+                + " route's own standing queue explains that latency, its latency measured after its last queue"
+                + " drain.");
         decision(ROUTE_IN_FLIGHT, "Adaptive routing: bytes sent on the route and neither received by"
                 + " its egress relay (receipt) nor answered: the route's own queue, without what waits at the destination.");
         decision(ROUTE_AWAITING_ANSWER, "Adaptive routing: bytes the route carried to its egress relay"
@@ -152,6 +155,10 @@ public final class RelayMetrics implements AutoCloseable {
         decision(ROUTE_STATE, "Adaptive routing: 0 up, 1 degraded, 2 down.");
         routeSpent = counter("route_spent_total", "Adaptive routing: egress and relay money charged to the"
                 + " route since start, in the currency of its configured prices.", "destination", "route");
+        routeQueueDrains = counter("route_queue_drains_total", "Adaptive routing: times the route took no new"
+                + " batch until nothing of its own was in flight, so that its next batch measured its round trip"
+                + " without its queue (its recent latency exceeded the common round trip by the margin).",
+                "destination", "route");
         spendCapReached = gauge("spend_cap_reached", "Adaptive routing: 1 while the destination's spend cap"
                 + " (total or per window) is reached and no route may take more traffic, else 0.", "destination");
 
@@ -269,6 +276,15 @@ public final class RelayMetrics implements AutoCloseable {
      */
     public void spent(String destination, String route, double totalSinceStart) {
         CounterDataPoint counter = routeSpent.labelValues(destination, route);
+        double increase = totalSinceStart - counter.get();
+        if (increase > 0) {
+            counter.inc(increase);
+        }
+    }
+
+    /** The scheduler's count of a route's queue drains since start ({@code route_queue_drains_total}). */
+    public void queueDrains(String destination, String route, long totalSinceStart) {
+        CounterDataPoint counter = routeQueueDrains.labelValues(destination, route);
         double increase = totalSinceStart - counter.get();
         if (increase > 0) {
             counter.inc(increase);

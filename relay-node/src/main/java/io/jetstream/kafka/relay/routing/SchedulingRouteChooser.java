@@ -228,6 +228,7 @@ public final class SchedulingRouteChooser implements RouteChooser {
                         .set(route.awaitingAnswerBytes());
                 metrics.decision(RelayMetrics.ROUTE_STATE, destination, route.name()).set(route.state().ordinal());
                 metrics.spent(destination, route.name(), route.moneySpent());
+                metrics.queueDrains(destination, route.name(), route.queueDrains());
             }
         });
     }

@@ -24,6 +24,7 @@ class RelayMetricsTest {
             metrics.decision(decision, "site-b", "direct").set(1);
         }
         metrics.spent("site-b", "direct", 0.5); // a family without series is not written at all
+        metrics.queueDrains("site-b", "direct", 2);
         metrics.spendCapReached("site-b", false);
 
         String text = metrics.scrape();
