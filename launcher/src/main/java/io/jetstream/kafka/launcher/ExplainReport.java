@@ -365,7 +365,8 @@ final class ExplainReport {
                 line.append(", ranked by ").append(millis(r.rankingRttSeconds() * 1000));
             }
             if (r.queueDrains() > 0) {
-                line.append(" (").append((long) r.queueDrains()).append(r.queueDrains() == 1 ? " queue drain" : " queue drains")
+                line.append(" (").append((long) r.queueDrains())
+                        .append(r.queueDrains() == 1 ? " queue drain" : " queue drains")
                         .append(" measured it without its own queue)");
             }
             line.append("; ");

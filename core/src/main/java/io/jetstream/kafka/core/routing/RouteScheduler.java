@@ -65,11 +65,11 @@ import java.util.Optional;
  * than the margin, and that measured no unqueued transfer (a batch sent onto the empty route) in
  * the last 2 s, is drained: it takes no new batch (it counts as full; only when no other route can
  * take one does it) until nothing is in flight on it, at most 3 s, and its next batch measures the
- * route without a queue. At most one route drains at a time, never the only usable one. While the
- * route's recent transfers stay within the margin of what they were when its last drain began (the
- * same queue), it is ranked by the smaller of them and that unqueued transfer, for up to 13 s; a
- * route whose transfers grew since (more queue, or a delay that grew) is ranked by them and drained
- * again after 2 s. A drain costs the route about one round trip of idle link (the pipe empties),
+ * route without a queue. At most one route drains at a time, and none while no other route is up
+ * or degraded. While the route's recent transfers stay within the margin of what they were when its
+ * last drain began (the same queue), it is ranked by the smaller of them and that unqueued
+ * transfer, for up to 13 s; a route whose transfers grew since (more queue, or a delay that grew)
+ * is ranked by them and drained again after 2 s. A drain costs the route about one round trip of idle link (the pipe empties),
  * every 10 s while the queue stands.
  *
  * <p>A route with batches in flight and no receipt or acknowledgement for {@code stallTimeout} plus the time
@@ -363,13 +363,14 @@ public final class RouteScheduler<R extends PricedRoute> {
 
     /**
      * Ends the queue drains that emptied their route, lasted {@link #QUEUE_DRAIN_LIMIT_NANOS} or left
-     * it the only usable route, and starts one where due (class comment, queue drains).
+     * no other route up or degraded, and starts one where due (class comment, queue drains).
      */
     private void updateQueueDrains(Map<RouteEntry, LinkEstimates> estimates, double commonRtt, long nowNanos) {
+        // routes up or degraded (not a down route's single recovery probe) that could take the drained route's batches
         int usable = 0;
         RouteEntry draining = null;
         for (RouteEntry entry : estimates.keySet()) {
-            if (entry.health.usable(nowNanos)) {
+            if (entry.health.usable(nowNanos) && entry.health.state() != RouteState.DOWN) {
                 usable++;
             }
             if (entry.drainingSinceNanos >= 0) {

@@ -280,6 +280,25 @@ class RouteSchedulerTest {
     }
 
     @Test
+    void aRouteIsNotDrainedWhileTheOtherRouteIsDownAndOnlyDueForARecoveryProbe() {
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, costly), smallRoutes().build());
+        for (int i = 0; i < 3; i++) { // the third stays in flight: no later batch goes onto the empty route
+            assertThat(scheduler.choose(1_000, 0)).contains(cheap);
+        }
+        scheduler.onReceived(cheap, 1_000, 0, 50 * MS); // its path: 50 ms, the base round trip
+        for (int i = 0; i < 10; i++) {
+            scheduler.onNack(costly, 1_000, 100 * MS); // failures take costly down: up again only by a probe
+        }
+        assertThat(scheduler.snapshot(100 * MS).route("costly").orElseThrow().state()).isEqualTo(RouteState.DOWN);
+        scheduler.onReceived(cheap, 1_000, 2_600 * MS, 2_900 * MS); // a transfer of 300 ms: a queue
+        // cheap is ranked by its own 300 ms and has measured nothing unqueued since 50 ms; but the
+        // only other route is down, due for its recovery probe: a drain would hand it
+        // one batch and end, measuring nothing
+        scheduler.choose(1_000, 3_000 * MS);
+        assertThat(scheduler.snapshot(3_000 * MS).route("cheap").orElseThrow().queueDrains()).isZero();
+    }
+
+    @Test
     void theOnlyRouteIsNeverDrained() {
         TwoQueuedRoutes routes = new TwoQueuedRoutes(false);
         routes.runUntil(20_000);
