@@ -69,8 +69,8 @@ import java.util.Optional;
  * or degraded. While the route's recent transfers stay within the margin of what they were when its
  * last drain began (the same queue), it is ranked by the smaller of them and that unqueued
  * transfer, for up to 13 s; a route whose transfers grew since (more queue, or a delay that grew)
- * is ranked by them and drained again after 2 s. A drain costs the route about one round trip of idle link (the pipe empties),
- * every 10 s while the queue stands.
+ * is ranked by them and drained again after 2 s. A drain costs the route about one round trip of
+ * idle link (the pipe empties), every 10 s while the queue stands.
  *
  * <p>A route with batches in flight and no receipt or acknowledgement for {@code stallTimeout} plus the time
  * to transmit one of its batches goes down while another route was acknowledged within
@@ -366,7 +366,7 @@ public final class RouteScheduler<R extends PricedRoute> {
      * no other route up or degraded, and starts one where due (class comment, queue drains).
      */
     private void updateQueueDrains(Map<RouteEntry, LinkEstimates> estimates, double commonRtt, long nowNanos) {
-        // routes up or degraded (not a down route's single recovery probe) that could take the drained route's batches
+        // routes up or degraded (not a down route's single recovery probe) to take the drained one's batches
         int usable = 0;
         RouteEntry draining = null;
         for (RouteEntry entry : estimates.keySet()) {
