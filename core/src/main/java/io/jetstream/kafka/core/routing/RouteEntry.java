@@ -120,6 +120,12 @@ final class RouteEntry {
         }
     }
 
+    /** The queue drain in progress ends: the route takes batches again. It ran short of work because it was drained. */
+    void endDrain() {
+        drainingSinceNanos = -1;
+        spilledSinceDrained = false;
+    }
+
     void acked(long wireBytes, long ackedAtNanos) {
         answered(wireBytes, ackedAtNanos);
         bytesAcked += wireBytes;

@@ -377,16 +377,14 @@ public final class RouteScheduler<R extends PricedRoute> {
                 boolean emptied = entry.inFlightBatches == 0;
                 boolean givenUp = nowNanos - entry.drainingSinceNanos > QUEUE_DRAIN_LIMIT_NANOS;
                 if (emptied || givenUp || entry.health.state() != RouteState.UP) {
-                    entry.drainingSinceNanos = -1;
-                    entry.spilledSinceDrained = false; // it ran short of work because it was drained
+                    entry.endDrain();
                 } else {
                     draining = entry;
                 }
             }
         }
         if (draining != null && usable < 2) {
-            draining.drainingSinceNanos = -1;
-            draining.spilledSinceDrained = false;
+            draining.endDrain();
             draining = null;
         }
         if (draining != null || usable < 2) {

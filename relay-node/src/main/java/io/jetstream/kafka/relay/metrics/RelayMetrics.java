@@ -275,16 +275,16 @@ public final class RelayMetrics implements AutoCloseable {
      * scheduler never reports, is ignored rather than breaking the counter's monotony).
      */
     public void spent(String destination, String route, double totalSinceStart) {
-        CounterDataPoint counter = routeSpent.labelValues(destination, route);
-        double increase = totalSinceStart - counter.get();
-        if (increase > 0) {
-            counter.inc(increase);
-        }
+        advanceTo(routeSpent.labelValues(destination, route), totalSinceStart);
     }
 
     /** The scheduler's count of a route's queue drains since start ({@code route_queue_drains_total}). */
     public void queueDrains(String destination, String route, long totalSinceStart) {
-        CounterDataPoint counter = routeQueueDrains.labelValues(destination, route);
+        advanceTo(routeQueueDrains.labelValues(destination, route), totalSinceStart);
+    }
+
+    /** Brings a counter kept elsewhere as a total since start up to that total (never down). */
+    private static void advanceTo(CounterDataPoint counter, double totalSinceStart) {
         double increase = totalSinceStart - counter.get();
         if (increase > 0) {
             counter.inc(increase);
