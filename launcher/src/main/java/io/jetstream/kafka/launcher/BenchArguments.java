@@ -82,6 +82,16 @@ final class BenchArguments {
     @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")
     private Long delayMs;
 
+    @Option(names = "--partitions", paramLabel = "P",
+            description = "partitions of every variant's topic (default 6; MirrorMaker 2's tuned variants use"
+                    + " 128 KiB producer batches above 32)")
+    private Integer partitions;
+
+    @Option(names = "--jfr", paramLabel = "DIR",
+            description = "record every child JVM (brokers, workers, relays) with the JDK's Flight Recorder"
+                    + " (settings=profile) into DIR/<process>-<pid>.jfr; read with 'jfr print' or 'jfr summary'")
+    private Path jfr;
+
     @Option(names = "--network", paramLabel = "N",
             description = "auto, namespaces or loopback (default auto: namespaces when root and available)")
     private String network;
@@ -128,16 +138,24 @@ final class BenchArguments {
         long delay = delayMs != null ? delayMs : plan.oneWayDelay().toMillis();
         requireWithin(cli, "--delay-ms", delay, 0, 1000);
         BenchPlan.NetworkMode mode = network != null ? networkMode(cli, network) : plan.network();
+        int partitionCount = partitions != null ? partitions : plan.partitions();
+        requireWithin(cli, "--partitions", partitionCount, 1, BenchPlan.MAX_PARTITIONS);
         try {
             return plan.withVariants(ids)
                     .withPhases(Duration.ofMillis(Math.round(warmup * 1000)), Math.round(burstMb * 1e6),
                             Duration.ofMillis(Math.round(latency * 1000)), rate, Math.round(backlog * 1e6))
                     .withNetwork(mode, Math.round(uplink * 1e6), Duration.ofMillis(delay))
                     .withConnectorProps(properties(cli, "--source-prop", sourceProps),
-                            properties(cli, "--sink-prop", sinkProps));
+                            properties(cli, "--sink-prop", sinkProps))
+                    .withPartitions(partitionCount);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }
+    }
+
+    /** Where {@code --jfr} records the child JVMs, if given. */
+    java.util.Optional<Path> flightRecordings() {
+        return java.util.Optional.ofNullable(jfr);
     }
 
     /** The option's value if given (checked against its range), else the scenario's default. */

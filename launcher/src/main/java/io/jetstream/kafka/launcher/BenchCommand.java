@@ -50,6 +50,10 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchPlan plan = plan(SiteFiles.projectRoot().resolve("target").resolve("bench"));
+        arguments.flightRecordings().ifPresent(dir -> {
+            io.jetstream.kafka.testkit.site.JavaProcess.recordFlightsInto(dir.toAbsolutePath());
+            out.println("Flight Recorder: every child JVM records into " + dir.toAbsolutePath());
+        });
         out.println("JetStream bench " + plan.outputName() + ": variants " + String.join(", ", plan.variants()));
         BenchResult result = new WanBench(plan, out).run();
         return result.ok() ? 0 : 1;

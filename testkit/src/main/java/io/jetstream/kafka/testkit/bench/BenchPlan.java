@@ -31,17 +31,21 @@ import java.util.Objects;
  * @param sourceProps     keys set on JetStream's source-site connector on top of {@code config/source-connector.json}
  *                        (for experiments; the shipped file is what a run measures when empty)
  * @param sinkProps       the same for the destination-site connector and {@code config/sink-connector.json}
+ * @param partitions      partitions of every variant's topic ({@code --partitions}, default {@value #PARTITIONS})
  */
 public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
-                        Map<String, String> sourceProps, Map<String, String> sinkProps) {
+                        Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions) {
 
     /** Scenarios this version knows. */
     public static final List<String> SCENARIOS = List.of("wan");
 
-    /** Records per partition split: every variant's topic has this many partitions. */
+    /** The default partition count of every variant's topic ({@code --partitions}). */
     public static final int PARTITIONS = 6;
+
+    /** The most partitions {@code --partitions} takes (one broker per site holds them all). */
+    public static final int MAX_PARTITIONS = 20_000;
 
     /** Value size of every record: 1 KiB of random A-Z letters. */
     public static final int VALUE_BYTES = 1024;
@@ -139,6 +143,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         require(uplinkBitsPerSecond >= 1_000_000, "--uplink-mbit must be >= 1, was " + uplinkBitsPerSecond / 1e6);
         require(!oneWayDelay.isNegative() && oneWayDelay.toMillis() <= 1000,
                 "--delay-ms must be within 0-1000, was " + oneWayDelay.toMillis());
+        require(partitions >= 1 && partitions <= MAX_PARTITIONS,
+                "--partitions must be within 1-" + MAX_PARTITIONS + ", was " + partitions);
     }
 
     private static void require(boolean condition, String message) {
@@ -177,7 +183,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long burst = quick || load == Load.HETEROGENEOUS ? 0 : varying ? 30_000_000L : 60_000_000L;
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
-                outputDir, commandLine, Map.of(), Map.of());
+                outputDir, commandLine, Map.of(), Map.of(), PARTITIONS);
     }
 
     /**
@@ -195,7 +201,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long uplink = load == Load.CAPACITY_CHANGE ? 5_000_000L : 40_000_000L;
         return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
                 quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
-                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of());
+                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS);
     }
 
     /**
@@ -232,24 +238,31 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                newSourceProps, newSinkProps);
+                newSourceProps, newSinkProps, partitions);
+    }
+
+    /** The same plan with {@code count} partitions in every variant's topic. */
+    public BenchPlan withPartitions(int count) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                sourceProps, sinkProps, count);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions);
     }
 }

@@ -22,12 +22,14 @@ final class MirrorMakerReplicator implements Replicator {
     private final Variant variant;
     private final Variant.Mm2Setup setup;
     private final String name;
+    private final int partitions;
     private final Map<String, Object> deployment = new LinkedHashMap<>();
     private List<String> workerNames = List.of();
     private ConnectRestClient rest;
 
-    MirrorMakerReplicator(BenchCluster cluster, Variant variant) {
+    MirrorMakerReplicator(BenchCluster cluster, Variant variant, int partitions) {
         this.cluster = cluster;
+        this.partitions = partitions;
         this.variant = variant;
         this.setup = variant.mm2().orElseThrow();
         this.name = variant.id();
@@ -41,7 +43,7 @@ final class MirrorMakerReplicator implements Replicator {
         rest = workers.values().iterator().next().rest();
         String source = setup.atSource() ? cluster.bootstrapA() : cluster.bootstrapAFromSiteB();
         String target = setup.atSource() ? cluster.bootstrapBFromSiteA() : cluster.bootstrapB();
-        Map<String, String> config = Mm2Configs.connector(setup, topic, source, target);
+        Map<String, String> config = Mm2Configs.connector(setup, topic, source, target, partitions);
         rest.putConnectorConfig(name, config);
         ConnectorStatus status = rest.awaitRunning(name, setup.tasks(), CONNECTOR_TIMEOUT);
         Map<String, Object> placement = new LinkedHashMap<>();

@@ -23,7 +23,10 @@ import java.util.Map;
  *       {@code max.partition.fetch.bytes} 4 MiB, {@code max.poll.records} 2000;</li>
  *   <li>producer (the worker's producer writes the records: overridden per connector):
  *       {@code batch.size} 1 MiB, {@code linger.ms} 20, {@code compression.type} zstd,
- *       {@code max.request.size} 8 MiB, {@code buffer.memory} 64 MiB, {@code send.buffer.bytes=-1};</li>
+ *       {@code max.request.size} 8 MiB, {@code buffer.memory} 64 MiB, {@code send.buffer.bytes=-1};
+ *       above {@value #MANY_PARTITIONS} partitions ({@code --partitions}), as an operator retunes for
+ *       many partitions: {@code batch.size} 128 KiB and {@code buffer.memory} 256 MiB (1 MiB batches
+ *       over 1,200 partitions exhausted the buffer: 0.38 MB/s, p50 4.1 s in issue 30's runs);</li>
  *   <li>no side traffic: {@code emit.offset-syncs.enabled=false}, {@code sync.topic.configs.enabled=false}.</li>
  * </ul>
  * Connect's own producer settings stay (acks=all, one request in flight per connection), as in any
@@ -43,6 +46,12 @@ public final class Mm2Configs {
      */
     public static Map<String, String> connector(Variant.Mm2Setup setup, String topic, String sourceBootstrap,
                                                 String targetBootstrap) {
+        return connector(setup, topic, sourceBootstrap, targetBootstrap, BenchPlan.PARTITIONS);
+    }
+
+    /** The same for a topic of {@code partitions} partitions: the tuning follows the count ({@link #tuning(int)}). */
+    public static Map<String, String> connector(Variant.Mm2Setup setup, String topic, String sourceBootstrap,
+                                                String targetBootstrap, int partitions) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("connector.class", CONNECTOR_CLASS);
         config.put("source.cluster.alias", "A");
@@ -62,7 +71,7 @@ public final class Mm2Configs {
             config.put("source.consumer.isolation.level", "read_committed");
         }
         if (setup.tuned()) {
-            config.putAll(tuning());
+            config.putAll(tuning(partitions));
         } else {
             // the offset-syncs topic is only created when offset syncs are emitted; MM2 refuses
             // offset-syncs settings when they are not (the tuned variants turn them off)
@@ -71,18 +80,27 @@ public final class Mm2Configs {
         return config;
     }
 
-    /** The keys the tuned variants add to the defaults (tasks.max aside). */
+    /** Above this many partitions the tuned variants use smaller producer batches and a larger buffer. */
+    public static final int MANY_PARTITIONS = 32;
+
+    /** The keys the tuned variants add to the defaults (tasks.max aside), for the default partition count. */
     public static Map<String, String> tuning() {
+        return tuning(BenchPlan.PARTITIONS);
+    }
+
+    /** The keys the tuned variants add to the defaults for a topic of {@code partitions} partitions. */
+    public static Map<String, String> tuning(int partitions) {
+        boolean many = partitions > MANY_PARTITIONS;
         Map<String, String> tuning = new LinkedHashMap<>();
         tuning.put("source.consumer.receive.buffer.bytes", "-1");
         tuning.put("source.consumer.fetch.max.bytes", Integer.toString(32 << 20));
         tuning.put("source.consumer.max.partition.fetch.bytes", Integer.toString(4 << 20));
         tuning.put("source.consumer.max.poll.records", "2000");
-        tuning.put("producer.override.batch.size", Integer.toString(1 << 20));
+        tuning.put("producer.override.batch.size", Integer.toString(many ? 128 << 10 : 1 << 20));
         tuning.put("producer.override.linger.ms", "20");
         tuning.put("producer.override.compression.type", "zstd");
         tuning.put("producer.override.max.request.size", Integer.toString(8 << 20));
-        tuning.put("producer.override.buffer.memory", Integer.toString(64 << 20));
+        tuning.put("producer.override.buffer.memory", Integer.toString(many ? 256 << 20 : 64 << 20));
         tuning.put("producer.override.send.buffer.bytes", "-1");
         tuning.put("emit.offset-syncs.enabled", "false");
         tuning.put("sync.topic.configs.enabled", "false");

@@ -52,13 +52,13 @@ final class TimedEvents {
     }
 
     Outcome run(String scenario, EventSchedule schedule, Variant variant, Replicator replicator, String topic,
-                ArrivalProbe probe) throws Exception {
+                int partitions, ArrivalProbe probe) throws Exception {
         Long sourceWorker = cluster.pids().get("connect-A");
         if (sourceWorker != null && !taskMetrics.attach(sourceWorker)) {
             sourceWorker = null;
         }
         long records = Math.round(schedule.ratePerS() * schedule.duration().toMillis() / 1000.0);
-        Workload producer = new Workload(VariantRunner.spec(topic, records, schedule.ratePerS()), cluster.bootstrapA());
+        Workload producer = new Workload(VariantRunner.spec(topic, partitions, records, schedule.ratePerS()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(producer.runId(), true);
         List<EventAnalysis.RoutePoint> routePoints = new CopyOnWriteArrayList<>();
         ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {

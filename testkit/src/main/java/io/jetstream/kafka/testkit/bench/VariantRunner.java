@@ -104,7 +104,7 @@ final class VariantRunner {
         String error = null;
         try {
             say(variant, "deploying");
-            cluster.createTopic(cluster.bootstrapA(), run.topic, BenchPlan.PARTITIONS);
+            cluster.createTopic(cluster.bootstrapA(), run.topic, plan.partitions());
             replicator.deploy(run.topic);
             run.mark("deployed");
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
@@ -113,7 +113,7 @@ final class VariantRunner {
                 if (schedule.isPresent()) {
                     run.mark(plan.load().id());
                     TimedEvents.Outcome outcome = new TimedEvents(cluster, taskMetrics, out).run(plan.load().id(),
-                            schedule.get(), variant, replicator, run.topic, probe);
+                            schedule.get(), variant, replicator, run.topic, plan.partitions(), probe);
                     run.produced.add(outcome.produced());
                     run.events = outcome.result();
                     run.cdf = outcome.cdf();
@@ -186,7 +186,7 @@ final class VariantRunner {
         long batchesBefore = sum(run.replicator.routeBatches());
         long startMillis = System.currentTimeMillis();
         for (RateStep step : steps) {
-            Workload producer = new Workload(spec(run.topic, step.records(), step.ratePerS()), cluster.bootstrapA());
+            Workload producer = new Workload(spec(run.topic, plan.partitions(), step.records(), step.ratePerS()), cluster.bootstrapA());
             ArrivalProbe.RunProgress progress = probe.track(producer.runId(), true);
             say(run.variant, step.isBurst() ? String.format(Locale.ROOT, "step %s: a burst of %d records at %.0f/s",
                     step.name(), step.records(), step.ratePerS()) : String.format(Locale.ROOT, "step %s: %d s at %.0f records/s",
@@ -285,8 +285,10 @@ final class VariantRunner {
         List<String> sites = List.of(cluster.bootstrapA(), cluster.bootstrapB());
         List<Thread> threads = new ArrayList<>();
         for (String bootstrap : sites) {
+            // the default count: the warm-up compiles the brokers' paths; thousands of partitions
+            // would only load the controllers (a 1,200-partition create timed out a broker's heartbeat)
             cluster.createTopic(bootstrap, topic, BenchPlan.PARTITIONS);
-            Workload producer = new Workload(spec(topic, records, plan.warmupRate()), bootstrap);
+            Workload producer = new Workload(spec(topic, BenchPlan.PARTITIONS, records, plan.warmupRate()), bootstrap);
             threads.add(new Thread(() -> readBack(bootstrap, topic, records), "bench-broker-warm-up-reader"));
             threads.add(new Thread(() -> {
                 try {
@@ -332,7 +334,7 @@ final class VariantRunner {
             run.produced.add(warmUpBurst(run, probe));
         }
         long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
-        Workload warm = new Workload(spec(run.topic, records, plan.warmupRate()), cluster.bootstrapA());
+        Workload warm = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(warm.runId(), false);
         say(run.variant, "warm-up: " + records + " records at " + Math.round(plan.warmupRate()) + "/s");
         ProducedLog log = warm.run();
@@ -349,7 +351,7 @@ final class VariantRunner {
     private ProducedLog warmUpBurst(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.max(1, Math.round(plan.warmupBurstBytes() * run.variant.backlogShare()
                 / (BenchPlan.VALUE_BYTES + 70.0)));
-        Workload burst = new Workload(backlogSpec(run.topic, records), cluster.bootstrapA());
+        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(burst.runId(), false);
         say(run.variant, "warm-up: a burst of " + records + " records");
         ProducedLog log = burst.run();
@@ -361,7 +363,7 @@ final class VariantRunner {
     /** The latency phase: the steady rate, every record timed at B, CPU over the producing window. */
     private void steadyLoad(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.round(plan.latencyRate() * plan.latencyPhase().toMillis() / 1000.0);
-        Workload steady = new Workload(spec(run.topic, records, plan.latencyRate()), cluster.bootstrapA());
+        Workload steady = new Workload(spec(run.topic, plan.partitions(), records, plan.latencyRate()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(steady.runId(), true);
         say(run.variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
                 plan.latencyPhase().toSeconds(), plan.latencyRate()));
@@ -389,7 +391,7 @@ final class VariantRunner {
         run.replicator.pause();
         long records = Math.max(1, Math.round(plan.backlogBytes() * run.variant.backlogShare()
                 / (BenchPlan.VALUE_BYTES + 70.0)));
-        Workload burst = new Workload(backlogSpec(run.topic, records), cluster.bootstrapA());
+        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(burst.runId(), false);
         long produceStart = System.nanoTime();
         ProducedLog log = burst.run();
@@ -416,20 +418,27 @@ final class VariantRunner {
     }
 
     /** The benchmark's records: 1 KiB of random A-Z, uncompressed at the source, stamped when sent. */
-    static WorkloadSpec spec(String topic, long records, double rate) {
-        return base(topic, records).recordsPerSecond(rate).build();
+    static WorkloadSpec spec(String topic, int partitions, long records, double rate) {
+        return base(topic, partitions, records).recordsPerSecond(rate).build();
     }
 
-    static WorkloadSpec backlogSpec(String topic, long records) {
-        return base(topic, records)
-                .producerProperty(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20)
+    /**
+     * The backlog's producer: large batches, each partition's batch no larger than its share of a
+     * 64 MiB buffer (1 MiB up to 32 partitions, 32 KiB at 1,200, 16 KiB at least), so that many
+     * partitions do not exhaust the buffer with half-filled batches.
+     */
+    static WorkloadSpec backlogSpec(String topic, int partitions, long records) {
+        long buffer = 64L << 20;
+        int batch = (int) Math.max(16 << 10, Math.min(1 << 20, Integer.highestOneBit((int) (buffer / 2 / partitions))));
+        return base(topic, partitions, records)
+                .producerProperty(ProducerConfig.BATCH_SIZE_CONFIG, batch)
                 .producerProperty(ProducerConfig.LINGER_MS_CONFIG, 10)
-                .producerProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L << 20)
+                .producerProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, buffer)
                 .build();
     }
 
-    private static WorkloadSpec.Builder base(String topic, long records) {
-        return WorkloadSpec.builder(topic, BenchPlan.PARTITIONS).records(records).valueBytes(BenchPlan.VALUE_BYTES)
+    private static WorkloadSpec.Builder base(String topic, int partitions, long records) {
+        return WorkloadSpec.builder(topic, partitions).records(records).valueBytes(BenchPlan.VALUE_BYTES)
                 .nullKeyEvery(0).nullValueEvery(0).extraHeaders(0).compressionType("none")
                 .valueContent(WorkloadSpec.ValueContent.RANDOM_LETTERS).wallClockTimestamps(true);
     }

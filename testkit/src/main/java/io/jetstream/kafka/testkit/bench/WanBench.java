@@ -115,7 +115,7 @@ public final class WanBench {
                             ? new JetStreamReplicator(cluster, variant, relayBase, plan.sourceProps(),
                                     plan.sinkProps()).withIngressKeys(Heterogeneous.ingressKeys(plan, variant, "B"),
                                     Heterogeneous.spendCap(plan))
-                            : new MirrorMakerReplicator(cluster, variant);
+                            : new MirrorMakerReplicator(cluster, variant, plan.partitions());
                     String codec = variant.isJetStream() ? variant.compression().orElse(shippedCodec)
                             : variant.mm2().orElseThrow().atSource() ? "zstd" : "none";
                     results.add(runner.run(variant, replicator, codec));
@@ -188,7 +188,7 @@ public final class WanBench {
 
     private Map<String, Object> workload(List<String> skipped) {
         Map<String, Object> workload = new LinkedHashMap<>();
-        workload.put("partitions", BenchPlan.PARTITIONS);
+        workload.put("partitions", plan.partitions());
         workload.put("value_bytes", BenchPlan.VALUE_BYTES);
         workload.put("value_content", "uniformly random letters A-Z (4.7 bits of entropy per byte)");
         workload.put("producer_compression", "none");

@@ -27,6 +27,7 @@ public final class JavaProcess implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(JavaProcess.class);
     private static final String SAFEPOINT_LOG_PREFIX = "safepoints-";
+    private static volatile Path flightRecordings;
 
     private final String name;
     private final String mainClass;
@@ -58,6 +59,19 @@ public final class JavaProcess implements AutoCloseable {
         this.args = List.copyOf(args);
         this.classpath = Objects.requireNonNull(classpath, "classpath");
         this.logFile = Objects.requireNonNull(logFile, "logFile");
+    }
+
+    /**
+     * Records every child JVM started from now on with the JDK's Flight Recorder ({@code settings=profile},
+     * written at exit to {@code dir/<name>-<millis>.jfr}): {@code ./jetstream bench --jfr DIR}.
+     */
+    public static void recordFlightsInto(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("--jfr: cannot create " + dir, e);
+        }
+        flightRecordings = dir;
     }
 
     /** The classpath of the running JVM, which holds Kafka, Connect and the kit. */
@@ -93,6 +107,11 @@ public final class JavaProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(commandPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
+        Path recordings = flightRecordings;
+        if (recordings != null) {
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + recordings.resolve(name + "-" + System.currentTimeMillis() + ".jfr"));
+        }
         // Every stop-the-world pause (GC and other VM operations) with its wall-clock time, one line
         // each: a benchmark charges the pauses of each process to the phase they fell in.
         command.add("-Xlog:safepoint=info:file=" + logFile.getParent().resolve(SAFEPOINT_LOG_PREFIX)
