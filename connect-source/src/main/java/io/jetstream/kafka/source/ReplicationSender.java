@@ -257,7 +257,7 @@ final class ReplicationSender implements AutoCloseable {
         Uuid current = accumulator.topicId(partition);
         long dropped = 0;
         if (current != null && !current.equals(topicId)) {
-            dropped = window.entries().stream().filter(e -> e.partition().equals(partition) && !e.acked())
+            dropped = window.entries(partition).stream().filter(e -> !e.acked())
                     .mapToLong(InFlightWindow.Entry::records).sum();
             revoke(List.of(partition));
             assign(List.of(partition));
@@ -279,8 +279,8 @@ final class ReplicationSender implements AutoCloseable {
         partitions.forEach(heartbeats::forget);
         for (TopicPartition partition : partitions) {
             // count what leaves the wire so the policy's window stays right
-            window.entries().stream()
-                    .filter(e -> e.partition().equals(partition) && e.payload().onWire)
+            window.entries(partition).stream()
+                    .filter(e -> e.payload().onWire)
                     .forEach(e -> leaveWire(e.payload()));
         }
         window.revoke(partitions);
@@ -427,6 +427,9 @@ final class ReplicationSender implements AutoCloseable {
                 policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
                 leaveWire(pending);
             }
+            if (windowFull && !window.isOldestUnacked(entry)) {
+                continue; // the window is closed: only a partition's oldest batch passes (cheap check first)
+            }
             if (waitsForPredecessor(entry)) {
                 continue; // an older batch of the partition waits for its retry: it goes first
             }
@@ -479,12 +482,7 @@ final class ReplicationSender implements AutoCloseable {
     }
 
     private boolean hasUnacked(TopicPartition tp) {
-        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
-            if (!entry.acked() && entry.partition().equals(tp)) {
-                return true;
-            }
-        }
-        return false;
+        return window.hasUnacked(tp);
     }
 
     /**
@@ -932,13 +930,7 @@ final class ReplicationSender implements AutoCloseable {
 
     /** Bytes of the partition's batches sent and not acknowledged as durable (data at risk). */
     synchronized long unackedBytes(TopicPartition partition) {
-        long bytes = 0;
-        for (InFlightWindow.Entry<Pending> entry : window.entries()) {
-            if (!entry.acked() && entry.partition().equals(partition)) {
-                bytes += entry.bytes();
-            }
-        }
-        return bytes;
+        return window.unackedBytes(partition);
     }
 
     /** The task's bytes not acknowledged as durable: unanswered batches plus open ones (data at risk). */

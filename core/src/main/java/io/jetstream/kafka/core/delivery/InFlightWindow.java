@@ -3,12 +3,14 @@ package io.jetstream.kafka.core.delivery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
@@ -100,7 +102,20 @@ public final class InFlightWindow<P> {
         }
     }
 
+    /** Unacknowledged entries by deadline, then id: {@link #due} reads only the ones past it. */
+    private static final Comparator<Entry<?>> BY_DEADLINE = (a, b) -> {
+        int byDeadline = Long.compare(a.deadlineNanos, b.deadlineNanos);
+        return byDeadline != 0 ? byDeadline : Long.compare(a.batchId, b.batchId);
+    };
+
     private final Map<Long, Entry<P>> byId = new HashMap<>();
+    /**
+     * The unacknowledged entries ordered by {@link #BY_DEADLINE}. An entry's deadline changes only
+     * through {@link #resent} and {@link #retryAt}, which take it out and put it back, so the order
+     * holds; without it every {@link #due} walked the whole window (200 times a second per task, and
+     * a window of thousands of small batches at many partitions: the source worker's largest cost).
+     */
+    private final TreeSet<Entry<P>> byDeadline = new TreeSet<>(BY_DEADLINE);
     private final Map<TopicPartition, ArrayDeque<Entry<P>>> byPartition = new HashMap<>();
     private final Map<TopicPartition, Long> committable = new HashMap<>();
     private final Consumer<P> release;
@@ -125,6 +140,7 @@ public final class InFlightWindow<P> {
             throw new IllegalStateException("batch id " + batchId + " is already in flight");
         }
         byPartition.computeIfAbsent(partition, p -> new ArrayDeque<>()).addLast(entry);
+        byDeadline.add(entry);
         this.bytes += bytes;
         this.records += records;
         return entry;
@@ -139,6 +155,7 @@ public final class InFlightWindow<P> {
         if (entry == null || entry.acked) {
             return null;
         }
+        byDeadline.remove(entry);
         entry.acked = true;
         ackedRecords += entry.records;
         ackedBytes += entry.bytes;
@@ -185,6 +202,8 @@ public final class InFlightWindow<P> {
         byPartition.put(entry.partition, rebuilt);
         byId.remove(entry.batchId);
         byId.put(batchId, next);
+        byDeadline.remove(entry);
+        byDeadline.add(next);
         this.bytes += bytes - entry.bytes;
         this.records += records - entry.records;
         release.accept(entry.payload);
@@ -194,13 +213,21 @@ public final class InFlightWindow<P> {
     /** Marks a batch as sent again now, due again at {@code deadlineNanos} unless acknowledged. */
     public void resent(Entry<P> entry, long nowNanos, long deadlineNanos) {
         entry.sentAtNanos = nowNanos;
-        entry.deadlineNanos = deadlineNanos;
+        moveDeadline(entry, deadlineNanos);
         entry.attempts++;
     }
 
     /** Moves a batch's next attempt to {@code deadlineNanos} (after a NACK or a lost connection). */
     public void retryAt(Entry<P> entry, long deadlineNanos) {
+        moveDeadline(entry, deadlineNanos);
+    }
+
+    private void moveDeadline(Entry<P> entry, long deadlineNanos) {
+        boolean indexed = byDeadline.remove(entry);
         entry.deadlineNanos = deadlineNanos;
+        if (indexed) {
+            byDeadline.add(entry);
+        }
     }
 
     /**
@@ -211,13 +238,41 @@ public final class InFlightWindow<P> {
      */
     public List<Entry<P>> due(long nowNanos) {
         List<Entry<P>> out = new ArrayList<>();
-        for (Entry<P> entry : byId.values()) {
-            if (!entry.acked && nowNanos - entry.deadlineNanos >= 0) {
-                out.add(entry);
+        for (Entry<P> entry : byDeadline) {
+            if (nowNanos - entry.deadlineNanos < 0) {
+                break; // the rest are due later
             }
+            out.add(entry);
         }
+        // mostly in order already: a batch's first deadline is its creation time, and ids grow with it
         out.sort((a, b) -> Long.compare(a.batchId, b.batchId));
         return out;
+    }
+
+    /** Whether any batch of the partition is unacknowledged (an acknowledged head leaves at once). */
+    public boolean hasUnacked(TopicPartition partition) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
+        return queue != null && !queue.isEmpty();
+    }
+
+    /** The partition's entries not yet released, oldest first (a copy). */
+    public List<Entry<P>> entries(TopicPartition partition) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
+        return queue == null ? List.of() : new ArrayList<>(queue);
+    }
+
+    /** Bytes of the partition's unacknowledged batches. */
+    public long unackedBytes(TopicPartition partition) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
+        long sum = 0;
+        if (queue != null) {
+            for (Entry<P> entry : queue) {
+                if (!entry.acked) {
+                    sum += entry.bytes;
+                }
+            }
+        }
+        return sum;
     }
 
     /**
@@ -284,6 +339,7 @@ public final class InFlightWindow<P> {
             for (Iterator<Entry<P>> it = queue.iterator(); it.hasNext(); ) {
                 Entry<P> entry = it.next();
                 byId.remove(entry.batchId);
+                byDeadline.remove(entry);
                 bytes -= entry.bytes;
                 records -= entry.records;
                 if (entry.acked) {

@@ -132,4 +132,33 @@ class InFlightWindowTest {
         window.add(1, p0, 9, 10, 100, "b1", 0, 20);
         assertThatThrownBy(() -> window.add(1, p0, 19, 10, 100, "b2", 0, 20)).isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void dueFollowsMovedDeadlinesInIdOrderAndNeverReturnsAcknowledgedOrRevokedBatches() {
+        InFlightWindow.Entry<String> b1 = window.add(1, p0, 9, 10, 100, "b1", 0, 50);
+        InFlightWindow.Entry<String> b2 = window.add(2, p0, 19, 10, 100, "b2", 0, 10);
+        window.add(3, p1, 4, 5, 50, "c1", 0, 10);
+        InFlightWindow.Entry<String> c2 = window.add(4, p1, 9, 5, 50, "c2", 0, 30);
+        assertThat(window.due(5)).isEmpty();
+        assertThat(window.due(10)).extracting(InFlightWindow.Entry::batchId).containsExactly(2L, 3L);
+
+        window.resent(b2, 10, 100); // sent again: due later
+        window.retryAt(b1, 20);     // a NACK: due sooner
+        window.ack(3);
+        assertThat(window.due(25)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L);
+        assertThat(window.due(40)).as("in id order, whatever the deadlines")
+                .extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 4L);
+
+        window.revoke(List.of(p1));
+        assertThat(window.due(1_000)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
+        assertThat(window.hasUnacked(p1)).isFalse();
+        assertThat(window.hasUnacked(p0)).isTrue();
+        window.ack(2);
+        assertThat(window.unackedBytes(p0)).as("b2 acknowledged, held behind b1").isEqualTo(100);
+        assertThat(window.entries(p0)).extracting(InFlightWindow.Entry::batchId).containsExactly(1L, 2L);
+        window.ack(1);
+        assertThat(window.hasUnacked(p0)).isFalse();
+        assertThat(window.due(1_000)).isEmpty();
+        assertThat(c2.acked()).isFalse();
+    }
 }
