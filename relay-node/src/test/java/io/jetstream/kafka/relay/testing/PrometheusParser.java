@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Assumptions;
  * {@code python3-prometheus-client}, which {@code .ci/run} installs): an independent implementation
  * of the format, so a scrape that passes it is one Prometheus reads.
  *
- * <p>Where the parser is missing: as root (CI, or a machine where {@code .ci/run} would have
- * installed it) the test fails, saying what to install; otherwise it is skipped with that message.
+ * <p>Where the parser is missing: in CI ({@code CI=true}, where {@code .ci/run} installs it) the test
+ * fails, saying what to install; elsewhere (a newcomer's {@code mvn -B verify}) it is skipped with a
+ * loud line on the console naming what was not checked and how to get it. The check is of the
+ * metrics' text format, not of the data path.
  */
 public final class PrometheusParser {
 
@@ -70,9 +72,11 @@ public final class PrometheusParser {
             return;
         }
         String message = "the Prometheus text parser is not installed (" + INSTALL + ")";
-        if ("root".equals(System.getProperty("user.name"))) {
-            Assertions.fail(message + "; .ci/run installs it, and as root this machine could have too");
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            Assertions.fail(message + "; .ci/run installs it");
         }
+        System.out.println("*** NOT CHECKED: /metrics against Prometheus' own text parser: " + message
+                + " (bash .ci/run installs it) ***");
         Assumptions.abort("skipped: " + message);
     }
 
