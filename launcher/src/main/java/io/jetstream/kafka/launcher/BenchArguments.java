@@ -82,10 +82,11 @@ final class BenchArguments {
     @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")
     private Long delayMs;
 
-    @Option(names = "--partitions", paramLabel = "P",
+    @Option(names = "--partitions", paramLabel = "P[,P..]",
             description = "partitions of every variant's topic (default 6; MirrorMaker 2's tuned variants use"
-                    + " 128 KiB producer batches above 32)")
-    private Integer partitions;
+                    + " 128 KiB producer batches above 32); several counts run the plan once per count and print"
+                    + " the cost curve (SWEEP lines, <out>/partition-sweep.json and .html; each run under <out>/p<P>)")
+    private String partitions;
 
     @Option(names = "--jfr", paramLabel = "DIR",
             description = "record every child JVM (brokers, workers, relays) with the JDK's Flight Recorder"
@@ -138,8 +139,7 @@ final class BenchArguments {
         long delay = delayMs != null ? delayMs : plan.oneWayDelay().toMillis();
         requireWithin(cli, "--delay-ms", delay, 0, 1000);
         BenchPlan.NetworkMode mode = network != null ? networkMode(cli, network) : plan.network();
-        int partitionCount = partitions != null ? partitions : plan.partitions();
-        requireWithin(cli, "--partitions", partitionCount, 1, BenchPlan.MAX_PARTITIONS);
+        int partitionCount = partitions != null ? partitionCounts().get(0) : plan.partitions();
         try {
             return plan.withVariants(ids)
                     .withPhases(Duration.ofMillis(Math.round(warmup * 1000)), Math.round(burstMb * 1e6),
@@ -151,6 +151,38 @@ final class BenchArguments {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }
+    }
+
+    /**
+     * The partition counts of {@code --partitions} in the order given (one for a single run, several for
+     * a sweep); empty when the option was not given.
+     */
+    List<Integer> partitionCounts() {
+        if (partitions == null) {
+            return List.of();
+        }
+        CommandLine cli = command.commandLine();
+        List<Integer> counts = new ArrayList<>();
+        for (String part : partitions.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int count;
+            try {
+                count = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                throw new ParameterException(cli, "--partitions: '" + part.trim() + "' is not a whole number");
+            }
+            requireWithin(cli, "--partitions", count, 1, BenchPlan.MAX_PARTITIONS);
+            if (counts.contains(count)) {
+                throw new ParameterException(cli, "--partitions: " + count + " is given twice");
+            }
+            counts.add(count);
+        }
+        if (counts.isEmpty()) {
+            throw new ParameterException(cli, "--partitions: no count given");
+        }
+        return counts;
     }
 
     /** Where {@code --jfr} records the child JVMs, if given. */

@@ -2,10 +2,13 @@ package io.jetstream.kafka.launcher;
 
 import io.jetstream.kafka.testkit.bench.BenchPlan;
 import io.jetstream.kafka.testkit.bench.BenchResult;
+import io.jetstream.kafka.testkit.bench.PartitionSweep;
 import io.jetstream.kafka.testkit.bench.WanBench;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,6 +43,11 @@ final class BenchCommand implements Callable<Integer> {
         this.out = out;
     }
 
+    /** The options as parsed (for tests). */
+    BenchArguments arguments() {
+        return arguments;
+    }
+
     /** The plan the command line describes; {@code defaultOutput} is the folder without {@code --out}. */
     BenchPlan plan(Path defaultOutput) {
         // The command as typed, for the report: everything the launcher was given, "bench" included.
@@ -54,8 +62,28 @@ final class BenchCommand implements Callable<Integer> {
             io.jetstream.kafka.testkit.site.JavaProcess.recordFlightsInto(dir.toAbsolutePath());
             out.println("Flight Recorder: every child JVM records into " + dir.toAbsolutePath());
         });
+        List<Integer> counts = arguments.partitionCounts();
+        if (counts.size() > 1) {
+            return sweep(plan, counts);
+        }
         out.println("JetStream bench " + plan.outputName() + ": variants " + String.join(", ", plan.variants()));
         BenchResult result = new WanBench(plan, out).run();
         return result.ok() ? 0 : 1;
+    }
+
+    /** The plan once per partition count, each run under {@code <out>/p<count>}, then the cost curve. */
+    private int sweep(BenchPlan plan, List<Integer> counts) throws Exception {
+        List<PartitionSweep.Point> points = new ArrayList<>();
+        boolean ok = true;
+        for (int count : counts) {
+            BenchPlan point = plan.withPartitions(count).withOutputDir(plan.outputDir().resolve("p" + count));
+            out.println("JetStream bench " + point.outputName() + " at " + count + " partitions: variants "
+                    + String.join(", ", point.variants()));
+            BenchResult result = new WanBench(point, out).run();
+            ok &= result.ok();
+            points.addAll(PartitionSweep.points(count, result));
+        }
+        PartitionSweep.report(points, plan.outputDir(), plan.commandLine(), out);
+        return ok ? 0 : 1;
     }
 }

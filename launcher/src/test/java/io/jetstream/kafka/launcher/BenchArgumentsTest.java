@@ -151,4 +151,18 @@ class BenchArgumentsTest {
                 Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink", "cold-start", "capacity-change",
                 Variants.JS_3_ROUTES_ADAPTIVE);
     }
+
+    @Test
+    void partitionsSetTheTopicsCountAndSeveralCountsMakeASweepWhoseFirstCountIsThePlans() {
+        assertThat(plan("wan", "--quick").partitions()).isEqualTo(BenchPlan.PARTITIONS);
+        assertThat(plan("wan", "--quick", "--partitions", "1200").partitions()).isEqualTo(1200);
+        assertThat(plan("wan", "--partitions", "6,120,1200").partitions()).isEqualTo(6);
+        assertThat(Launcher.parse(BenchCommand.class, "bench", "wan", "--partitions", "6, 120,1200")
+                .arguments().partitionCounts()).containsExactly(6, 120, 1200);
+        assertThatThrownBy(() -> plan("wan", "--partitions", "0")).hasMessageStartingWith("--partitions: 0");
+        assertThatThrownBy(() -> plan("wan", "--partitions", "6,lots"))
+                .hasMessage("--partitions: 'lots' is not a whole number");
+        assertThatThrownBy(() -> plan("wan", "--partitions", "6,6")).hasMessage("--partitions: 6 is given twice");
+        assertThatThrownBy(() -> plan("wan", "--partitions", "20001")).hasMessageStartingWith("--partitions: 20001");
+    }
 }

@@ -254,6 +254,13 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
                 newSourceProps, newSinkProps, partitions);
     }
 
+    /** The same plan writing its files under {@code dir}. */
+    public BenchPlan withOutputDir(Path dir) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, dir, commandLine,
+                sourceProps, sinkProps, partitions);
+    }
+
     /** The same plan with {@code count} partitions in every variant's topic. */
     public BenchPlan withPartitions(int count) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
