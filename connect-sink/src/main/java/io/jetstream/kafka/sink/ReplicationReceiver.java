@@ -828,5 +828,6 @@ final class ReplicationReceiver implements AutoCloseable {
             partitions.clear();
             heldBytes = 0;
         }
+        decoder.close(); // a poll still decoding fails with IllegalStateException, never a corrupt-batch answer
     }
 }

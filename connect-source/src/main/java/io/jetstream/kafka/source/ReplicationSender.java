@@ -965,5 +965,7 @@ final class ReplicationSender implements AutoCloseable {
         closed = true;
         window.clear();
         accumulator.drainAll();
+        encoder.close();
+        decoder.close();
     }
 }

@@ -37,7 +37,7 @@ import org.apache.kafka.common.record.TimestampType;
  * <p>A decoder is not thread-safe (one per thread); it reuses a decompression buffer. The returned
  * batch owns fresh arrays and shares nothing with the payload, which is only read.
  */
-public final class BatchDecoder {
+public final class BatchDecoder implements AutoCloseable {
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -280,5 +280,11 @@ public final class BatchDecoder {
             headers[h] = new RecordHeader(keys[keyIndex], reader.readNullableBytes("headerValue"));
         }
         return List.of(headers);
+    }
+
+    /** Frees the native decompression context, if one was made. The decoder must not be used after. */
+    @Override
+    public void close() {
+        inflater.close();
     }
 }

@@ -84,9 +84,11 @@ import org.apache.kafka.common.utils.ByteBufferOutputStream;
  * {@link EncodedBatch#payload()} it returns is a view of those buffers, valid until the next
  * {@code encode} call.
  */
-public final class BatchEncoder {
+public final class BatchEncoder implements AutoCloseable {
 
     private static final int INITIAL_CAPACITY = 64 * 1024;
+    /** Output arrays above this are not kept for the next batch (one large batch should not pin them). */
+    private static final int RETAINED_BYTES = 8 * 1024 * 1024;
 
     private final BatchLimits limits;
     private final PayloadWriter writer = new PayloadWriter(INITIAL_CAPACITY);
@@ -94,6 +96,7 @@ public final class BatchEncoder {
     private final Map<String, Integer> keyIndex = new HashMap<>();
     private final List<byte[]> keyBytes = new ArrayList<>();
     private final CRC32C crc = new CRC32C();
+    private final ZstdBlocks zstd = new ZstdBlocks();
 
     public BatchEncoder() {
         this(BatchLimits.defaults());
@@ -216,6 +219,12 @@ public final class BatchEncoder {
     }
 
     private ByteBuffer compress(CompressionCodec codec, int length) {
+        if (codec == CompressionCodec.ZSTD) {
+            // one context for every batch: see ZstdBlocks for why not a stream per batch
+            byte[] frame = zstd.compress(writer.array(), length);
+            zstd.trim(RETAINED_BYTES);
+            return ByteBuffer.wrap(frame, 0, zstd.compressedLength());
+        }
         compressed.position(0);
         try (OutputStream out = codec.compression().wrapForOutput(compressed, KAFKA_MAGIC_V2)) {
             out.write(writer.array(), 0, length);
@@ -226,5 +235,11 @@ public final class BatchEncoder {
         ByteBuffer buffer = compressed.buffer().duplicate();
         buffer.flip();
         return buffer;
+    }
+
+    /** Frees the native compression context, if one was made. The encoder must not be used after. */
+    @Override
+    public void close() {
+        zstd.close();
     }
 }

@@ -5,6 +5,7 @@ import static io.jetstream.kafka.core.wire.ProtocolException.Kind.DECOMPRESSION_
 import static io.jetstream.kafka.core.wire.ProtocolException.Kind.LIMIT_EXCEEDED;
 import static io.jetstream.kafka.core.wire.ProtocolException.Kind.MALFORMED;
 
+import com.github.luben.zstd.ZstdException;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,13 +26,15 @@ import org.apache.kafka.common.utils.BufferSupplier;
  * </ul>
  * Arrays above {@link #RETAINED_BYTES} are not kept between batches. Not thread-safe.
  */
-final class PayloadInflater {
+final class PayloadInflater implements AutoCloseable {
 
     private static final int MIN_INITIAL = 64 * 1024;
     static final int RETAINED_BYTES = 8 * 1024 * 1024;
 
     private final BufferSupplier bufferSupplier = BufferSupplier.create();
     private byte[] scratch = new byte[MIN_INITIAL];
+    private byte[] compressedCopy = new byte[0];
+    private final ZstdBlocks zstd = new ZstdBlocks();
 
     /**
      * Decompresses {@code payload} (not moved) into an internal array and returns it; bytes
@@ -42,6 +45,11 @@ final class PayloadInflater {
             SnappyFraming.check(payload, declaredSize);
         }
         long initial = Math.max(MIN_INITIAL, 4L * payload.remaining());
+        if (codec == CompressionCodec.ZSTD && declaredSize < initial) {
+            // The whole declared size is no more than the stream's first step would take: one call
+            // on a kept context instead of a stream per batch (see ZstdBlocks).
+            return inflateZstd(payload, declaredSize);
+        }
         byte[] out = ensure(0, (int) Math.min(declaredSize, initial));
         int produced = 0;
         try (InputStream in = codec.compression().wrapForInput(payload.duplicate(), KAFKA_MAGIC_V2, bufferSupplier)) {
@@ -84,11 +92,62 @@ final class PayloadInflater {
         return out;
     }
 
+    /**
+     * One frame into {@code scratch[0..declaredSize)}, with room for one byte more: a frame that
+     * produces more than declared is {@code LIMIT_EXCEEDED}, fewer {@code MALFORMED}.
+     */
+    private byte[] inflateZstd(ByteBuffer payload, int declaredSize) {
+        byte[] src;
+        int offset;
+        int length = payload.remaining();
+        if (payload.hasArray()) {
+            src = payload.array();
+            offset = payload.arrayOffset() + payload.position();
+        } else {
+            if (compressedCopy.length < length) {
+                compressedCopy = new byte[Math.max(length, 2 * compressedCopy.length)];
+            }
+            payload.duplicate().get(compressedCopy, 0, length);
+            src = compressedCopy;
+            offset = 0;
+        }
+        byte[] out = ensure(0, declaredSize + 1);
+        int produced;
+        try {
+            produced = zstd.decompress(out, declaredSize + 1, src, offset, length);
+        } catch (ZstdException e) {
+            if (ZstdBlocks.tooSmall(e)) {
+                throw new ProtocolException(LIMIT_EXCEEDED, "ZSTD payload decompresses to more than the declared "
+                        + declaredSize + " bytes");
+            }
+            throw new ProtocolException(DECOMPRESSION_FAILED, "ZSTD payload of " + length + " bytes is corrupt: "
+                    + e.getMessage(), e);
+        }
+        if (produced > declaredSize) {
+            throw new ProtocolException(LIMIT_EXCEEDED, "ZSTD payload decompresses to more than the declared "
+                    + declaredSize + " bytes");
+        }
+        if (produced != declaredSize) {
+            throw new ProtocolException(MALFORMED,
+                    "ZSTD payload decompresses to " + produced + " bytes, the header declares " + declaredSize);
+        }
+        return out;
+    }
+
     /** Drops an oversized scratch array after a large batch. */
     void trim() {
         if (scratch.length > RETAINED_BYTES) {
             scratch = new byte[MIN_INITIAL];
         }
+        if (compressedCopy.length > RETAINED_BYTES) {
+            compressedCopy = new byte[0];
+        }
+    }
+
+    /** Frees the native decompression context, if one was made. */
+    @Override
+    public void close() {
+        zstd.close();
     }
 
     private byte[] ensure(int keep, int capacity) {

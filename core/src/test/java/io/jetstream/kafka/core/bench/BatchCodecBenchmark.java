@@ -45,10 +45,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class BatchCodecBenchmark {
 
-    private static final int BATCH_DATA_BYTES = 256 * 1024;
-
     @Param({"1024", "100"})
     public int valueBytes;
+
+    /**
+     * Record data per batch: 256 KiB (a busy partition) or one 1 KiB record (one of many partitions
+     * at a steady rate, where each linger period leaves a batch of a record or two per partition).
+     */
+    @Param({"262144", "1024"})
+    public int batchDataBytes;
 
     @Param({"NONE", "LZ4", "ZSTD"})
     public CompressionCodec codec;
@@ -70,7 +75,7 @@ public class BatchCodecBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         Random random = new Random(42);
-        int count = BATCH_DATA_BYTES / valueBytes;
+        int count = Math.max(1, batchDataBytes / valueBytes);
         List<ReplicatedRecord> records = new ArrayList<>(count);
         long now = 1_700_000_000_000L;
         for (int i = 0; i < count; i++) {
