@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.testkit.bench.BenchPlan;
 import io.jetstream.kafka.testkit.bench.BenchResult;
+import io.jetstream.kafka.testkit.bench.PartitionSweep;
+import io.jetstream.kafka.testkit.bench.VariantResult;
 import io.jetstream.kafka.testkit.bench.Variants;
 import io.jetstream.kafka.testkit.bench.WanBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -123,6 +126,43 @@ class WanBenchIT {
         assertThat(verdict.get("steps")).hasSize(steps.size());
         assertThat(root.get("result_line").asText()).contains(" adaptive_vs_best_fixed=");
         assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
+
+    /**
+     * Issue 30's partition scenario, quick: JetStream with one route at 6 and at 1,200 partitions
+     * ({@code ./jetstream bench wan --partitions 6,1200} in small volumes). Both counts deliver
+     * everything once and in order, the sweep's files are written, and one direction, never an
+     * absolute figure: the backlog's CPU per MB at 1,200 partitions is not above twice the figure at 6.
+     */
+    @Test
+    void theQuickPartitionSweepDeliversEverythingAndCostPerMbAtManyPartitionsStaysUnderTwiceTheFew() throws Exception {
+        Path output = Path.of("target", "bench", "partitions").toAbsolutePath();
+        BenchPlan plan = BenchPlan.defaults("wan", true, output, "WanBenchIT (./jetstream bench wan --quick "
+                        + "--variants js-1route --partitions 6,1200)")
+                .withVariants(List.of(Variants.JS_1_ROUTE))
+                .withPhases(Duration.ofSeconds(5), 0, Duration.ofSeconds(5), 1000, 30L << 20);
+        List<PartitionSweep.Point> points = new ArrayList<>();
+        for (int count : List.of(6, 1200)) {
+            BenchPlan point = plan.withPartitions(count).withOutputDir(output.resolve("p" + count));
+            BenchResult result = new WanBench(point, System.out).run();
+            for (VariantResult variant : result.variants()) {
+                assertThat(variant.error()).as(count + " partitions: " + variant.error()).isNull();
+                VariantResult.Verification verification = variant.verification();
+                assertThat(verification.lost()).as(count + " partitions, lost").isZero();
+                assertThat(verification.duplicates()).as(count + " partitions, duplicates").isZero();
+                assertThat(verification.order()).as(count + " partitions, order").isEqualTo("ok");
+                assertThat(verification.fieldMismatches()).as(count + " partitions, fields").isZero();
+            }
+            points.addAll(PartitionSweep.points(count, result));
+        }
+        PartitionSweep.report(points, output, plan.commandLine(), System.out);
+        assertThat(output.resolve("partition-sweep.json")).exists();
+        assertThat(Files.readString(output.resolve("partition-sweep.html"))).contains("<svg").doesNotContain("<script");
+        assertThat(points).hasSize(2).allSatisfy(p -> assertThat(p.coreSecondsPerMb()).isPositive());
+        double few = points.get(0).coreSecondsPerMb();
+        double many = points.get(1).coreSecondsPerMb();
+        assertThat(many).as("core-s per MB at 1,200 partitions (%.4f) against 6 (%.4f)", many, few)
+                .isLessThanOrEqualTo(2 * few);
     }
 
     /** What every variant of a run with events must show: no error, nothing lost, duplicated or reordered. */
