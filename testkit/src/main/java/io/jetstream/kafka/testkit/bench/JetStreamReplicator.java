@@ -91,7 +91,8 @@ final class JetStreamReplicator implements Replicator {
         sink.put("topics.allow", topicRegex);
         Map<String, String> source = new LinkedHashMap<>();
         source.put("source.cluster.bootstrap.servers", cluster.bootstrapA());
-        source.put("relays", cluster.relay("a1").dataEndpoint());
+        source.put("relays", variant.direct() ? endpoint(cluster.network().toSiteB("a1", cluster.relay("b2").dataAddress()))
+                : cluster.relay("a1").dataEndpoint());
         source.put("topics.regex", topicRegex);
         variant.compression().ifPresent(codec -> source.put("compression.type", codec));
         if (variant.atLeastOnce()) {
@@ -113,6 +114,10 @@ final class JetStreamReplicator implements Replicator {
 
     /** Egress b2 (kept across variants), intermediates a2 and a3 for three routes, a fresh ingress a1. */
     private void startRelays() throws IOException, TimeoutException, InterruptedException {
+        if (variant.direct()) {
+            startEgressOnly();
+            return;
+        }
         List<String> hosts = new ArrayList<>(List.of("a1", "b2"));
         if (variant.routes() >= 3) {
             hosts.addAll(List.of("a2", "a3"));
@@ -152,6 +157,22 @@ final class JetStreamReplicator implements Replicator {
         relays.put("ingress_a1", ingress.config());
         relays.put("egress_b2", egress.config());
         deployment.put("relays", relays);
+    }
+
+    /**
+     * The direct variant: only the egress b2, restarted with a route of its own ({@code hops: local}) when it
+     * lacks one, so that the source-site tasks can send to it; the relays of a1..a3 stopped.
+     */
+    private void startEgressOnly() throws IOException, TimeoutException, InterruptedException {
+        cluster.stopRelaysExcept(List.of("b2"));
+        Map<String, String> local = RelayConfigs.localRoute(DESTINATION);
+        RelayProcess egress = cluster.relay("b2");
+        if (egress == null || !egress.config().entrySet().containsAll(local.entrySet())) {
+            egress = cluster.startRelay("b2", relayBase, local);
+        }
+        routeHops.clear(); // no relay measures the WAN hop's round trip: the connector's client does
+        relayHosts = List.of("b2");
+        deployment.put("relays", Map.of("egress_b2", egress.config()));
     }
 
     @Override

@@ -73,6 +73,15 @@ final class RelayConfigs {
         return config;
     }
 
+    /** The keys of a relay that is its own egress for {@code destination}: one route {@code local}. */
+    static Map<String, String> localRoute(String destination) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("destinations", destination);
+        config.put("destinations." + destination + ".routes", "local");
+        config.put("destinations." + destination + ".routes.local.hops", "local");
+        return config;
+    }
+
     /**
      * The keys of an intermediate relay: the next hops (host:port each) its upstreams' routes name
      * after it. A relay connects only to hops of its own routes and these.

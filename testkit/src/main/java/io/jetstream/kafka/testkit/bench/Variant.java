@@ -98,6 +98,21 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
                 false, java.util.Map.of());
     }
 
+    /**
+     * JetStream with one route and no relay at the source site: the source-site connector connects over
+     * the WAN straight to the egress relay, which routes to itself ({@code hops: [local]}). Marked by
+     * {@code routes() == 0}: no relay hop before the egress.
+     */
+    static Variant jetStreamDirect(String id, String title) {
+        return new Variant(id, title, Kind.JETSTREAM, 0, Optional.empty(), Optional.empty(), 1.0, false,
+                java.util.Map.of());
+    }
+
+    /** Whether the source-site connector connects straight to the egress relay (no ingress relay). */
+    public boolean direct() {
+        return kind == Kind.JETSTREAM && routes == 0;
+    }
+
     /** JetStream with the destination at-least-once, as MirrorMaker 2 runs by default. */
     static Variant jetStreamAtLeastOnce(String id, String title, int routes) {
         return new Variant(id, title, Kind.JETSTREAM, routes, Optional.empty(), Optional.empty(), 1.0, true,

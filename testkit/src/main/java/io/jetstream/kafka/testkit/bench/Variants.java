@@ -24,6 +24,7 @@ public final class Variants {
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
     public static final String JS_HETERO_ADAPTIVE = "js-hetero-adaptive";
     public static final String JS_HETERO_ROUND_ROBIN = "js-hetero-rr";
+    public static final String JS_1_ROUTE_DIRECT = "js-1route-direct";
     public static final String MM2_DEFAULT_DST = "mm2-default-dst";
     public static final String MM2_TUNED_DST = "mm2-tuned-dst";
     public static final String MM2_TUNED_SRC = "mm2-tuned-src";
@@ -35,6 +36,9 @@ public final class Variants {
     static {
         add(Variant.jetStream(JS_1_ROUTE, "JetStream, 1 route (shipped defaults)", 1, null));
         add(Variant.jetStream(JS_3_ROUTES, "JetStream, 3 routes (shipped defaults)", 3, null));
+        // One route without a relay at the source site (issue 30): the source-site tasks connect over the
+        // WAN to the egress relay, which is its own ingress; two JVMs on the path instead of three.
+        add(Variant.jetStreamDirect(JS_1_ROUTE_DIRECT, "JetStream, 1 route, source straight to the egress relay"));
         add(Variant.jetStream(JS_1_ROUTE_ZSTD, "JetStream, 1 route, zstd", 1, "zstd"));
         add(Variant.jetStream(JS_3_ROUTES_ZSTD, "JetStream, 3 routes, zstd", 3, "zstd"));
         // MirrorMaker 2's guarantee (at-least-once) on JetStream's side too: latency and CPU compared
