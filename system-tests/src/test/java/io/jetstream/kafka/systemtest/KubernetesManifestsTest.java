@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.relay.config.RelayConfig;
+import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,6 +33,7 @@ import org.apache.kafka.connect.connector.Connector;
 import org.apache.kafka.connect.runtime.SinkConnectorConfig;
 import org.apache.kafka.connect.runtime.SourceConnectorConfig;
 import org.apache.kafka.connect.sink.SinkConnector;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,10 +149,19 @@ class KubernetesManifestsTest {
 
     /**
      * The relay.yaml of the ConfigMap mounted at /etc/jetstream/relay.yaml, loaded with every file it
-     * names present where the pod's mounts put them (a Secret volume's items name its files).
+     * names present where the pod's mounts put them (a Secret volume's items name its files). A token
+     * file holds a stand-in value that names the Secret key it comes from ({@link SecretKey#standIn()}),
+     * so that a loaded token can be traced back to its Secret.
      */
     private RelayConfig loadRelayConfig(String what, List<JsonNode> docs, Map<String, JsonNode> volumes,
                                         JsonNode container) throws Exception {
+        return loadRelayConfig(what, relayYaml(what, docs, volumes, container).yaml(),
+                secretFiles(volumes, container.path("volumeMounts")));
+    }
+
+    /** The ConfigMap name and relay.yaml mounted at /etc/jetstream/relay.yaml. */
+    private static ConfigMapFile relayYaml(String what, List<JsonNode> docs, Map<String, JsonNode> volumes,
+                                           JsonNode container) {
         JsonNode configMount = null;
         for (JsonNode mount : container.path("volumeMounts")) {
             if (mount.path("mountPath").asText().equals("/etc/jetstream/relay.yaml")) {
@@ -162,54 +175,319 @@ class KubernetesManifestsTest {
                 .orElseThrow(() -> new AssertionError(what + ": ConfigMap " + configMapName + " is not in the file"));
         String yaml = configMap.path("data").path(configMount.path("subPath").asText()).asText();
         assertThat(yaml).as(what + ": relay.yaml in ConfigMap " + configMapName).isNotBlank();
+        return new ConfigMapFile(configMapName, yaml);
+    }
 
-        Path root = Files.createDirectories(scratch.resolve(configMapName));
-        // ${secrets:/etc/jetstream/secrets:stream-token}: a file of a mounted directory.
-        Set<String> secretDirs = new HashSet<>();
-        Matcher variable = VARIABLE.matcher(yaml);
-        while (variable.find()) {
-            String[] parts = variable.group(2).split(":");
-            if (parts.length == 2 && parts[0].startsWith("/etc/jetstream/")) {
-                secretDirs.add(parts[0]);
-                provide(what, volumes, container, root, parts[0] + "/" + parts[1],
-                        "secret-" + parts[1] + "-0123456789abcdef");
-            }
-        }
-        // tls.cert.file and the like: files named as they are.
-        Matcher files = Pattern.compile("/etc/jetstream/[A-Za-z0-9_./-]+").matcher(yaml);
-        while (files.find()) {
-            if (!secretDirs.contains(files.group())) {
-                provide(what, volumes, container, root, files.group(), "-----BEGIN CERTIFICATE-----\n");
-            }
+    private record ConfigMapFile(String name, String yaml) {
+    }
+
+    private RelayConfig loadRelayConfig(String what, String yaml, Map<String, SecretKey> secretFiles)
+            throws Exception {
+        Path root = Files.createTempDirectory(scratch, "relay");
+        Set<String> variableFiles = variableFiles(yaml);
+        for (String file : relayReads(yaml)) {
+            SecretKey source = mountedFrom(what, secretFiles, file);
+            provide(root, file, variableFiles.contains(file) ? source.standIn() : "-----BEGIN CERTIFICATE-----\n");
         }
         Path copy = root.resolve("relay.yaml");
         Files.writeString(copy, yaml.replace("/etc/jetstream/", root + "/etc/jetstream/"));
         return RelayConfig.load(copy);
     }
 
-    /** Checks that a mount provides {@code file}, and writes a stand-in for it under {@code root}. */
-    private static void provide(String what, Map<String, JsonNode> volumes, JsonNode container, Path root, String file,
-                                String content) throws IOException {
-        assertMounted(what, volumes, container, file);
+    /** The files of a mounted directory that {@code ${provider:/dir:file}} variables read, as dir/file. */
+    private static Set<String> variableFiles(String text) {
+        Set<String> files = new java.util.TreeSet<>();
+        Matcher variable = VARIABLE.matcher(text);
+        while (variable.find()) {
+            String[] parts = variable.group(2).split(":");
+            if (parts.length == 2 && parts[0].startsWith("/")) {
+                files.add(parts[0] + "/" + parts[1]);
+            }
+        }
+        return files;
+    }
+
+    /**
+     * The files a relay.yaml reads: those of its variables, and each other path under /etc/jetstream/
+     * named as it is (tls.cert.file and the like).
+     */
+    private static Set<String> relayReads(String yaml) {
+        Set<String> files = new java.util.TreeSet<>(variableFiles(yaml));
+        Set<String> variableDirs = new HashSet<>();
+        files.forEach(f -> variableDirs.add(f.substring(0, f.lastIndexOf('/'))));
+        Matcher named = Pattern.compile("/etc/jetstream/[A-Za-z0-9_./-]+").matcher(yaml);
+        while (named.find()) {
+            if (!variableDirs.contains(named.group())) {
+                files.add(named.group());
+            }
+        }
+        return files;
+    }
+
+    /** Writes a stand-in for {@code file} under {@code root}. */
+    private static void provide(Path root, String file, String content) throws IOException {
         Path copy = root.resolve(file.substring(1));
         Files.createDirectories(copy.getParent());
         Files.writeString(copy, content);
     }
 
-    /** {@code file} is provided by a mount: a directory mount holding it (a Secret's items, if listed, name it). */
-    private static void assertMounted(String what, Map<String, JsonNode> volumes, JsonNode container, String file) {
-        for (JsonNode mount : container.path("volumeMounts")) {
+    /**
+     * The Secret key a mount provides as {@code file}: a Secret (or a projected volume's Secret)
+     * mounted at its directory, whose items, if listed, name it.
+     */
+    private static SecretKey mountedFrom(String what, Map<String, SecretKey> secretFiles, String file) {
+        SecretKey listed = secretFiles.get(file);
+        if (listed != null) {
+            return listed;
+        }
+        String dir = file.substring(0, file.lastIndexOf('/'));
+        SecretKey whole = secretFiles.get(dir + "/*");
+        if (whole != null) {
+            return new SecretKey(whole.secret(), file.substring(dir.length() + 1));
+        }
+        if (secretFiles.keySet().stream().anyMatch(f -> f.startsWith(dir + "/"))) {
+            throw new AssertionError(what + ": " + file + " is not among the items of the volume mounted at " + dir);
+        }
+        throw new AssertionError(what + ": nothing is mounted where the pod reads " + file);
+    }
+
+    /**
+     * The Secret keys a container can read, by the path of their file: Secret volumes and the Secrets
+     * of projected volumes, each item a file; a Secret mounted without items is every key of it,
+     * recorded as {@code <dir>/*} with key {@code *}.
+     */
+    private static Map<String, SecretKey> secretFiles(Map<String, JsonNode> volumes, JsonNode mounts) {
+        Map<String, SecretKey> files = new java.util.TreeMap<>();
+        for (JsonNode mount : mounts) {
+            JsonNode volume = volumes.get(mount.path("name").asText());
+            if (volume == null) {
+                continue;
+            }
             String dir = mount.path("mountPath").asText();
-            if (file.startsWith(dir + "/") && file.indexOf('/', dir.length() + 1) < 0) {
-                JsonNode items = volumes.get(mount.path("name").asText()).path("secret").path("items");
-                String name = file.substring(dir.length() + 1);
-                if (items.isMissingNode() || items.findValuesAsText("path").contains(name)) {
-                    return;
+            List<JsonNode> secrets = new ArrayList<>();
+            if (volume.has("secret")) {
+                secrets.add(volume.path("secret"));
+            }
+            volume.path("projected").path("sources").forEach(source -> {
+                if (source.has("secret")) {
+                    secrets.add(source.path("secret"));
                 }
-                throw new AssertionError(what + ": " + file + " is not among the items of the volume mounted at " + dir);
+            });
+            for (JsonNode secret : secrets) {
+                // A Secret volume names it secretName, a projected volume's Secret source name.
+                String name = secret.path(secret.has("secretName") ? "secretName" : "name").asText();
+                if (!secret.has("items")) {
+                    files.put(dir + "/*", new SecretKey(name, "*"));
+                }
+                secret.path("items").forEach(item -> files.put(dir + "/" + item.path("path").asText(),
+                        new SecretKey(name, item.path("key").asText())));
             }
         }
-        throw new AssertionError(what + ": nothing is mounted where the relay reads " + file);
+        return files;
+    }
+
+    /**
+     * A key of a Kubernetes Secret; {@code *} is every key (a Secret mounted whole). Secrets of one name
+     * hold the same value wherever they are created (the manifests' convention: the relay token is one
+     * secret at both sites), so a Secret's name identifies a credential across the files.
+     */
+    private record SecretKey(String secret, String key) {
+
+        boolean covers(SecretKey other) {
+            return secret.equals(other.secret) && (key.equals("*") || key.equals(other.key));
+        }
+
+        /** A token of at least 16 characters that names this key. */
+        String standIn() {
+            return "token-of-" + secret + "-" + key;
+        }
+
+        @Override
+        public String toString() {
+            return "Secret " + secret + " key " + key;
+        }
+    }
+
+    @Test
+    void everySecretKeyAPodCanReadIsOneItsConfigurationReads() throws IOException {
+        SoftAssertions softly = new SoftAssertions();
+        List<Pod> pods = pods();
+        assertThat(pods).as("relay and Connect pods").anyMatch(Pod::isRelay).anyMatch(pod -> !pod.isRelay());
+        for (Pod pod : pods) {
+            for (String file : pod.reads()) {
+                String dir = file.substring(0, file.lastIndexOf('/') + 1);
+                if (pod.secretFiles().keySet().stream().anyMatch(mounted -> mounted.startsWith(dir))) {
+                    mountedFrom(pod.what(), pod.secretFiles(), file);
+                }
+            }
+            pod.secretFiles().forEach((file, key) -> {
+                if (key.key().equals("*")) {
+                    softly.fail(pod.what() + ": mounts every key of Secret " + key.secret() + " at "
+                            + file.substring(0, file.lastIndexOf('/')) + "; list the items it reads");
+                } else {
+                    softly.assertThat(pod.reads()).as(pod.what() + ": mounts " + key + " as " + file
+                            + ", which its configuration never reads").contains(file);
+                }
+            });
+        }
+        softly.assertAll();
+    }
+
+    /**
+     * Least privilege across both sites: the token that grants a role at a relay can be read only by
+     * that relay's own pods, by the connectors that act in that role (source-site workers: SENDER,
+     * destination-site workers: SUBSCRIBER) and, for RELAY, by relays. So the destination-site workers
+     * cannot send or pose as a relay, the source-site workers cannot subscribe, and nobody but a source
+     * worker holds a token that makes it a SENDER at the egress relays.
+     */
+    @Test
+    void aTokenThatGrantsARoleAtARelayIsReadableOnlyByThatRelayAndByThePartiesOfTheRole() throws Exception {
+        SoftAssertions softly = new SoftAssertions();
+        List<Pod> pods = pods();
+        for (Pod relay : pods.stream().filter(Pod::isRelay).toList()) {
+            Map<String, SecretKey> byStandIn = new java.util.HashMap<>();
+            for (String file : variableFiles(relay.relayYaml())) {
+                SecretKey source = mountedFrom(relay.what(), relay.secretFiles(), file);
+                byStandIn.put(source.standIn(), source);
+            }
+            RelayConfig config = loadRelayConfig(relay.what(), relay.relayYaml(), relay.secretFiles());
+            for (StreamSpec stream : config.streams().values()) {
+                for (PeerRole role : PeerRole.values()) {
+                    SecretKey granting = byStandIn.get(stream.tokenFor(role).value());
+                    assertThat(granting).as(relay.what() + ": the token of " + role + " comes from a Secret")
+                            .isNotNull();
+                    for (Pod other : pods) {
+                        boolean sameRelay = relay.relayConfigMap().equals(other.relayConfigMap());
+                        boolean partyOfTheRole = role == other.connectorRole()
+                                || role == PeerRole.RELAY && other.isRelay();
+                        if (!sameRelay && !partyOfTheRole) {
+                            softly.assertThat(other.holds(granting)).as(relay.what() + ": " + role + " of stream "
+                                    + stream.id() + " is granted by " + granting + ", which " + other.what()
+                                    + " can read").isFalse();
+                        }
+                    }
+                }
+            }
+        }
+        softly.assertAll();
+    }
+
+    @Test
+    void theSharedTokenGrantsNoRoleAtAnyRelay() throws Exception {
+        SoftAssertions softly = new SoftAssertions();
+        for (Pod relay : pods().stream().filter(Pod::isRelay).toList()) {
+            RelayConfig config = loadRelayConfig(relay.what(), relay.relayYaml(), relay.secretFiles());
+            for (StreamSpec stream : config.streams().values()) {
+                for (PeerRole role : PeerRole.values()) {
+                    softly.assertThat(stream.hasOwnToken(role)).as(relay.what() + ": stream " + stream.id()
+                            + " gives " + role + " a token of its own (streams." + stream.id() + "."
+                            + role.name().toLowerCase(Locale.ROOT) + ".token), else its shared token grants it")
+                            .isTrue();
+                }
+            }
+        }
+        softly.assertAll();
+    }
+
+    /**
+     * Every role at every relay is bound to certificate identities, each role to the same ones at
+     * every relay, and no identity is bound to two roles (one workload's certificate cannot take
+     * another's role).
+     */
+    @Test
+    void everyRoleAtEveryRelayIsBoundToTheCertificateIdentitiesOfItsParty() throws Exception {
+        SoftAssertions softly = new SoftAssertions();
+        Map<PeerRole, Set<String>> bound = new java.util.EnumMap<>(PeerRole.class);
+        for (Pod relay : pods().stream().filter(Pod::isRelay).toList()) {
+            RelayConfig config = loadRelayConfig(relay.what(), relay.relayYaml(), relay.secretFiles());
+            for (StreamSpec stream : config.streams().values()) {
+                for (PeerRole role : PeerRole.values()) {
+                    String key = "streams." + stream.id() + "." + role.name().toLowerCase(Locale.ROOT) + ".identities";
+                    softly.assertThat(stream.bindsCertificates(role)).as(relay.what() + ": " + key + " is set")
+                            .isTrue();
+                    Set<String> identities = new java.util.TreeSet<>();
+                    stream.roleIdentities().getOrDefault(role, List.of())
+                            .forEach(identity -> identities.add(identity.toString()));
+                    Set<String> first = bound.putIfAbsent(role, identities);
+                    softly.assertThat(identities).as(relay.what() + ": " + key + " as at the other relays")
+                            .isEqualTo(first == null ? identities : first);
+                }
+            }
+        }
+        for (PeerRole role : bound.keySet()) {
+            for (PeerRole other : bound.keySet()) {
+                if (role != other) {
+                    Set<String> shared = new HashSet<>(bound.get(role));
+                    shared.retainAll(bound.get(other));
+                    softly.assertThat(shared).as(role + " and " + other + " bound to one identity").isEmpty();
+                }
+            }
+        }
+        softly.assertAll();
+    }
+
+    /**
+     * A pod the manifests run: a relay Deployment's (with its ConfigMap and relay.yaml) or a
+     * KafkaConnect's (with the role of its connector: SENDER at the source site, SUBSCRIBER at the
+     * destination), the Secret keys it can read by file, and the files its configuration reads.
+     */
+    private record Pod(String what, Map<String, SecretKey> secretFiles, Set<String> reads, String relayConfigMap,
+                       String relayYaml, PeerRole connectorRole) {
+
+        boolean isRelay() {
+            return relayConfigMap != null;
+        }
+
+        boolean holds(SecretKey key) {
+            return secretFiles.values().stream().anyMatch(mounted -> mounted.covers(key));
+        }
+    }
+
+    private static List<Pod> pods() throws IOException {
+        List<Pod> pods = new ArrayList<>();
+        for (Path file : manifests()) {
+            List<JsonNode> docs = documents(file);
+            for (JsonNode deployment : ofKind(docs, "Deployment")) {
+                String what = file.getFileName() + " Deployment " + deployment.path("metadata").path("name").asText();
+                JsonNode pod = deployment.path("spec").path("template").path("spec");
+                Map<String, JsonNode> volumes = volumes(pod.path("volumes"));
+                JsonNode container = pod.path("containers").path(0);
+                ConfigMapFile relay = relayYaml(what, docs, volumes, container);
+                pods.add(new Pod(what, secretFiles(volumes, container.path("volumeMounts")), relayReads(relay.yaml()),
+                        relay.name(), relay.yaml(), null));
+            }
+            for (JsonNode connect : ofKind(docs, "KafkaConnect")) {
+                String name = connect.path("metadata").path("name").asText();
+                String what = file.getFileName() + " KafkaConnect " + name;
+                JsonNode template = connect.path("spec").path("template");
+                Set<String> reads = new java.util.TreeSet<>();
+                Set<PeerRole> roles = new HashSet<>();
+                for (JsonNode connector : ofKind(docs, "KafkaConnector")) {
+                    if (!connector.path("metadata").path("labels").path("strimzi.io/cluster").asText().equals(name)) {
+                        continue;
+                    }
+                    roles.add(connector.path("spec").path("class").asText().contains(".source.")
+                            ? PeerRole.SENDER : PeerRole.SUBSCRIBER);
+                    connector.path("spec").path("config").fields().forEachRemaining(entry -> {
+                        reads.addAll(variableFiles(entry.getValue().asText()));
+                        if (entry.getKey().endsWith(".file") || entry.getKey().endsWith(".location")) {
+                            reads.add(entry.getValue().asText());
+                        }
+                    });
+                }
+                assertThat(roles).as(what + ": its connectors act in one role").hasSizeLessThanOrEqualTo(1);
+                pods.add(new Pod(what, secretFiles(volumes(template.path("pod").path("volumes")),
+                        template.path("connectContainer").path("volumeMounts")), reads, null, null,
+                        roles.stream().findFirst().orElse(null)));
+            }
+        }
+        return pods;
+    }
+
+    private static Map<String, JsonNode> volumes(JsonNode list) {
+        Map<String, JsonNode> volumes = new java.util.HashMap<>();
+        list.forEach(v -> volumes.put(v.path("name").asText(), v));
+        return volumes;
     }
 
     @ParameterizedTest(name = "{0}")
