@@ -1,6 +1,7 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,12 +15,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -37,6 +40,14 @@ import org.slf4j.LoggerFactory;
  * An existing topic is grown to the batch's partition when the origin's metadata is missing or
  * stale (the origin grew; the rest converges when the metadata arrives).
  * Several tasks may race to create or grow a topic: "already exists" counts as success.
+ *
+ * <p>Freshness: only a description newer than the last applied one, and not older than
+ * {@code topic.metadata.max.age.ms}, is applied ({@link MetadataGenerations}). Config sync follows
+ * the origin both ways, as MirrorMaker 2 does since KIP-894: an override the origin has is SET, an
+ * override of the destination topic that the origin no longer has is DELETEd (back to the broker
+ * default), both by incremental alter configs; configs matching {@code sync.topic.configs.exclude}
+ * are never touched either way. Creation from unsigned metadata is capped
+ * ({@link TopicCreationBudget}).
  */
 final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseable {
 
@@ -50,6 +61,27 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     /** The origin asks for more partitions than {@code create.topics.partitions.max} allows (final). */
     static final class PartitionLimitException extends Exception {
         PartitionLimitException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The metadata is older than what was applied, or than the maximum age: not applied. */
+    static final class StaleMetadataException extends Exception {
+        private final MetadataGenerations.Staleness staleness;
+
+        StaleMetadataException(MetadataGenerations.Staleness staleness, String message) {
+            super(message, null, false, false);
+            this.staleness = staleness;
+        }
+
+        MetadataGenerations.Staleness staleness() {
+            return staleness;
+        }
+    }
+
+    /** Creating the topic would exceed {@code create.topics.unsigned.max} (retried by the source later). */
+    static final class CreationLimitException extends Exception {
+        CreationLimitException(String message) {
             super(message, null, false, false);
         }
     }
@@ -71,6 +103,8 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
     private final Map<String, OriginMetadata> origin = new ConcurrentHashMap<>();
     private final Consumer<String> onRecreated;
     private final int partitionsMax;
+    private final MetadataGenerations generations;
+    private final TopicCreationBudget creations;
 
     /**
      * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
@@ -82,15 +116,29 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
                 Integer.MAX_VALUE);
     }
 
+    /** With the default maximum age of metadata and no cap on creations. */
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+                      boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
+                      Consumer<String> onRecreated, int partitionsMax) {
+        this(admin, naming, create, replicationFactor, syncConfigs, excludedConfig, callTimeout, onRecreated,
+                partitionsMax, new MetadataGenerations(Clock.systemUTC(), MetadataGenerations.DEFAULT_MAX_AGE),
+                TopicCreationBudget.UNLIMITED);
+    }
+
     /**
      * @param excludedConfig names of origin topic configs never applied here ({@code sync.topic.configs.exclude})
      * @param onRecreated    told the name of each destination topic this task had created or used that
      *                       was found deleted (or smaller), before it is made again
      * @param partitionsMax  most partitions given to a topic ({@code create.topics.partitions.max})
+     * @param generations    which metadata is fresh enough to apply
+     * @param creations      how many topics may still be created ({@link TopicCreationBudget#UNLIMITED} with a key)
      */
     DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
-                      Consumer<String> onRecreated, int partitionsMax) {
+                      Consumer<String> onRecreated, int partitionsMax, MetadataGenerations generations,
+                      TopicCreationBudget creations) {
+        this.generations = generations;
+        this.creations = creations;
         this.partitionsMax = partitionsMax;
         this.excludedConfig = excludedConfig;
         this.onRecreated = onRecreated;
@@ -133,6 +181,15 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
                     + "; nothing was created. Raise " + SinkSiteConfig.TOPIC_PARTITIONS_MAX
                     + " if the origin really has that many");
         }
+        MetadataGenerations.Staleness staleness = generations.staleness(metadata);
+        if (staleness != null) {
+            throw new StaleMetadataException(staleness, "metadata of origin topic " + metadata.topic() + " described at "
+                    + metadata.generation() + " (" + generations.ageMillis(metadata) + " ms ago by this worker's clock) "
+                    + (staleness == MetadataGenerations.Staleness.SUPERSEDED ? "is older than the description applied "
+                    + "already; not applied" : "is older than " + SinkSiteConfig.TOPIC_METADATA_MAX_AGE_MS + "="
+                    + generations.maxAgeMillis() + "; not applied (the source describes the topic again; if this "
+                    + "repeats, the clocks of the two sites disagree)"));
+        }
         Map<String, String> configs = synced(metadata.configs(), excludedConfig);
         origin.put(metadata.topic(), new OriginMetadata(metadata.partitionCount(), configs));
         String topic = naming.destinationTopic(metadata.topic());
@@ -152,12 +209,60 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
         }
         boolean created = ensurePartitions(metadata.topic(), topic, Math.max(metadata.partitionCount(),
                 known == null ? 0 : known));
-        if (!created && syncConfigs && !configs.isEmpty()) {
-            List<AlterConfigOp> ops = new ArrayList<>();
-            configs.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all()
-                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
+        if (!created && syncConfigs) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config current = admin.describeConfigs(List.of(resource)).all()
+                    .get(callTimeoutMillis, TimeUnit.MILLISECONDS).get(resource);
+            List<AlterConfigOp> ops = alterations(configs, overrides(current), excludedConfig);
+            if (!ops.isEmpty()) {
+                admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get(callTimeoutMillis, TimeUnit.MILLISECONDS);
+                log.info("Aligned the configs of topic {} with origin topic {}: {}", topic, metadata.topic(),
+                        ops.stream().map(op -> op.opType() + " " + op.configEntry().name()).toList());
+            }
         }
+        Uuid replaced = generations.applied(metadata);
+        if (replaced != null) {
+            log.info("Metadata of origin topic {} now comes from incarnation {} (was {})", metadata.topic(),
+                    metadata.topicId(), replaced);
+        }
+    }
+
+    /** The configs set on the topic itself (dynamic topic overrides), by name. */
+    private static Map<String, String> overrides(Config config) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (config != null) {
+            for (ConfigEntry entry : config.entries()) {
+                if (entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && entry.value() != null) {
+                    out.put(entry.name(), entry.value());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What makes the destination's overrides the origin's: SET for each origin override the
+     * destination lacks or holds another value of, DELETE for each destination override the origin
+     * does not have (MirrorMaker 2's KIP-894 behaviour); never a config that {@code excluded} names.
+     *
+     * @param origin      the origin's overrides, excluded ones already taken out
+     * @param destination the destination topic's overrides
+     */
+    static List<AlterConfigOp> alterations(Map<String, String> origin, Map<String, String> destination,
+                                           Predicate<String> excluded) {
+        List<AlterConfigOp> ops = new ArrayList<>();
+        origin.forEach((name, value) -> {
+            if (!excluded.test(name) && !value.equals(destination.get(name))) {
+                ops.add(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET));
+            }
+        });
+        destination.keySet().forEach(name -> {
+            boolean removedAtOrigin = !origin.containsKey(name);
+            if (removedAtOrigin && !excluded.test(name)) {
+                ops.add(new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE));
+            }
+        });
+        return ops;
     }
 
     /** The origin's configs without the excluded ones, in the origin's order. */
@@ -192,6 +297,14 @@ final class DestinationTopics implements ReplicationReceiver.Topics, AutoCloseab
             if (!create) {
                 throw new IllegalStateException("destination topic " + topic + " does not exist and "
                         + SinkSiteConfig.TOPIC_CREATE + " is false");
+            }
+            if (!creations.tryTake()) {
+                throw new CreationLimitException("destination topic " + topic + " (origin " + originTopic + ") was not "
+                        + "created: this task already created " + creations.max() + " topics in the last "
+                        + creations.interval().toMillis() + " ms from metadata without a MAC ("
+                        + SinkSiteConfig.TOPIC_CREATE_UNSIGNED_MAX + "). Set integrity.key on both connectors, or "
+                        + "narrow " + SinkSiteConfig.TOPICS_ALLOW + ", or raise " + SinkSiteConfig.TOPIC_CREATE_UNSIGNED_MAX
+                        + " if this many new topics are expected");
             }
             OriginMetadata metadata = origin.get(originTopic);
             NewTopic newTopic = new NewTopic(topic, Optional.of(wanted), replicationFactor);

@@ -287,6 +287,7 @@ final class ReplicationReceiver implements AutoCloseable {
     private final Translator translator;
     private final WarningThrottle integrityWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private final WarningThrottle skipWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    private final WarningThrottle creationWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private long heldBytes;
     private volatile boolean closed;
     /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
@@ -735,6 +736,21 @@ final class ReplicationReceiver implements AutoCloseable {
             metrics.refused();
             log.error("Metadata of topic {} refused: {}", metadata.topic(), e.getMessage());
             send(from, AckFrame.nack(metadata, AckReason.NOT_AUTHORIZED, e.getMessage()));
+        } catch (DestinationTopics.StaleMetadataException e) {
+            // Superseded: the destination holds a newer description, which is what the source wants.
+            // Too old (a replay, or clocks apart): refused retriably, the source describes the topic afresh.
+            metrics.staleMetadata();
+            log.debug("Topic metadata from {}: {}", from.name(), e.getMessage());
+            boolean superseded = e.staleness() == MetadataGenerations.Staleness.SUPERSEDED;
+            send(from, superseded ? AckFrame.ok(metadata) : AckFrame.nack(metadata, AckReason.TIMEOUT, e.getMessage()));
+        } catch (DestinationTopics.CreationLimitException e) {
+            metrics.topicCreationRefused();
+            long notLogged = creationWarnings.admit();
+            if (notLogged != WarningThrottle.QUIET) {
+                log.error("Metadata of topic {} refused: {} ({} more refused since the last such message)",
+                        metadata.topic(), e.getMessage(), notLogged);
+            }
+            send(from, AckFrame.nack(metadata, AckReason.NOT_AUTHORIZED, e.getMessage()));
         } catch (Exception e) {
             log.warn("Cannot apply metadata of topic {}: {}", metadata.topic(), e.toString());
             send(from, AckFrame.nack(metadata, AckReason.WRITE_FAILED, e.toString()));
@@ -746,8 +762,7 @@ final class ReplicationReceiver implements AutoCloseable {
         if (metadata.configs().keySet().stream().noneMatch(ShippedSchema::isSchemaKey)) {
             return metadata;
         }
-        return new TopicMetadataFrame(metadata.routing(), metadata.topic(), metadata.partitionCount(),
-                ShippedSchema.topicConfigs(metadata.configs()), metadata.mac());
+        return metadata.withConfigs(ShippedSchema.topicConfigs(metadata.configs()));
     }
 
     /**

@@ -42,6 +42,9 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
     public static final String TOPIC_CONFIGS_EXCLUDE = "sync.topic.configs.exclude";
     public static final String TOPIC_PARTITIONS_MAX = "create.topics.partitions.max";
+    public static final String TOPIC_CREATE_UNSIGNED_MAX = "create.topics.unsigned.max";
+    public static final String TOPIC_CREATE_UNSIGNED_INTERVAL_MS = "create.topics.unsigned.interval.ms";
+    public static final String TOPIC_METADATA_MAX_AGE_MS = "topic.metadata.max.age.ms";
     /** The configs MirrorMaker 2's DefaultConfigPropertyFilter never syncs: they describe a cluster, not the data. */
     static final String DEFAULT_TOPIC_CONFIGS_EXCLUDE = "follower\\.replication\\.throttled\\.replicas"
             + "|leader\\.replication\\.throttled\\.replicas|message\\.timestamp\\.difference\\.max\\.ms"
@@ -137,6 +140,29 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "cannot make the destination cluster create thousands of partitions. Raise it "
                                 + "for origin topics with more partitions.",
                         TOPICS, 8, Width.SHORT, "Most partitions per topic")
+                .define(TOPIC_CREATE_UNSIGNED_MAX, Type.INT, TopicCreationBudget.DEFAULT_MAX,
+                        ConfigDef.Range.between(0, 1_000_000), Importance.MEDIUM, "Without integrity.key only: "
+                                + "most destination topics each task creates from topic metadata in any "
+                                + TOPIC_CREATE_UNSIGNED_INTERVAL_MS + ". Unsigned metadata can come from any relay "
+                                + "on the path or any holder of the stream's token; this bounds how many topics "
+                                + "(each up to " + TOPIC_PARTITIONS_MAX + " partitions) it can make. Metadata past "
+                                + "the cap is refused (NACK NOT_AUTHORIZED naming this key, ERROR log, "
+                                + "topic-creations-refused-total) and the source retries it. 0 creates no topic "
+                                + "from unsigned metadata. With integrity.key there is no cap.",
+                        TOPICS, 9, Width.SHORT, "Most topics created per interval without a key")
+                .define(TOPIC_CREATE_UNSIGNED_INTERVAL_MS, Type.LONG, TopicCreationBudget.DEFAULT_INTERVAL.toMillis(),
+                        ConfigDef.Range.between(1_000, 7L * 24 * 3_600_000), Importance.LOW,
+                        "The sliding window over which " + TOPIC_CREATE_UNSIGNED_MAX + " counts creations.",
+                        TOPICS, 10, Width.SHORT, "Creation cap window")
+                .define(TOPIC_METADATA_MAX_AGE_MS, Type.LONG, MetadataGenerations.DEFAULT_MAX_AGE.toMillis(),
+                        ConfigDef.Range.between(10_000, 24L * 3_600_000), Importance.LOW,
+                        "Topic metadata describes the origin topic at a time of the source site's clock (its "
+                                + "generation). A description older than this by this worker's clock is not "
+                                + "applied, nor is one older than a description of the topic applied already: a "
+                                + "relay re-sending old metadata cannot roll retention.ms or cleanup.policy back, "
+                                + "even right after a task restart. Keep it well above the source's "
+                                + "topic.metadata.refresh.interval.ms plus the clock skew between the sites.",
+                        TOPICS, 11, Width.SHORT, "Maximum age of topic metadata")
                 .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task, bounds two areas separately: bytes of received batches waiting to be "
@@ -286,6 +312,20 @@ public class SinkSiteConfig extends AbstractConfig {
     /** Most partitions given to a destination topic ({@value #TOPIC_PARTITIONS_MAX}). */
     public int topicPartitionsMax() {
         return getInt(TOPIC_PARTITIONS_MAX);
+    }
+
+    /** Most topics created per interval from unsigned metadata ({@value #TOPIC_CREATE_UNSIGNED_MAX}). */
+    public int topicCreateUnsignedMax() {
+        return getInt(TOPIC_CREATE_UNSIGNED_MAX);
+    }
+
+    public Duration topicCreateUnsignedInterval() {
+        return Duration.ofMillis(getLong(TOPIC_CREATE_UNSIGNED_INTERVAL_MS));
+    }
+
+    /** Oldest topic metadata applied ({@value #TOPIC_METADATA_MAX_AGE_MS}). */
+    public Duration topicMetadataMaxAge() {
+        return Duration.ofMillis(getLong(TOPIC_METADATA_MAX_AGE_MS));
     }
 
     public boolean topicConfigsSync() {

@@ -32,6 +32,8 @@ final class SinkSiteMetrics {
     private final Sensor rewritten;
     private final Sensor destinationTopicsRecreated;
     private final Sensor integrityFailures;
+    private final Sensor staleMetadata;
+    private final Sensor topicCreationsRefused;
     private final Sensor replicationLatency;
     private final Sensor batchTransit;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
@@ -64,6 +66,12 @@ final class SinkSiteMetrics {
         integrityFailures = metrics.counter("integrity-failures", "Batches and topic metadata refused because "
                 + "their end-to-end MAC was missing (with integrity.required) or wrong: altered or made up on the "
                 + "way, or the connectors' integrity.key differ. Never written.", false);
+        staleMetadata = metrics.counter("stale-topic-metadata", "Topic metadata not applied because it is older "
+                + "than a description of the same topic applied already (re-sent by a relay, or overtaken on "
+                + "another route), or older than topic.metadata.max.age.ms.", false);
+        topicCreationsRefused = metrics.counter("topic-creations-refused", "Destination topics not created because "
+                + "create.topics.unsigned.max topics were created in the last create.topics.unsigned.interval.ms "
+                + "from metadata without a MAC (no integrity.key).", false);
         replicationLatency = metrics.sensor("replication-latency");
         replicationLatency.add(metrics.name("replication-latency-ms-avg", "Mean time from a record's timestamp "
                 + "(at the origin) to its write being acknowledged here, over the last 30 s (as MirrorMaker 2's "
@@ -182,6 +190,14 @@ final class SinkSiteMetrics {
 
     void refused() {
         refused.record(1);
+    }
+
+    void staleMetadata() {
+        staleMetadata.record(1);
+    }
+
+    void topicCreationRefused() {
+        topicCreationsRefused.record(1);
     }
 
     void skippedAtSource(long records) {

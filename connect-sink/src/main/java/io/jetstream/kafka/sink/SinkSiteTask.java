@@ -173,7 +173,10 @@ public final class SinkSiteTask extends SourceTask {
         Admin admin = targetCluster.admin(nodeId + "-topics");
         topics = new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
                 config.topicConfigsSync(), config.topicConfigsExclude().asMatchPredicate(), config.clusterCallTimeout(),
-                this::destinationTopicRecreated, config.topicPartitionsMax());
+                this::destinationTopicRecreated, config.topicPartitionsMax(),
+                new MetadataGenerations(java.time.Clock.systemUTC(), config.topicMetadataMaxAge()),
+                config.integrityKey().isPresent() ? TopicCreationBudget.UNLIMITED : new TopicCreationBudget(
+                        config.topicCreateUnsignedMax(), config.topicCreateUnsignedInterval(), java.time.Clock.systemUTC()));
         FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
         receiver = newReceiver(config, relaySettings.streamId(), nodeId, integrity);
         metrics.receiverGauges(receiver);

@@ -878,12 +878,15 @@ final class ReplicationSender implements AutoCloseable {
      * publisher's periodic re-send.
      */
     synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs) {
-        return sendMetadata(topic, partitionCount, configs, 0);
+        return sendMetadata(topic, partitionCount, configs, 0, Uuid.ZERO_UUID, System.currentTimeMillis());
     }
 
-    /** The same, with the generation of the topic's schemas among the configs (reported with the answer). */
+    /**
+     * The same, with the generation of the topic's schemas among the configs (reported with the
+     * answer), the topic's id and the description's generation (see {@link TopicMetadataFrame#generation}).
+     */
     synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
-                                      long schemaGeneration) {
+                                      long schemaGeneration, Uuid topicId, long generation) {
         Relay relay = pickRelay(null);
         if (relay == null) {
             return false;
@@ -895,7 +898,8 @@ final class ReplicationSender implements AutoCloseable {
             metadataInFlight.clear(); // answers lost with a relay; the publisher re-sends anyway
         }
         metadataInFlight.put(id, new MetadataInFlight(topic, partitionCount, schemaGeneration));
-        if (!relay.send(settings.integrity().sign(new TopicMetadataFrame(routing, topic, partitionCount, configs)))) {
+        if (!relay.send(settings.integrity().sign(new TopicMetadataFrame(routing, topic, partitionCount, configs,
+                topicId, generation)))) {
             metadataInFlight.remove(id);
             return false;
         }

@@ -40,8 +40,13 @@ final class TopicMetadataPublisher implements AutoCloseable {
 
     /** Where metadata goes: the sender. */
     interface Sink {
-        /** @param schemaGeneration the {@link Schemas#generation} of the schemas among the configs */
-        boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs, long schemaGeneration);
+        /**
+         * @param schemaGeneration the {@link Schemas#generation} of the schemas among the configs
+         * @param topicId          the topic's id (its incarnation)
+         * @param generation       when the topic was described ({@link #nextGeneration})
+         */
+        boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs, long schemaGeneration,
+                             Uuid topicId, long generation);
     }
 
     /**
@@ -84,6 +89,9 @@ final class TopicMetadataPublisher implements AutoCloseable {
 
     /** Longest wait for one Admin call ({@code cluster.call.timeout.ms}). */
     private final long callTimeoutMillis;
+
+    /** The last generation given to a description (publisher thread only). */
+    private long lastGeneration;
 
     /**
      * @param topicIds hears the id of every topic described (a recreated topic shows here first when
@@ -180,10 +188,12 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 Map<String, String> replicated = replicatedConfigs(
                         configs.get(new ConfigResource(ConfigResource.Type.TOPIC, topic)));
                 int partitions = description.partitions().size();
+                long metadataGeneration = nextGeneration();
                 long generation = schemas.generation(topic);
                 Map<String, String> withSchemas = new HashMap<>(replicated);
                 withSchemas.putAll(schemas.entries(topic));
-                if (sink.sendMetadata(topic, partitions, withSchemas, generation)) {
+                if (sink.sendMetadata(topic, partitions, withSchemas, generation, description.topicId(),
+                        metadataGeneration)) {
                     Shipped before = lastSent.put(topic, new Shipped(partitions, generation));
                     if (before == null || before.partitions() != partitions) {
                         log.info("Shipped metadata of topic {}: {} partitions, configs {}", topic, partitions, replicated);
@@ -200,6 +210,21 @@ final class TopicMetadataPublisher implements AutoCloseable {
             // Retried at the next refresh; the destination also grows topics from the batches it sees.
             log.warn("Could not read metadata of topics {}: {}", names, e.toString());
         }
+    }
+
+    /**
+     * The generation of a description just read: this worker's wall clock in milliseconds, taken
+     * after the describe calls answered, and above the last one given (a clock stepping back does not
+     * make a later description look older). A wall clock rather than a counter, so that the
+     * descriptions of every task, and of a task before and after a restart, compare: the destination
+     * applies a description only if it is newer than the last it applied, and not older than its
+     * {@code topic.metadata.max.age.ms}. Descriptions read by two tasks within the same Admin
+     * call's duration (or within the skew of their clocks) may compare either way; the next refresh
+     * settles it.
+     */
+    private long nextGeneration() {
+        lastGeneration = Math.max(System.currentTimeMillis(), lastGeneration + 1);
+        return lastGeneration;
     }
 
     static Map<String, String> replicatedConfigs(Config config) {

@@ -764,6 +764,20 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void metadataCarriesTheTopicsIdAndTheGenerationOfItsDescriptionUnderTheMac() {
+        sender(1, 1 << 30, SenderIntegrity.of(key));
+        org.apache.kafka.common.Uuid topicId = org.apache.kafka.common.Uuid.randomUuid();
+
+        assertThat(sender.sendMetadata("orders", 6, Map.of(), 0, topicId, 1_700_000_000_123L)).isTrue();
+
+        assertThat(r1.metadata).singleElement().satisfies(frame -> {
+            assertThat(frame.topicId()).isEqualTo(topicId);
+            assertThat(frame.generation()).isEqualTo(1_700_000_000_123L);
+            assertThat(key.verify(frame)).isEqualTo(FrameSigner.Verdict.VALID);
+        });
+    }
+
+    @Test
     void anOkWithoutTheDestinationsValidMacCommitsNothingAndTheBatchIsSentAgain() {
         sender(1, 1 << 30, SenderIntegrity.of(key));
         sender.append(p0, record(0));

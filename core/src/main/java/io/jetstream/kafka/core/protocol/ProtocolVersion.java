@@ -12,15 +12,20 @@ package io.jetstream.kafka.core.protocol;
  * receipts of {@link HelloFrame#FLAG_RECEIPTS}; the MAC fields of {@link HelloFrame#FLAG_MACS},
  * taken in HELLO_OK): within a version, decoders are strict and reject what they do not know.
  * {@code docs/protocol.md} section 3.
+ *
+ * <p>History: 1, the first; 2, TOPIC_METADATA carries the origin topic's id and a generation
+ * (stale metadata is never applied). A version 2 node speaks only 2: a version 1 peer would send
+ * or expect metadata without a generation, which the destination can neither order nor trust, so
+ * it is refused at HELLO with {@code UNSUPPORTED_VERSION} naming the supported version.
  */
 public final class ProtocolVersion {
 
     /** The version this build speaks. */
-    public static final int CURRENT = 1;
+    public static final int CURRENT = 2;
 
-    public static final int MIN_SUPPORTED = 1;
+    public static final int MIN_SUPPORTED = 2;
 
-    public static final int MAX_SUPPORTED = 1;
+    public static final int MAX_SUPPORTED = 2;
 
     private ProtocolVersion() {
     }

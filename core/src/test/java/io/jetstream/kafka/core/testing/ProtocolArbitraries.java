@@ -275,12 +275,12 @@ public final class ProtocolArbitraries {
     }
 
     public static Frame hello(Random random) {
-        return new HelloFrame(1, oneOf(random, PeerRole.class), intBetween(random, 0, 0xFFFF), id(random),
+        return new HelloFrame(2, oneOf(random, PeerRole.class), intBetween(random, 0, 0xFFFF), id(random),
                 text(random, 30), text(random, 80));
     }
 
     public static Frame helloOk(Random random) {
-        return new HelloOkFrame(1, intBetween(random, 0, 0xFFFF), id(random), intAtLeast(random, 1));
+        return new HelloOkFrame(2, intBetween(random, 0, 0xFFFF), id(random), intAtLeast(random, 1));
     }
 
     public static Frame ack(Random random) {
@@ -331,7 +331,8 @@ public final class ProtocolArbitraries {
         while (configs.size() < entries) {
             configs.put(from(random, CONFIG_KEY_CHARS, 1, 30), text(random, 40));
         }
-        return new TopicMetadataFrame(routing, topic, partitions, configs);
+        return new TopicMetadataFrame(routing, topic, partitions, configs,
+                new org.apache.kafka.common.Uuid(random.nextLong(), random.nextLong()), random.nextLong() & Long.MAX_VALUE);
     }
 
     public static Frame error(Random random) {
@@ -355,11 +356,11 @@ public final class ProtocolArbitraries {
         }
         List<Frame> frames = new ArrayList<>();
         for (PeerRole role : PeerRole.values()) {
-            frames.add(new HelloFrame(1, role, 0, "n", "", ""));
-            frames.add(new HelloFrame(1, role, 0xFFFF, longestId, String.valueOf(MAX_CHAR).repeat(30), longestText80));
+            frames.add(new HelloFrame(2, role, 0, "n", "", ""));
+            frames.add(new HelloFrame(2, role, 0xFFFF, longestId, String.valueOf(MAX_CHAR).repeat(30), longestText80));
         }
-        frames.add(new HelloOkFrame(1, 0, "\u0000", 1));
-        frames.add(new HelloOkFrame(1, 0xFFFF, longestId, Integer.MAX_VALUE));
+        frames.add(new HelloOkFrame(2, 0, "\u0000", 1));
+        frames.add(new HelloOkFrame(2, 0xFFFF, longestId, Integer.MAX_VALUE));
         for (AckReason reason : AckReason.values()) {
             for (long id : new long[] {Long.MIN_VALUE, Long.MAX_VALUE}) {
                 frames.add(new AckFrame("s", "o", id, status(reason, id), reason, "", -1, Long.MIN_VALUE, ""));

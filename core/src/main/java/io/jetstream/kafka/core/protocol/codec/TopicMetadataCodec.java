@@ -8,6 +8,7 @@ import io.jetstream.kafka.core.wire.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.Uuid;
 
 /**
  * TOPIC_METADATA (type 9): an origin topic's description, routed like a batch.
@@ -17,10 +18,10 @@ import java.util.Map;
  * | length | type | routing block (see RoutingCodec): hop, id (= metadata id),    |
  * | int32  | 0x09 | streamId, originNodeId, destination, path                     |
  * +--------+------+---------------------------------------------------------------+
- * +----------------+--------+-------------+----------------------------------+
- * | partitionCount | topic  | configCount | configCount x (key, value)       |
- * | int32          | string | uint16      | string, string                   |
- * +----------------+--------+-------------+----------------------------------+
+ * +----------------+--------+---------------------+------------+-------------+----------------------------+
+ * | partitionCount | topic  | topicId             | generation | configCount | configCount x (key, value) |
+ * | int32          | string | int64 msb, int64 lsb| int64 >= 0 | uint16      | string, string             |
+ * +----------------+--------+---------------------+------------+-------------+----------------------------+
  *
  * with FLAG_MACS agreed in the handshake, a mac field after the configs:
  * +----------------------------+-----------+-----------+
@@ -28,7 +29,10 @@ import java.util.Map;
  * | string, string             | uint8     | 0 or 32 B |
  * +----------------------------+-----------+-----------+
  * </pre>
- * Config keys are unique (a repeated key is {@code MALFORMED}); encoders write them sorted.
+ * Config keys are unique (a repeated key is {@code MALFORMED}); encoders write them sorted. The
+ * {@code topicId} (all zero when unknown) and {@code generation} are new in protocol version 2: a
+ * version 1 peer is refused at HELLO ({@code UNSUPPORTED_VERSION}), never read with this layout. A
+ * negative generation is {@code MALFORMED}.
  */
 final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
 
@@ -44,6 +48,9 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
         RoutingCodec.encode(frame.routing(), out);
         out.writeInt(frame.partitionCount());
         BodyWriter.writeString(out, frame.topic());
+        out.writeLong(frame.topicId().getMostSignificantBits());
+        out.writeLong(frame.topicId().getLeastSignificantBits());
+        out.writeLong(frame.generation());
         out.writeShort(frame.configs().size());
         for (Map.Entry<String, String> config : frame.configs().entrySet()) {
             BodyWriter.writeString(out, config.getKey());
@@ -59,6 +66,11 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
         RoutingHeader routing = RoutingCodec.decode(in);
         int partitionCount = in.readInt("partitionCount");
         String topic = in.readString("topic");
+        Uuid topicId = new Uuid(in.readLong("topicId"), in.readLong("topicId"));
+        long generation = in.readLong("generation");
+        if (generation < 0) {
+            throw new ProtocolException(MALFORMED, "TOPIC_METADATA generation " + generation + " is negative");
+        }
         int count = in.readUnsignedShort("configCount");
         in.need("configs", 4 * count); // each entry has two length prefixes at least
         Map<String, String> configs = new HashMap<>(count * 2);
@@ -68,6 +80,6 @@ final class TopicMetadataCodec implements BodyCodec<TopicMetadataFrame> {
                 throw new ProtocolException(MALFORMED, "TOPIC_METADATA repeats config key '" + key + "'");
             }
         }
-        return new TopicMetadataFrame(routing, topic, partitionCount, configs, in.readMac());
+        return new TopicMetadataFrame(routing, topic, partitionCount, configs, topicId, generation, in.readMac());
     }
 }

@@ -31,7 +31,8 @@ import javax.crypto.spec.SecretKeySpec;
  *       uncompressedSize, crc32c, and the payload bytes themselves (a CRC is no defence against
  *       someone who chooses the bytes);</li>
  *   <li>TOPIC_METADATA ({@value #METADATA_LABEL}): streamId, originNodeId, destination, metadata id,
- *       topic, partitionCount, the number of configs, each key and value (in key order);</li>
+ *       topic, partitionCount, topicId (two {@code int64}), generation, the number of configs, each
+ *       key and value (in key order);</li>
  *   <li>ACK ({@value #ACK_LABEL}): streamId, originNodeId, batch id, status, reason, topic, partition,
  *       lastOffset; not the free-text message.</li>
  * </ul>
@@ -58,7 +59,7 @@ public final class FrameSigner {
     public static final int MIN_KEY_BYTES = 32;
 
     static final String BATCH_LABEL = "jetstream/batch/v1";
-    static final String METADATA_LABEL = "jetstream/topic-metadata/v1";
+    static final String METADATA_LABEL = "jetstream/topic-metadata/v2";
     static final String ACK_LABEL = "jetstream/ack/v1";
 
     private final SecretKeySpec key;
@@ -161,6 +162,9 @@ public final class FrameSigner {
         in.int64(routing.id());
         in.string(frame.topic());
         in.int32(frame.partitionCount());
+        in.int64(frame.topicId().getMostSignificantBits());
+        in.int64(frame.topicId().getLeastSignificantBits());
+        in.int64(frame.generation());
         in.int32(frame.configs().size());
         for (Map.Entry<String, String> config : frame.configs().entrySet()) { // sorted by key
             in.string(config.getKey());

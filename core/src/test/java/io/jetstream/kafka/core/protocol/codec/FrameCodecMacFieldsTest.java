@@ -65,7 +65,8 @@ class FrameCodecMacFieldsTest {
 
     private static TopicMetadataFrame signedMetadata() {
         return SIGNER.sign(new TopicMetadataFrame(RoutingHeader.unrouted("stream", 8, "sender-1", "site-b"), "orders",
-                6, Map.of("cleanup.policy", "compact", "retention.ms", "-1")));
+                6, Map.of("cleanup.policy", "compact", "retention.ms", "-1"), org.apache.kafka.common.Uuid.randomUuid(),
+                1_700_000_000_000L));
     }
 
     private static byte[] bytes(FrameCodec codec, Frame frame) {
@@ -120,7 +121,8 @@ class FrameCodecMacFieldsTest {
             assertThat(bytes(plain, batch)).isEqualTo(bytes(plain, new BatchFrame(
                     batch.header().withMac(FrameMac.NONE), batch.payload())));
             assertThat(bytes(plain, metadata)).isEqualTo(bytes(plain, new TopicMetadataFrame(metadata.routing(),
-                    metadata.topic(), metadata.partitionCount(), metadata.configs())));
+                    metadata.topic(), metadata.partitionCount(), metadata.configs(), metadata.topicId(),
+                    metadata.generation())));
             assertThat(bytes(plain, ack)).isEqualTo(bytes(plain, new AckFrame(ack.streamId(), ack.originNodeId(),
                     ack.batchId(), ack.status(), ack.reason(), ack.topic(), ack.partition(), ack.lastOffset(),
                     ack.message())));

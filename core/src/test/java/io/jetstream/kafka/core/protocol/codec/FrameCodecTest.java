@@ -61,15 +61,16 @@ class FrameCodecTest {
 
     @Test
     void anUnsupportedHelloVersionIsReportedWhateverFollowsIt() {
-        ByteBuf in = ALLOC.buffer().writeInt(3).writeByte(1).writeShort(2);
+        // version 1: the layouts before TOPIC_METADATA carried its generation; an older peer is refused
+        ByteBuf in = ALLOC.buffer().writeInt(3).writeByte(1).writeShort(1);
         try {
             assertKind(() -> codec.decode(in), Kind.UNSUPPORTED_VERSION);
         } finally {
             in.release();
         }
-        ErrorFrame reply = ErrorFrame.of(new ProtocolException(Kind.UNSUPPORTED_VERSION, "HELLO version 2"));
+        ErrorFrame reply = ErrorFrame.of(new ProtocolException(Kind.UNSUPPORTED_VERSION, "HELLO version 1"));
         assertThat(reply.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
-        assertThat(reply.message()).contains("supported: 1");
+        assertThat(reply.message()).contains("supported: 2");
         ByteBuf hello = ALLOC.buffer().writeInt(3).writeByte(1).writeShort(9);
         try {
             assertThatThrownBy(() -> codec.decode(hello)).isInstanceOfSatisfying(ProtocolException.class,
@@ -97,6 +98,18 @@ class FrameCodecTest {
         ByteBuf negativeEpoch = Unpooled.buffer().writeInt(19).writeByte(5).writeShort(0).writeShort(1).writeLong(-1)
                 .writeShort(1).writeByte('s').writeShort(1).writeByte('t');
         assertKind(() -> codec.decode(negativeEpoch), Kind.MALFORMED);
+    }
+
+    @Test
+    void aNegativeTopicMetadataGenerationIsMalformed() {
+        TopicMetadataFrame metadata = new TopicMetadataFrame(RoutingHeader.unrouted("s", 1, "o", "d"), "t", 1,
+                Map.of(), org.apache.kafka.common.Uuid.ZERO_UUID, 0x0102_0304_0506_0708L);
+        ByteBuf wire = Unpooled.buffer();
+        codec.encode(metadata, wire);
+        int generation = ByteBufUtil.indexOf(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), wire);
+        wire.setByte(generation, 0x81);
+
+        assertKind(() -> codec.decode(wire), Kind.MALFORMED);
     }
 
     @Test

@@ -89,9 +89,9 @@ final class FrameSamples {
         RoutingHeader routed = unrouted.withPath(List.of("relay-a1:7400", "relay-c1:7400", "relay-b1:7400")).advance();
         List<Frame> frames = new ArrayList<>();
         frames.add(HelloFrame.of(PeerRole.SENDER, "connect-a/task-0", "stream-1", "s3cr3t-token"));
-        frames.add(new HelloFrame(1, PeerRole.RELAY, 0xFFFF, "relay-ä1", "", ""));
+        frames.add(new HelloFrame(2, PeerRole.RELAY, 0xFFFF, "relay-ä1", "", ""));
         frames.add(HelloOkFrame.of("relay-a1", 16 << 20));
-        frames.add(new HelloOkFrame(1, 3, "ŕelay", 1));
+        frames.add(new HelloOkFrame(2, 3, "ŕelay", 1));
         frames.add(new AckFrame("stream-1", "connect-a/task-0", 42, AckStatus.OK,
                 AckReason.NONE, "orders", 3, 1234, ""));
         frames.add(new AckFrame("stream-1", "connect-a/task-0", 43, AckStatus.RECEIVED,
@@ -111,7 +111,9 @@ final class FrameSamples {
         frames.add(new TopicMetadataFrame(unrouted, "orders", 6, Map.of("cleanup.policy", "compact",
                 "retention.ms", "604800000", "compression.type", "zstd")));
         frames.add(new TopicMetadataFrame(routed, "t", 1, Map.of()));
-        frames.add(ErrorFrame.of(ErrorCode.UNSUPPORTED_VERSION, "HELLO version 7 is not supported (supported: 1)"));
+        frames.add(new TopicMetadataFrame(routed, "orders", 6, Map.of("retention.ms", "3600000"),
+                new org.apache.kafka.common.Uuid(-1L, 42L), Long.MAX_VALUE));
+        frames.add(ErrorFrame.of(ErrorCode.UNSUPPORTED_VERSION, "HELLO version 7 is not supported (supported: 2)"));
         frames.add(new ErrorFrame(ErrorCode.INTERNAL_ERROR, ""));
         BatchEncoder encoder = new BatchEncoder();
         List<ReplicatedRecord> records = new ArrayList<>();

@@ -37,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +74,15 @@ class FrameSignerTest {
         Map<String, String> configs = new LinkedHashMap<>();
         configs.put("retention.ms", "604800000");
         configs.put("cleanup.policy", "delete");
-        return new TopicMetadataFrame(ROUTING, "orders", 12, configs);
+        return new TopicMetadataFrame(ROUTING, "orders", 12, configs, TOPIC_ID, GENERATION);
+    }
+
+    private static final Uuid TOPIC_ID = new Uuid(0x0102_0304_0506_0708L, 0x1112_1314_1516_1718L);
+    private static final long GENERATION = 1_700_000_123_456L;
+
+    private static TopicMetadataFrame metadata(String topic, int partitions, Map<String, String> configs, Uuid topicId,
+                                               long generation, FrameMac mac) {
+        return new TopicMetadataFrame(ROUTING, topic, partitions, configs, topicId, generation, mac);
     }
 
     private static AckFrame ack() {
@@ -185,6 +194,32 @@ class FrameSignerTest {
         } finally {
             frame.release();
         }
+    }
+
+    /** The metadata's canonical input, written out independently; the generation and topic id are covered. */
+    @Test
+    void theMetadataMacIsHmacSha256OfTheLabelAndEachFieldInItsCanonicalEncoding() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        string(out, "jetstream/topic-metadata/v2");
+        string(out, "stream-1");
+        string(out, "source-3");
+        string(out, "site-b");
+        out.writeLong(ROUTING.id());
+        string(out, "orders");
+        out.writeInt(12);
+        out.writeLong(0x0102_0304_0506_0708L);
+        out.writeLong(0x1112_1314_1516_1718L);
+        out.writeLong(GENERATION);
+        out.writeInt(2);
+        string(out, "cleanup.policy");
+        string(out, "delete");
+        string(out, "retention.ms");
+        string(out, "604800000");
+        Mac hmac = Mac.getInstance("HmacSHA256");
+        hmac.init(new SecretKeySpec(KEY, "HmacSHA256"));
+
+        assertThat(signer.mac(metadata()).bytes()).isEqualTo(hmac.doFinal(bytes.toByteArray()));
     }
 
     private static void string(DataOutputStream out, String value) throws IOException {
@@ -299,19 +334,21 @@ class FrameSignerTest {
         renamed.put("retention.bytes", "604800000");
         Map<String, TopicMetadataFrame> forgeries = new LinkedHashMap<>();
         forgeries.put("streamId", new TopicMetadataFrame(RoutingHeader.unrouted("stream-2", ROUTING.id(), "source-3",
-                "site-b"), "orders", 12, signed.configs(), signed.mac()));
+                "site-b"), "orders", 12, signed.configs(), TOPIC_ID, GENERATION, signed.mac()));
         forgeries.put("originNodeId", signed.withRouting(RoutingHeader.unrouted("stream-1", ROUTING.id(), "source-9",
                 "site-b")));
         forgeries.put("destination", signed.withRouting(RoutingHeader.unrouted("stream-1", ROUTING.id(), "source-3",
                 "site-x")));
         forgeries.put("metadata id", signed.withRouting(RoutingHeader.unrouted("stream-1", 1, "source-3", "site-b")));
-        forgeries.put("topic", new TopicMetadataFrame(ROUTING, "payments", 12, signed.configs(), signed.mac()));
-        forgeries.put("partitionCount", new TopicMetadataFrame(ROUTING, "orders", 1_000, signed.configs(),
-                signed.mac()));
-        forgeries.put("a config removed", new TopicMetadataFrame(ROUTING, "orders", 12, fewer, signed.mac()));
-        forgeries.put("a config changed", new TopicMetadataFrame(ROUTING, "orders", 12, changed, signed.mac()));
-        forgeries.put("a config added", new TopicMetadataFrame(ROUTING, "orders", 12, more, signed.mac()));
-        forgeries.put("a config renamed", new TopicMetadataFrame(ROUTING, "orders", 12, renamed, signed.mac()));
+        forgeries.put("topic", metadata("payments", 12, signed.configs(), TOPIC_ID, GENERATION, signed.mac()));
+        forgeries.put("partitionCount", metadata("orders", 1_000, signed.configs(), TOPIC_ID, GENERATION, signed.mac()));
+        forgeries.put("topicId", metadata("orders", 12, signed.configs(), Uuid.randomUuid(), GENERATION, signed.mac()));
+        forgeries.put("generation (an old description made to look new)", metadata("orders", 12, signed.configs(),
+                TOPIC_ID, GENERATION + 60_000, signed.mac()));
+        forgeries.put("a config removed", signed.withConfigs(fewer));
+        forgeries.put("a config changed", signed.withConfigs(changed));
+        forgeries.put("a config added", signed.withConfigs(more));
+        forgeries.put("a config renamed", signed.withConfigs(renamed));
         forgeries.forEach((what, forged) -> assertThat(signer.verify(forged)).as(what).isEqualTo(Verdict.WRONG));
     }
 
