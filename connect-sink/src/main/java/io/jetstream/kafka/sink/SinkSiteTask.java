@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -26,9 +28,14 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -221,8 +228,18 @@ public final class SinkSiteTask extends SourceTask {
         Duration callTimeout = config.clusterCallTimeout();
         Admin stableAdmin = stableOffsetsAdmin;
         WorkerTransactionsCheck check = transactionsCheck;
-        stableCommits = new StableCommits(
-                destinations -> lastStableOffsets(stableAdmin, destinations, callTimeout, clock),
+        StableCommits.StableOffsets offsets = new StableCommits.StableOffsets() {
+            @Override
+            public Map<TopicPartition, Long> lastStableOffsets(List<TopicPartition> destinations) throws Exception {
+                return SinkSiteTask.lastStableOffsets(stableAdmin, destinations, callTimeout, clock);
+            }
+
+            @Override
+            public boolean markersPending(TopicPartition destination) throws Exception {
+                return SinkSiteTask.markersPending(stableAdmin, destination, callTimeout);
+            }
+        };
+        stableCommits = new StableCommits(offsets,
                 (origin, offset, topicId) -> {
                     // nothing is acknowledged once the worker is known to write without transactions
                     if (check.evidence() == null) {
@@ -394,6 +411,33 @@ public final class SinkSiteTask extends SourceTask {
         metadataApplier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1_000),
                 new DefaultThreadFactory("jetstream-topics-" + nodeId, true));
         return metadataApplier;
+    }
+
+    /**
+     * Whether a transaction open on {@code destination} is between its commit (or abort) and its markers:
+     * its coordinator lists it in PrepareCommit or PrepareAbort.
+     */
+    private static boolean markersPending(Admin admin, TopicPartition destination, Duration timeout)
+            throws Exception {
+        int timeoutMs = (int) timeout.toMillis();
+        Set<Long> open = new HashSet<>();
+        for (ProducerState producer : admin.describeProducers(List.of(destination),
+                new DescribeProducersOptions().timeoutMs(timeoutMs)).partitionResult(destination)
+                .get(timeoutMs, TimeUnit.MILLISECONDS).activeProducers()) {
+            if (producer.currentTransactionStartOffset().isPresent()) {
+                open.add(producer.producerId());
+            }
+        }
+        if (open.isEmpty()) {
+            return false;
+        }
+        for (TransactionListing listing : admin.listTransactions(new ListTransactionsOptions()
+                .filterProducerIds(open).timeoutMs(timeoutMs)).all().get(timeoutMs, TimeUnit.MILLISECONDS)) {
+            if (listing.state() == TransactionState.PREPARE_COMMIT || listing.state() == TransactionState.PREPARE_ABORT) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

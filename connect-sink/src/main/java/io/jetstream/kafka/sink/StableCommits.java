@@ -53,6 +53,16 @@ final class StableCommits implements AutoCloseable {
     /** Reads last stable offsets, in one cluster call for all partitions. */
     interface StableOffsets {
         Map<TopicPartition, Long> lastStableOffsets(List<TopicPartition> destinations) throws Exception;
+
+        /**
+         * Whether the transaction holding {@code destination}'s stable offset back is still having its
+         * markers written: its coordinator has it in PrepareCommit or PrepareAbort. Late markers, not a
+         * hang: on a saturated broker, transactions over many partitions have taken longer than 30 s.
+         * Asked only when records look stuck; false when it cannot tell.
+         */
+        default boolean markersPending(TopicPartition destination) throws Exception {
+            return false;
+        }
     }
 
     /** Told when an origin partition's records up to an offset are stable. */
@@ -90,6 +100,8 @@ final class StableCommits implements AutoCloseable {
     /** When the last check started: checks are at least {@link #recheck} apart. */
     private long lastCheckNanos = Long.MIN_VALUE;
     private volatile RuntimeException failure;
+    /** Guarded by {@link #lock}. */
+    private long markersLate;
     private volatile boolean closed;
 
     StableCommits(StableOffsets offsets, Release release, Duration recheck, Duration stuckAfter, LongSupplier nanoTime,
@@ -229,6 +241,7 @@ final class StableCommits implements AutoCloseable {
         }
         List<Mark> released = new ArrayList<>();
         List<TopicPartition> releasedOrigins = new ArrayList<>();
+        List<Stuck> stuck = new ArrayList<>();
         synchronized (lock) {
             long now = nanoTime.getAsLong();
             belowSince.keySet().retainAll(stable.keySet());
@@ -256,7 +269,7 @@ final class StableCommits implements AutoCloseable {
                     long since = belowSince.computeIfAbsent(oldest.destination(), tp -> now);
                     if (now - since > stuckAfter.toNanos() && now - oldest.committedAtNanos() > stuckAfter.toNanos()
                             && failure == null) {
-                        failure = stuck(entry.getKey(), oldest, stable.get(oldest.destination()));
+                        stuck.add(new Stuck(entry.getKey(), oldest, stable.get(oldest.destination())));
                     }
                 }
                 if (queue.isEmpty()) {
@@ -270,6 +283,55 @@ final class StableCommits implements AutoCloseable {
         for (int i = 0; i < released.size(); i++) {
             Mark mark = released.get(i);
             release.stable(releasedOrigins.get(i), mark.originOffset(), mark.topicId());
+        }
+        for (Stuck candidate : stuck) {
+            failIfHanging(candidate);
+        }
+    }
+
+    /** Records that look stuck: the origin partition, its oldest mark and the destination's stable offset. */
+    private record Stuck(TopicPartition origin, Mark oldest, long lso) {
+    }
+
+    /**
+     * Fails the task for records that stayed unreadable past {@code stuckAfter}, unless the broker is
+     * still writing the holding transaction's markers: then the wait starts again (logged), since
+     * failing would stop replication for records that become readable by themselves. Outside the
+     * lock: the question is a cluster call.
+     */
+    private void failIfHanging(Stuck candidate) {
+        TopicPartition destination = candidate.oldest().destination();
+        boolean pending;
+        try {
+            pending = offsets.markersPending(destination);
+        } catch (Exception e) {
+            log.debug("Could not tell whether the markers of {} are still being written", destination, e);
+            pending = false;
+        }
+        synchronized (lock) {
+            if (failure != null || closed) {
+                return;
+            }
+            if (pending) {
+                belowSince.put(destination, nanoTime.getAsLong());
+                markersLate++;
+                log.warn("Records of {} written to {} up to offset {} are still not readable {} ms after their "
+                        + "commit, but the transaction holding the stable offset ({}) is still having its markers "
+                        + "written (PrepareCommit/PrepareAbort at its coordinator): the destination broker is slow, "
+                        + "not hanging; waiting another {} ms", candidate.origin(), destination,
+                        candidate.oldest().destinationOffset(),
+                        (nanoTime.getAsLong() - candidate.oldest().committedAtNanos()) / 1_000_000, candidate.lso(),
+                        stuckAfter.toMillis());
+                return;
+            }
+            failure = stuck(candidate.origin(), candidate.oldest(), candidate.lso());
+        }
+    }
+
+    /** How often records looked stuck while their transaction's markers were still being written. */
+    long markersLate() {
+        synchronized (lock) {
+            return markersLate;
         }
     }
 

@@ -27,19 +27,30 @@ class StableCommitsTest {
     private final List<List<TopicPartition>> asked = new ArrayList<>();
     private final AtomicLong now = new AtomicLong();
     private boolean unreadable;
+    private boolean markersPending;
+    private final List<TopicPartition> markersAsked = new ArrayList<>();
     private final ScheduledExecutorService noWork = Executors.newSingleThreadScheduledExecutor();
     private final StableCommits commits;
 
     StableCommitsTest() {
         noWork.shutdown();
-        commits = new StableCommits(destinations -> {
-            asked.add(destinations);
-            if (unreadable) {
-                throw new IllegalStateException("broker down");
+        commits = new StableCommits(new StableCommits.StableOffsets() {
+            @Override
+            public Map<TopicPartition, Long> lastStableOffsets(List<TopicPartition> destinations) {
+                asked.add(destinations);
+                if (unreadable) {
+                    throw new IllegalStateException("broker down");
+                }
+                Map<TopicPartition, Long> out = new HashMap<>();
+                destinations.forEach(tp -> out.put(tp, lso.getOrDefault(tp, 0L)));
+                return out;
             }
-            Map<TopicPartition, Long> out = new HashMap<>();
-            destinations.forEach(tp -> out.put(tp, lso.getOrDefault(tp, 0L)));
-            return out;
+
+            @Override
+            public boolean markersPending(TopicPartition destination) {
+                markersAsked.add(destination);
+                return markersPending;
+            }
         }, (origin, offset, topicId) -> released.add(origin + "@" + offset + "/" + topicId),
                 Duration.ofMillis(20), Duration.ofSeconds(30), now::get, noWork);
     }
@@ -146,6 +157,39 @@ class StableCommitsTest {
         lso.put(DEST, 200L);
         commits.check();
         assertThat(released).isEmpty();
+    }
+
+    /**
+     * Issue 30's sweep at 1,200 partitions on a saturated machine: the broker wrote the commit markers
+     * more than 30 s after the commit, and the task failed for a transaction that was not hanging.
+     */
+    @Test
+    void recordsWhoseTransactionIsStillHavingItsMarkersWrittenWaitAgainInsteadOfFailingTheTask() {
+        commits.written(ORIGIN, 10, null, DEST, 100);
+        commits.committed();
+        lso.put(DEST, 90L);
+        commits.check();
+        markersPending = true;
+        now.addAndGet(Duration.ofSeconds(31).toNanos());
+        commits.check();
+        assertThat(markersAsked).containsExactly(DEST);
+        assertThat(commits.failure()).as("markers still being written: slow, not hanging").isNull();
+        assertThat(commits.markersLate()).isEqualTo(1);
+        now.addAndGet(Duration.ofSeconds(20).toNanos());
+        commits.check();
+        assertThat(commits.failure()).as("the wait started again").isNull();
+        lso.put(DEST, 101L);
+        commits.check();
+        assertThat(released).containsExactly(ORIGIN + "@10/null");
+
+        // a transaction the coordinator no longer completes: after the same wait, the task fails
+        commits.written(ORIGIN, 11, null, DEST, 102);
+        commits.committed();
+        commits.check();
+        markersPending = false;
+        now.addAndGet(Duration.ofSeconds(31).toNanos());
+        commits.check();
+        assertThat(commits.failure()).isNotNull();
     }
 
     @Test
