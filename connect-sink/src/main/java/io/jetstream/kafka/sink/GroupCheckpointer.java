@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -132,6 +133,11 @@ final class GroupCheckpointer implements AutoCloseable {
         @Override
         public Map<TopicPartition, Long> committed(String group) throws Exception {
             return positions(source, group);
+        }
+
+        @Override
+        public Map<String, Uuid> topicIds(Collection<String> topics) throws Exception {
+            return GroupOffsetTranslation.originTopicIds(source, topics, callTimeout);
         }
     }
 

@@ -1,14 +1,18 @@
 package io.jetstream.kafka.sink;
 
+import io.jetstream.kafka.core.offsets.GroupOffsetTranslation;
 import io.jetstream.kafka.core.offsets.OffsetTranslator;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * through the offset map, hands them to be written as checkpoints, and (when asked) commits them
  * into the groups at the destination that have no active member there, never moving a group's
  * position backwards. Positions that do not translate exactly are skipped and counted, never
- * guessed.
+ * guessed; so are positions on an origin topic whose current incarnation (topic id) is not the one
+ * the map's entries describe (deleted and recreated since).
  *
  * <p>Threads: one caller at a time (the connector's checkpoint thread).
  */
@@ -31,6 +36,12 @@ final class GroupCheckpoints {
         Collection<String> groups() throws Exception;
 
         Map<TopicPartition, Long> committed(String group) throws Exception;
+
+        /**
+         * The topics' ids now (their current incarnations); a topic that does not exist maps to
+         * {@link Uuid#ZERO_UUID} or is left out.
+         */
+        Map<String, Uuid> topicIds(Collection<String> topics) throws Exception;
     }
 
     /** The destination cluster's groups and the checkpoints topic. */
@@ -66,6 +77,7 @@ final class GroupCheckpoints {
     private final long syncIntervalMillis;
     private final LongSupplier clock;
     private long lastSync = Long.MIN_VALUE;
+    private final Set<String> warnedIncarnations = new HashSet<>();
 
     GroupCheckpoints(CheckpointConfigs.GroupFilter filter, Origin origin, Destination destination, OffsetMap map,
                      boolean sync, long syncIntervalMillis, LongSupplier clock) {
@@ -80,6 +92,9 @@ final class GroupCheckpoints {
 
     Round run() throws Exception {
         Map<TopicPartition, OffsetTranslator> translators = map.refresh();
+        Set<String> mappedTopics = new HashSet<>();
+        translators.keySet().forEach(tp -> mappedTopics.add(tp.topic()));
+        Map<String, Uuid> topicIds = mappedTopics.isEmpty() ? Map.of() : origin.topicIds(mappedTopics);
         long now = clock.getAsLong();
         boolean syncNow = sync && (lastSync == Long.MIN_VALUE || now - lastSync >= syncIntervalMillis);
         int groups = 0;
@@ -96,7 +111,11 @@ final class GroupCheckpoints {
                 if (translator == null || translator.isEmpty()) {
                     continue; // a partition not replicated here
                 }
-                OffsetTranslator.Translation translation = translator.toDestination(position.getValue());
+                Uuid current = topicIds.getOrDefault(position.getKey().topic(), Uuid.ZERO_UUID);
+                OffsetTranslator.Translation translation = translator.toDestination(current, position.getValue());
+                if (translation.status() == OffsetTranslator.Status.OTHER_INCARNATION) {
+                    warnOtherIncarnation(position.getKey().topic(), current, translator.topicId());
+                }
                 if (!translation.exact()) {
                     inexact++;
                     log.debug("Group {} at {} offset {}: {}, not checkpointed", group, position.getKey(),
@@ -121,6 +140,15 @@ final class GroupCheckpoints {
             lastSync = now;
         }
         return new Round(groups, written, inexact, synced);
+    }
+
+    /** Once per topic and pair of incarnations, so that a round every minute does not repeat it. */
+    private void warnOtherIncarnation(String topic, Uuid current, Uuid mapped) {
+        if (warnedIncarnations.add(topic + "/" + current + "/" + mapped)) {
+            log.warn("Positions of consumer groups on {} are not checkpointed or synced: {}. They will be once the "
+                    + "current topic is replicated with the offset map on.", topic,
+                    GroupOffsetTranslation.otherIncarnation(topic, current, mapped));
+        }
     }
 
     /** Commits a group's translated positions here when it has no active member and is behind them. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jetstream.kafka.core.offsets.OffsetMapEntry;
 import io.jetstream.kafka.core.offsets.OffsetTranslator;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ class GroupCheckpointsTest {
         final Map<String, Map<TopicPartition, Long>> destination = new HashMap<>();
         final Map<String, Integer> members = new HashMap<>();
         final List<GroupCheckpoints.Checkpoint> written = new ArrayList<>();
+        final Map<String, Uuid> topicIds = new HashMap<>();
+        Map<TopicPartition, OffsetTranslator> map = GroupCheckpointsTest.map();
 
         @Override
         public List<String> groups() {
@@ -43,6 +46,13 @@ class GroupCheckpointsTest {
         @Override
         public Map<TopicPartition, Long> committed(String group) {
             return origin.getOrDefault(group, Map.of());
+        }
+
+        @Override
+        public Map<String, Uuid> topicIds(Collection<String> topics) {
+            Map<String, Uuid> ids = new HashMap<>();
+            topics.forEach(topic -> ids.put(topic, topicIds.getOrDefault(topic, Uuid.ZERO_UUID)));
+            return ids;
         }
 
         @Override
@@ -90,7 +100,7 @@ class GroupCheckpointsTest {
                 sites.write(checkpoints);
             }
         };
-        return new GroupCheckpoints(filter, sites, destination, GroupCheckpointsTest::map, sync, 60_000, clock::get);
+        return new GroupCheckpoints(filter, sites, destination, () -> sites.map, sync, 60_000, clock::get);
     }
 
     @Test
@@ -126,5 +136,31 @@ class GroupCheckpointsTest {
         clock.addAndGet(30_000);
         assertThat(checkpoints.run().synced()).isEqualTo(1);
         assertThat(sites.at("idle")).containsEntry(REPLICA_0, 113L);
+    }
+
+    @Test
+    void aRecreatedTopicsPositionsAreNeitherCheckpointedNorSyncedThroughTheOldIncarnationsEntries() throws Exception {
+        Uuid old = Uuid.randomUuid();
+        Uuid recreated = Uuid.randomUuid();
+        Sites sites = new Sites();
+        OffsetTranslator translator = new OffsetTranslator();
+        translator.add(new OffsetMapEntry("A", "orders", 0, old, "A.orders", -1,
+                List.of(new OffsetMapEntry.Segment(0, 100, 10)), 1, false));
+        sites.map = Map.of(ORDERS_0, translator);
+        sites.topicIds.put("orders", old);
+        sites.origin.put("app", Map.of(ORDERS_0, 4L));
+        GroupCheckpoints checkpoints = checkpoints(sites, true, new AtomicLong());
+        assertThat(checkpoints.run().synced()).isEqualTo(1);
+        assertThat(sites.at("app")).containsEntry(REPLICA_0, 104L);
+
+        // orders is deleted and recreated; its new incarnation is not in the map yet. The group reads
+        // the new topic up to 7: the old entries would put it at 107, past records it never read.
+        sites.topicIds.put("orders", recreated);
+        sites.origin.put("app", Map.of(ORDERS_0, 7L));
+        sites.written.clear();
+        GroupCheckpoints.Round round = checkpoints(sites, true, new AtomicLong()).run();
+        assertThat(round).isEqualTo(new GroupCheckpoints.Round(0, 0, 1, 0));
+        assertThat(sites.written).isEmpty();
+        assertThat(sites.at("app")).containsEntry(REPLICA_0, 104L);
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides which origin offsets a source-site task can vouch for, so that the destination can tell
@@ -36,6 +38,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class OriginCoverage {
 
+    private static final Logger log = LoggerFactory.getLogger(OriginCoverage.class);
+
     /** What the origin cluster says; implementations bound their waits and throw when they cannot answer. */
     interface OriginOffsets {
         /** Committed offsets of the connector's consumer group; partitions without one are left out. */
@@ -55,6 +59,7 @@ final class OriginCoverage {
     /** Metrics, read by other threads. */
     private volatile long checks;
     private volatile long unvouched;
+    private volatile long startedPastLogStart;
 
     OriginCoverage(OriginOffsets origin) {
         this.origin = origin;
@@ -102,6 +107,15 @@ final class OriginCoverage {
         return restarts;
     }
 
+    /**
+     * Partitions whose consumer, without a committed offset, started above the log start offset:
+     * a reset other than {@code earliest} (the worker's {@code consumer.auto.offset.reset}), or a
+     * log that begins with records the consumer rightly skips (compacted away, aborted).
+     */
+    long startedPastLogStart() {
+        return startedPastLogStart;
+    }
+
     /** Times the origin was asked (one per put with jumps or first records). */
     long checks() {
         return checks;
@@ -110,6 +124,22 @@ final class OriginCoverage {
     /** Jumps over offsets the task could not vouch for: the destination decides whether they are gaps. */
     long unvouched() {
         return unvouched;
+    }
+
+    /**
+     * The connector cannot see the worker's {@code consumer.auto.offset.reset}; this is where a reset
+     * other than {@code earliest} shows. Not an error for the task: a compacted or aborted head of the
+     * log looks the same, and the destination has nothing to compare with.
+     */
+    private void reportStartPastLogStart(TopicPartition partition, long logStart, long first) {
+        startedPastLogStart++;
+        log.warn("{} has no committed offset and the consumer started it at offset {}, above its log start offset {}:"
+                + " if the Connect worker sets consumer.auto.offset.reset to anything but earliest (latest, "
+                + "by_duration), the records at offsets {}..{} were skipped and will not be replicated; set it to "
+                + "earliest on the source site's workers (or consumer.override.auto.offset.reset=earliest on this "
+                + "connector) and reset the connector's consumer group offsets for {} to {}. If the head of this "
+                + "partition was compacted away or holds only aborted transactions, nothing is missing.",
+                partition, first, logStart, logStart, first - 1, partition, logStart);
     }
 
     private Map<Integer, Long> verdicts(List<Suspect> suspects, Set<TopicPartition> firstSeen) {
@@ -128,6 +158,10 @@ final class OriginCoverage {
                 long from;
                 if (position == null) {
                     from = s.offset(); // no committed offset: replication of this group starts here
+                    boolean pastLogStart = start != null && s.offset() > start;
+                    if (pastLogStart) {
+                        reportStartPastLogStart(s.partition(), start, s.offset());
+                    }
                 } else if (start != null && position >= start) {
                     from = position;
                 } else {

@@ -54,6 +54,12 @@ public class SourceSiteConfig extends AbstractConfig {
      * {@code read_committed} keeps records of aborted and open transactions out of the replica.
      */
     public static final String CONSUMER_ISOLATION_LEVEL = "consumer.override.isolation.level";
+    /**
+     * Connect's per-connector override of where the consumer starts a partition without a committed
+     * offset. Declared so that anything but {@code earliest} fails validation on this key: any other
+     * value skips the first records of new partitions and topics without a trace.
+     */
+    public static final String CONSUMER_AUTO_OFFSET_RESET = "consumer.override.auto.offset.reset";
 
     /** Most batches a task keeps unacknowledged, whatever the policy. */
     static final int MAX_WINDOW_BATCHES = 1024;
@@ -167,7 +173,20 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "of aborted transactions would reach the destination as committed records. The "
                                 + "worker must allow the override: connector.client.config.override.policy=All "
                                 + "(Kafka's default), or isolation.level in its allowlist.",
-                        CONSUMER, 1, Width.SHORT, "Consumer isolation level");
+                        CONSUMER, 1, Width.SHORT, "Consumer isolation level")
+                .define(CONSUMER_AUTO_OFFSET_RESET, Type.STRING, null, new EarliestValidator(), Importance.HIGH,
+                        "Optional; when set, must be earliest. Connect's override of where the consumer of this "
+                                + "connector's tasks starts a partition that has no committed offset (a new "
+                                + "partition, a new topic matching topics.regex, a first deployment): earliest "
+                                + "starts at its first record. Unset, Connect's own default for sink connectors "
+                                + "applies (earliest) unless the worker sets consumer.auto.offset.reset, which this "
+                                + "connector cannot see: never set it to anything but earliest on the workers of "
+                                + "the source site. latest (or by_duration) would skip the records a partition "
+                                + "received before the consumer first read it, and the destination could not tell "
+                                + "(it has written nothing of the partition); none fails the tasks on every new "
+                                + "partition. A task whose consumer starts a partition above its log start offset "
+                                + "logs a WARN and counts it in consumer-started-past-log-start-total.",
+                        CONSUMER, 2, Width.SHORT, "Consumer reset of new partitions");
         ClusterClientConfigs.define(def, ClusterClientConfigs.SOURCE_PREFIX, SOURCE_SECURITY, "the source cluster");
         RelayClientConfigs.define(def,
                 "Relays of the source site this connector sends batches to (host:port of their data "
@@ -207,6 +226,24 @@ public class SourceSiteConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "read_committed";
+        }
+    }
+
+    /** Accepts only {@code earliest} (any case) or no value, saying why. */
+    static final class EarliestValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            boolean earliest = value == null || "earliest".equalsIgnoreCase(((String) value).trim());
+            if (!earliest) {
+                throw new ConfigException(name, value, "must be earliest (or unset): with any other reset the "
+                        + "source-site tasks would start new partitions and topics after their first records, "
+                        + "which would never be replicated, and the destination could not tell");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "earliest";
         }
     }
 

@@ -116,6 +116,10 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         gauge("unvouched-offset-jumps-total", "Offset jumps over offsets the source cluster no longer holds "
                 + "(deleted before they were read, or a committed offset below the log start): the destination "
                 + "reports a gap unless it already wrote them.", coverage::unvouched);
+        gauge("consumer-started-past-log-start-total", "Partitions without a committed offset whose consumer "
+                + "started above the log start offset: the worker's consumer.auto.offset.reset is not earliest (the "
+                + "records below were skipped), or the head of the log was compacted away or aborted (nothing "
+                + "skipped). Logged at WARN with the offsets.", coverage::startedPastLogStart);
     }
 
     void recordsIn(int records, long bytes) {

@@ -76,6 +76,23 @@ class OriginCoverageTest {
     }
 
     @Test
+    void aConsumerThatStartsAPartitionWithoutCommittedOffsetAboveItsLogStartIsReported() {
+        // The worker's consumer.auto.offset.reset=latest: a new partition's first 500 records, still in
+        // the log, were never handed to the task.
+        coverage.assign(List.of(P0, P1));
+        origin.logStart.put(P1, 30L);
+        assertThat(coverage.check(List.of(P0, P1), new long[] {500, 30})).containsOnly(Map.entry(0, 500L),
+                Map.entry(1, 30L));
+        assertThat(coverage.startedPastLogStart()).as("P0 only: P1 starts at its log start").isEqualTo(1);
+
+        // A committed offset, even above the log start, is where the group stopped: not a reset.
+        coverage.assign(List.of(P1));
+        origin.committed.put(P1, 80L);
+        check(P1, 80);
+        assertThat(coverage.startedPastLogStart()).isEqualTo(1);
+    }
+
+    @Test
     void whenTheOriginCannotAnswerNothingChangesAndTheSameRecordsAreCheckedAgain() {
         coverage.assign(List.of(P0));
         origin.committed.put(P0, 7L);

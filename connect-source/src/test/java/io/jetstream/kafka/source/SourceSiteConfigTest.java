@@ -207,6 +207,24 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void validateRefusesAConsumerThatStartsNewPartitionsAnywhereButAtTheirFirstRecord() {
+        for (String reset : List.of("latest", "none", "by_duration:PT1H", "LATEST")) {
+            Map<String, String> props = valid();
+            props.put("consumer.override.auto.offset.reset", reset);
+            assertThat(errors(new SourceSiteConnector().validate(props), "consumer.override.auto.offset.reset"))
+                    .as(reset).anyMatch(m -> m.contains("must be earliest"));
+            assertThatThrownBy(() -> new SourceSiteConfig(props)).as(reset).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("consumer.override.auto.offset.reset");
+        }
+        Map<String, String> earliest = valid();
+        earliest.put("consumer.override.auto.offset.reset", "earliest");
+        assertThat(errors(new SourceSiteConnector().validate(earliest), "consumer.override.auto.offset.reset"))
+                .isEmpty();
+        assertThat(errors(new SourceSiteConnector().validate(valid()), "consumer.override.auto.offset.reset"))
+                .as("unset: Connect's own default for sink connectors, earliest").isEmpty();
+    }
+
+    @Test
     void everyTaskGetsTheConfigAndItsIndex() {
         List<Map<String, String>> tasks = SourceSiteConnector.taskConfigs(valid(), 3);
         assertThat(tasks).hasSize(3);

@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -127,9 +128,19 @@ final class OffsetsTranslateCommand implements Callable<Integer> {
                 options.timeout());
         boolean toDestination = options.direction() == Direction.TO_DESTINATION;
         List<Row> rows;
-        try (Admin from = Admin.create(toDestination ? origin : destination)) {
-            rows = GroupOffsetTranslation.translate(from, options.group(), options.topic(), map, options.direction(),
-                    options.timeout());
+        Uuid originTopicId;
+        try (Admin originAdmin = Admin.create(origin)) {
+            // The origin topic's incarnation now: positions translate only through its own entries.
+            originTopicId = GroupOffsetTranslation.originTopicId(originAdmin, options.topic(), options.timeout());
+            if (toDestination) {
+                rows = GroupOffsetTranslation.translate(originAdmin, originTopicId, options.group(), options.topic(),
+                        map, options.direction(), options.timeout());
+            } else {
+                try (Admin from = Admin.create(destination)) {
+                    rows = GroupOffsetTranslation.translate(from, originTopicId, options.group(), options.topic(),
+                            map, options.direction(), options.timeout());
+                }
+            }
         }
         out.printf("%-10s %-30s %14s  %-30s %14s  %s%n", "PARTITION", "FROM TOPIC", "POSITION", "TO TOPIC",
                 "POSITION", "STATUS");
@@ -137,6 +148,15 @@ final class OffsetsTranslateCommand implements Callable<Integer> {
             out.printf("%-10d %-30s %14d  %-30s %14s  %s%n", row.partition(), row.fromTopic(), row.fromOffset(),
                     row.toTopic(), row.translation().offset() < 0 ? "-" : Long.toString(row.translation().offset()),
                     row.translation().status());
+        }
+        boolean otherIncarnation = rows.stream()
+                .anyMatch(row -> row.translation().status() == OffsetTranslator.Status.OTHER_INCARNATION);
+        if (otherIncarnation) {
+            Uuid mapped = map.values().stream().map(OffsetTranslator::topicId)
+                    .filter(id -> !originTopicId.equals(id)).findFirst().orElse(Uuid.ZERO_UUID);
+            out.println("OTHER_INCARNATION: " + GroupOffsetTranslation.otherIncarnation(options.topic(), originTopicId,
+                    mapped) + ". Wait until the new topic is replicated with the offset map on, or reset the group"
+                    + " by time (docs/failover.md).");
         }
         if (rows.isEmpty()) {
             out.println("Group " + options.group() + " has no committed position on " + options.topic()

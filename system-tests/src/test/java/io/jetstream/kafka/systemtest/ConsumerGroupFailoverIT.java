@@ -27,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -174,7 +175,11 @@ class ConsumerGroupFailoverIT {
         boolean toDestination = direction == Direction.TO_DESTINATION;
         try (Admin from = toDestination ? env.siteA().admin() : env.siteB().admin();
              Admin to = toDestination ? env.siteB().admin() : env.siteA().admin()) {
-            List<Row> rows = GroupOffsetTranslation.translate(from, GROUP, TOPIC, map, direction, DEADLINE);
+            Uuid topicId;
+            try (Admin origin = env.siteA().admin()) {
+                topicId = GroupOffsetTranslation.originTopicId(origin, TOPIC, DEADLINE);
+            }
+            List<Row> rows = GroupOffsetTranslation.translate(from, topicId, GROUP, TOPIC, map, direction, DEADLINE);
             GroupOffsetTranslation.commit(to, GROUP, rows, DEADLINE);
             return rows;
         }

@@ -485,6 +485,12 @@ public final class PeerClient implements AutoCloseable {
                 }
                 deliver(frame);
                 ctx.close();
+            } else if (state == State.AWAIT_HELLO_OK && frame instanceof HelloOkFrame ok
+                    && ok.maxFrameBytes() < config.minPeerMaxFrameBytes()) {
+                // Never sized to, nor skipping records because of, a claim below the floor.
+                fail(ctx, new IOException("relay " + ok.nodeId() + " announces a frame limit of " + ok.maxFrameBytes()
+                        + " bytes, below the " + config.minPeerMaxFrameBytes() + " bytes this client accepts from a "
+                        + "peer: not used (raise its frame.max.bytes)"));
             } else if (state == State.AWAIT_HELLO_OK && frame instanceof HelloOkFrame ok) {
                 peerNodeId = ok.nodeId();
                 peerMaxFrameBytes = ok.maxFrameBytes();

@@ -40,12 +40,17 @@ import org.apache.kafka.common.utils.ExponentialBackoff;
  * @param macs                offer the frame layouts with a {@code mac} field (HELLO flag
  *                            {@code FLAG_MACS}); used when the relay takes the offer in its HELLO_OK
  *                            ({@link PeerClient#macs()}), so that end-to-end MACs travel this hop
+ * @param minPeerMaxFrameBytes the smallest frame limit accepted from the relay's HELLO_OK: a relay
+ *                            announcing less is refused (the connection is closed and retried with
+ *                            backoff, never used), so that nothing is sized to, or skipped because of,
+ *                            a peer's claim below it. At least {@link FrameLength#MIN_MAX_FRAME_BYTES}
+ *                            (the default) and at most {@code maxFrameBytes}
  */
 public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String nodeId, String streamId,
         String token, SslContext sslContext, Duration connectTimeout,
         Duration heartbeatInterval, Duration reconnectBackoff, Duration reconnectBackoffMax,
         int maxFrameBytes, int writeLowWaterMark, int writeHighWaterMark,
-        SubscribeFrame subscription, boolean receipts, boolean macs) {
+        SubscribeFrame subscription, boolean receipts, boolean macs, int minPeerMaxFrameBytes) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
@@ -78,6 +83,10 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
                     + " is below reconnectBackoff " + reconnectBackoff);
         }
         FrameLength.checkMaxFrameBytes(maxFrameBytes);
+        if (minPeerMaxFrameBytes < FrameLength.MIN_MAX_FRAME_BYTES || minPeerMaxFrameBytes > maxFrameBytes) {
+            throw new IllegalArgumentException("minPeerMaxFrameBytes " + minPeerMaxFrameBytes + " must lie in "
+                    + FrameLength.MIN_MAX_FRAME_BYTES + ".." + maxFrameBytes + " (maxFrameBytes)");
+        }
         if (writeLowWaterMark < 0 || writeHighWaterMark < writeLowWaterMark || writeHighWaterMark == 0) {
             throw new IllegalArgumentException("water marks need 0 <= low <= high, high > 0; got low "
                     + writeLowWaterMark + ", high " + writeHighWaterMark);
@@ -126,7 +135,7 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
                 + connectTimeout + ", heartbeatInterval=" + heartbeatInterval + ", reconnectBackoff=" + reconnectBackoff
                 + ".." + reconnectBackoffMax + ", maxFrameBytes=" + maxFrameBytes + ", writeWaterMarks="
                 + writeLowWaterMark + "/" + writeHighWaterMark + ", subscription=" + subscription + ", receipts="
-                + receipts + ", macs=" + macs + "]";
+                + receipts + ", macs=" + macs + ", minPeerMaxFrameBytes=" + minPeerMaxFrameBytes + "]";
     }
 
     private static void requirePositive(Duration value, String name) {
@@ -154,6 +163,7 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
         private SubscribeFrame subscription;
         private boolean receipts;
         private boolean macs = true;
+        private int minPeerMaxFrameBytes = FrameLength.MIN_MAX_FRAME_BYTES;
 
         private Builder(InetSocketAddress remote, PeerRole role, String nodeId, String streamId, String token) {
             this.remote = remote;
@@ -217,10 +227,19 @@ public record PeerClientConfig(InetSocketAddress remote, PeerRole role, String n
             return this;
         }
 
+        /**
+         * The smallest frame limit a relay may announce (see {@link PeerClientConfig#minPeerMaxFrameBytes()});
+         * {@link FrameLength#MIN_MAX_FRAME_BYTES} by default.
+         */
+        public Builder minPeerMaxFrameBytes(int minPeerMaxFrameBytes) {
+            this.minPeerMaxFrameBytes = minPeerMaxFrameBytes;
+            return this;
+        }
+
         public PeerClientConfig build() {
             return new PeerClientConfig(remote, role, nodeId, streamId, token, sslContext, connectTimeout,
                     heartbeatInterval, reconnectBackoff, reconnectBackoffMax, maxFrameBytes, writeLowWaterMark,
-                    writeHighWaterMark, subscription, receipts, macs);
+                    writeHighWaterMark, subscription, receipts, macs, minPeerMaxFrameBytes);
         }
     }
 }

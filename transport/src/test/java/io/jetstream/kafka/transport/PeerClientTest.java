@@ -322,6 +322,36 @@ class PeerClientTest {
     }
 
     @Test
+    void aRelayAnnouncingAFrameLimitBelowTheFloorIsNeverUsed() throws Exception {
+        // A relay (or anyone posing as one) that claims it takes 4 KiB frames: a sender sizing records to
+        // that claim would skip every record above it under errors.tolerance=all.
+        FakeRelay relay = relay(Mode.ACCEPT);
+        relay.announcedMaxFrameBytes = 4096;
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).minPeerMaxFrameBytes(1 << 20).build());
+        client.start();
+        await("refused twice (reconnects)").atMost(WAIT).until(() -> relay.hellos.size() >= 2
+                && recorder.disconnects.size() >= 2);
+        assertThat(recorder.ready).hasValue(0);
+        assertThat(client.isReady()).isFalse();
+        assertThat(client.peerMaxFrameBytes()).as("the claim is not taken").isZero();
+        assertThat(recorder.disconnects.get(0)).hasMessageContaining("4096").hasMessageContaining("1048576");
+
+        relay.announcedMaxFrameBytes = 1 << 20;
+        await("ready once the relay announces enough").atMost(WAIT).until(client::isReady);
+        assertThat(client.peerMaxFrameBytes()).isEqualTo(1 << 20);
+    }
+
+    @Test
+    void theFloorLiesBetweenTheCodecsMinimumAndTheClientsOwnLimit() {
+        assertThatThrownBy(() -> config(new InetSocketAddress("127.0.0.1", 1), PeerRole.SENDER)
+                .minPeerMaxFrameBytes(512).build()).hasMessageContaining("minPeerMaxFrameBytes 512");
+        assertThatThrownBy(() -> config(new InetSocketAddress("127.0.0.1", 1), PeerRole.SENDER)
+                .minPeerMaxFrameBytes(2 << 20).build()).hasMessageContaining("maxFrameBytes");
+        assertThat(config(new InetSocketAddress("127.0.0.1", 1), PeerRole.SENDER).build().minPeerMaxFrameBytes())
+                .isEqualTo(1024);
+    }
+
+    @Test
     void oversizedBatchIsRefusedAndReleased() throws Exception {
         FakeRelay relay = relay(Mode.ACCEPT);
         PeerClient client = client(config(relay.start(0), PeerRole.SENDER).maxFrameBytes(4096).build());

@@ -32,7 +32,13 @@ public final class OffsetTranslator {
         /** The position lies past what the map holds: records not replicated (or not mapped) yet. */
         BEYOND_MAP,
         /** The position lies between two entries that do not chain: records written without a map entry. */
-        HOLE
+        HOLE,
+        /**
+         * The map's entries are of another incarnation of the origin topic than the one that exists
+         * now (it was deleted and recreated after them, or is gone): nothing of the current topic is
+         * in the map, so no position of it translates.
+         */
+        OTHER_INCARNATION
     }
 
     /**
@@ -94,7 +100,33 @@ public final class OffsetTranslator {
         return byOrigin.isEmpty() ? -1 : byOrigin.lastEntry().getValue().lastOrigin() + 1;
     }
 
-    /** The destination position for an origin position. */
+    /**
+     * Whether the entries held are of the origin topic incarnation {@code currentTopicId} (the id the
+     * origin cluster gives the topic now; {@link Uuid#ZERO_UUID} when the topic does not exist). Entries
+     * written without a topic id cannot be checked and are taken as the current incarnation's.
+     */
+    public boolean isOf(Uuid currentTopicId) {
+        boolean idUnknown = Uuid.ZERO_UUID.equals(topicId);
+        return idUnknown || topicId.equals(currentTopicId);
+    }
+
+    /**
+     * The destination position for an origin position of the topic incarnation {@code currentTopicId}:
+     * {@link Status#OTHER_INCARNATION} unless the entries held are of it ({@link #isOf}).
+     */
+    public Translation toDestination(Uuid currentTopicId, long originPosition) {
+        return isOf(currentTopicId) ? toDestination(originPosition) : new Translation(Status.OTHER_INCARNATION, -1);
+    }
+
+    /**
+     * The origin position, for the topic incarnation {@code currentTopicId}, of a destination
+     * position: {@link Status#OTHER_INCARNATION} unless the entries held are of it ({@link #isOf}).
+     */
+    public Translation toOrigin(Uuid currentTopicId, long destinationPosition) {
+        return isOf(currentTopicId) ? toOrigin(destinationPosition) : new Translation(Status.OTHER_INCARNATION, -1);
+    }
+
+    /** The destination position for an origin position, whatever the origin topic's incarnation now. */
     public Translation toDestination(long originPosition) {
         Map.Entry<Long, OffsetMapEntry> floor = byOrigin.floorEntry(originPosition);
         if (floor == null) {
@@ -110,7 +142,10 @@ public final class OffsetTranslator {
         return new Translation(Status.BEYOND_MAP, entry.nextDestination());
     }
 
-    /** The origin position for a destination position (a group going back to the origin). */
+    /**
+     * The origin position for a destination position (a group going back to the origin), whatever the
+     * origin topic's incarnation now.
+     */
     public Translation toOrigin(long destinationPosition) {
         NavigableMap<Long, OffsetMapEntry> index = byDestination();
         Map.Entry<Long, OffsetMapEntry> floor = index.floorEntry(destinationPosition);

@@ -77,6 +77,8 @@ public final class FakeRelay implements AutoCloseable {
      * a destination's own).
      */
     public volatile boolean takesMacs;
+    /** The frame limit announced in HELLO_OK. */
+    public volatile int announcedMaxFrameBytes = 1 << 20;
     public final AtomicInteger pings = new AtomicInteger();
     public final TransportErrorCounter errors = new TransportErrorCounter();
 
@@ -178,8 +180,8 @@ public final class FakeRelay implements AutoCloseable {
                             .addListener(ChannelFutureListener.CLOSE);
                     return;
                 }
-                HelloOkFrame ok = takesMacs ? HelloOkFrame.answering(hello, "fake-relay", 1 << 20)
-                        : HelloOkFrame.of("fake-relay", 1 << 20);
+                HelloOkFrame ok = takesMacs ? HelloOkFrame.answering(hello, "fake-relay", announcedMaxFrameBytes)
+                        : HelloOkFrame.of("fake-relay", announcedMaxFrameBytes);
                 if (ok.macs()) {
                     ((FrameDecoderHandler) ctx.pipeline().get("decoder")).macs(true);
                     FrameEncoderHandler.useMacs(ctx.channel());

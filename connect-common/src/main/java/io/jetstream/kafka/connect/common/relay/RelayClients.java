@@ -4,6 +4,7 @@ import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.core.wire.FrameLength;
 import io.jetstream.kafka.transport.ClientTls;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
@@ -37,6 +38,14 @@ import org.slf4j.LoggerFactory;
 public final class RelayClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RelayClients.class);
+    /**
+     * The smallest frame limit a source-site task accepts from a relay's HELLO_OK: 1 MiB, room for a
+     * record of a topic with Kafka's default {@code max.message.bytes}. A task sizes its largest
+     * record to what its relays announce and, under {@code errors.tolerance=all}, skips larger ones:
+     * a relay, or whoever answers at a relay's address, announcing less is refused and
+     * retried, so that no record is skipped on a claim below this.
+     */
+    public static final int SENDER_MIN_PEER_FRAME_BYTES = 1024 * 1024;
     /** How long {@link #close} lets the event loop finish what it runs. */
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
@@ -116,6 +125,8 @@ public final class RelayClients implements AutoCloseable {
                 .reconnectBackoff(settings.reconnectBackoff(), settings.reconnectBackoffMax())
                 .receipts(role.receipts())
                 .subscription(role.subscription())
+                .minPeerMaxFrameBytes(role.peerRole() == PeerRole.SENDER ? SENDER_MIN_PEER_FRAME_BYTES
+                        : FrameLength.MIN_MAX_FRAME_BYTES)
                 .build();
     }
 

@@ -48,6 +48,8 @@ class RelayClientsTest {
             assertThat(config.reconnectBackoff()).isEqualTo(Duration.ofMillis(20));
             assertThat(config.reconnectBackoffMax()).isEqualTo(Duration.ofSeconds(4));
             assertThat(clients.streamId()).isEqualTo("orders");
+            assertThat(config.minPeerMaxFrameBytes()).as("a relay announcing less is never used")
+                    .isEqualTo(1 << 20);
         }
     }
 
