@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -71,25 +73,30 @@ class RelayContainerIT {
         long startNanos = System.nanoTime();
         try {
             docker = DockerEngine.start();
+        } catch (DockerUnavailableException e) {
+            skip(e);
+        }
+        // The two sites start while the image is built: both are mostly waiting (on JVMs, group
+        // joins and the engine), and on 2 cores doing them one after the other cost half a minute.
+        RelayTls tls = new TestPki(workDir.resolve("pki")).relayTls();
+        CompletableFuture<ReplicationEnvironment> sites = CompletableFuture.supplyAsync(() -> startSites(tls));
+        try {
             image = RelayImage.build(docker, BASE_IMAGE,
                     "jetstream-relay-it:" + UUID.randomUUID().toString().substring(0, 8));
             docker.requireContainers(BASE_IMAGE);
         } catch (DockerUnavailableException e) {
-            String line = "*** RelayContainerIT SKIPPED: no Docker engine can run containers here (" + e.getMessage()
-                    + "). The relay image was NOT run. ***";
-            System.err.println(line);
-            log.warn(line);
-            Assumptions.abort(line);
+            closeOnceStarted(sites);
+            skip(e);
+        } catch (Exception | Error e) {
+            closeOnceStarted(sites);
+            throw e;
         }
         log.info("Engine {} and image ready after {} ms", docker.version(), (System.nanoTime() - startNanos) / 1_000_000);
-
-        RelayTls tls = new TestPki(workDir.resolve("pki")).relayTls();
-        env = ReplicationEnvironment.builder(workDir.resolve("sites"))
-                .routes(1)
-                .oneWayDelay(Duration.ofMillis(5))
-                .relayTls(tls)
-                .withoutConnectors()
-                .start();
+        try {
+            env = sites.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
 
         // The container reads its files as user 10001: give it a world-readable copy (test keys only).
         Path tlsDir = readableCopy(workDir.resolve("container-tls"), tls);
@@ -130,6 +137,36 @@ class RelayContainerIT {
         env.deploySink(Map.of());
         env.deploySource(Map.of("relays", "127.0.0.1:" + dataPort));
         env.awaitConnectorsRunning(Duration.ofSeconds(120));
+    }
+
+    private static void skip(DockerUnavailableException e) {
+        String line = "*** RelayContainerIT SKIPPED: no Docker engine can run containers here (" + e.getMessage()
+                + "). The relay image was NOT run. ***";
+        System.err.println(line);
+        log.warn(line);
+        Assumptions.abort(line);
+    }
+
+    /** Sites A and B, their relays and the WAN route, TLS on every relay link; no connector yet. */
+    private static ReplicationEnvironment startSites(RelayTls tls) {
+        try {
+            return ReplicationEnvironment.builder(workDir.resolve("sites"))
+                    .routes(1)
+                    .oneWayDelay(Duration.ofMillis(5))
+                    .relayTls(tls)
+                    .withoutConnectors()
+                    .start();
+        } catch (Exception e) {
+            throw new CompletionException(e);
+        }
+    }
+
+    /** Waits for the sites' start to end, however it ends, and closes what it started. */
+    private static void closeOnceStarted(CompletableFuture<ReplicationEnvironment> sites) {
+        ReplicationEnvironment started = sites.handle((environment, failure) -> environment).join();
+        if (started != null) {
+            started.close();
+        }
     }
 
     private static Path readableCopy(Path dir, RelayTls tls) throws Exception {

@@ -9,6 +9,7 @@ import io.jetstream.kafka.testkit.site.Site;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import io.jetstream.kafka.testkit.site.TwoSites;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -19,6 +20,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -63,8 +66,10 @@ public final class ReplicationEnvironment implements AutoCloseable {
 
     private ReplicationEnvironment start() throws IOException, TimeoutException, InterruptedException {
         long startNanos = System.nanoTime();
+        // The relays and links start while the sites do: nothing connects to them before the
+        // connectors are deployed, and a site's start is mostly waiting on JVMs and group joins.
+        CompletableFuture<Void> relaysUp = CompletableFuture.runAsync(this::startRelaysAndLinksUnchecked);
         try {
-            startRelaysAndLinks();
             List<Path> plugins = List.of(pluginFolder("connect-source"), pluginFolder("connect-sink"));
             sites = TwoSites.start(settings.baseDir,
                     a -> {
@@ -78,11 +83,14 @@ public final class ReplicationEnvironment implements AutoCloseable {
                         settings.workerPropertiesB.forEach(b::workerProperty);
                         settings.configureB.accept(b);
                     });
+            awaitRelaysAndLinks(relaysUp);
             if (settings.deployConnectors) {
                 deploySink(Map.of());
                 deploySource(Map.of());
             }
         } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
+            // close() must not race the relays' start: wait for it to end, however it ended
+            relaysUp.handle((ok, failure) -> null).join();
             close();
             throw e;
         }
@@ -96,6 +104,28 @@ public final class ReplicationEnvironment implements AutoCloseable {
      * costs more, so adaptive routing uses it only while the other two are full.
      */
     public static final double[] ROUTE_PRICE_PER_GB = {0.02, 0.02, 0.05};
+
+    private void startRelaysAndLinksUnchecked() {
+        try {
+            startRelaysAndLinks();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void awaitRelaysAndLinks(CompletableFuture<Void> relaysUp) throws IOException {
+        try {
+            relaysUp.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+    }
 
     private void startRelaysAndLinks() throws IOException {
         RelayNode b1 = relay("b1", Map.of());
