@@ -3,9 +3,12 @@ package io.jetstream.kafka.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -14,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.protocol.AckFrame;
+import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -25,7 +30,9 @@ import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
 import io.jetstream.kafka.core.testing.LeakChecks;
+import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
 import io.jetstream.kafka.relay.testing.TestSubscriber;
@@ -42,12 +49,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a holder of a stream's token can make a live relay do, over real loopback sockets, while the
  * stream's real tasks (test senders and subscribers) use it: a subscriber-token holder cannot take
  * a share silently, by another share count, nor keep it from a restarted task with an epoch from the
- * future. Nothing leaks (PARANOID leak detection).
+ * future; a sender-token holder cannot make held batches keep alive memory their budgets do not
+ * count. Nothing leaks (PARANOID leak detection).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RelayTokenHoldersIT {
@@ -55,6 +65,10 @@ class RelayTokenHoldersIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final FrameCodec CODEC = new FrameCodec();
     private static final UnpooledByteBufAllocator HEAP = new UnpooledByteBufAllocator(false);
+    private static final Logger log = LoggerFactory.getLogger(RelayTokenHoldersIT.class);
+    private static final int HOLDERS = 8;
+    /** What the relay charges a held frame beyond its bytes ({@code Frames.BOOKKEEPING_BYTES}). */
+    private static final int BOOKKEEPING_BYTES = 512;
 
     private static EventLoopGroup clients;
 
@@ -185,6 +199,74 @@ class RelayTokenHoldersIT {
         assertThat(restarted1.batches.get()).isPositive();
     }
 
+    @Test
+    void tinyBatchesArrivingBehindHugeBadFramesKeepAliveNoMoreMemoryThanTheyAreCharged() throws Exception {
+        // The next hop never answers its HELLO: batches wait (parked) for its first connection attempt.
+        ServerSocket silentHop = keep(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+        Map<String, Object> props = TestRelay.route(TestRelay.config("relay-a1"), "via-silent",
+                List.of("127.0.0.1:" + silentHop.getLocalPort()));
+        props.put("connect.timeout.ms", 120_000);
+        props.put("heartbeat.interval.ms", 60_000); // a next hop silent for three intervals is taken for dead
+        props.put("idle.timeout.ms", 300_000);
+        TestRelay relay = relay(props);
+        TestBatches batches = new TestBatches();
+        byte[] hello = bytes(HelloFrame.of(PeerRole.SENDER, "holder", TestRelay.STREAM, TestRelay.TOKEN));
+        // 16 records of 1 MB: just under frame.max.bytes (16 MiB); one flipped payload byte fails its CRC.
+        byte[] huge = bytes(batches.batch(TestRelay.STREAM, 1, "holder", TestRelay.DESTINATION, "orders", 0, -1, 16,
+                1_000_000, HEAP));
+        huge[huge.length - 10] ^= 0x55;
+        DirectMemory memory = DirectMemory.ofThisProcess();
+        long before = memory.usedBytes();
+
+        for (int i = 0; i < HOLDERS; i++) {
+            byte[] tiny = bytes(batches.batch(TestRelay.STREAM, 100 + i, "holder", TestRelay.DESTINATION, "orders",
+                    1, -1, 1, 10, HEAP));
+            Socket socket = keep(new Socket(relay.data().getAddress(), relay.data().getPort()));
+            socket.setSoTimeout(10_000);
+            // One write: the tiny batch arrives with the last bytes of the huge frame, in its buffer.
+            socket.getOutputStream().write(concat(hello, huge, tiny));
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            assertThat(nextAnswer(in)).satisfies(ack ->
+                    assertThat(ack.reason()).isEqualTo(AckReason.MALFORMED_BATCH));
+        }
+        await("every tiny batch held by the relay").atMost(WAIT)
+                .until(() -> relay.bufferedBytes() >= HOLDERS * (long) BOOKKEEPING_BYTES);
+        long charged = relay.bufferedBytes();
+        long grown = memory.usedBytes() - before;
+        log.info("{} tiny batches held: charged {} bytes, direct memory grew by {} bytes", HOLDERS, charged, grown);
+        assertThat(charged).isLessThan(HOLDERS * 4_096L);
+        assertThat(grown).as("direct memory kept alive by %d tiny batches charged %d bytes", HOLDERS, charged)
+                .isLessThan(HOLDERS * 16L * 1024 * 1024 / 4);
+    }
+
+    /** The next ACK on a raw connection, skipping HELLO_OK and PINGs. */
+    private static AckFrame nextAnswer(DataInputStream in) throws IOException {
+        while (true) {
+            Frame frame = RawSubscriber.read(in);
+            if (frame instanceof AckFrame ack) {
+                return ack;
+            }
+            assertThat(frame).isNotInstanceOf(ErrorFrame.class);
+        }
+    }
+
+    private static byte[] bytes(Frame frame) {
+        ByteBuf buf = HEAP.buffer();
+        CODEC.encode(frame, buf);
+        ReferenceCountUtil.release(frame);
+        byte[] out = ByteBufUtil.getBytes(buf);
+        buf.release();
+        return out;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
     /** A subscriber speaking raw frames over a blocking socket, holding the subscriber (shared) token. */
     private static final class RawSubscriber implements AutoCloseable {
 
@@ -214,6 +296,11 @@ class RelayTokenHoldersIT {
 
         /** The next frame but PINGs; fails after 10 s without one. */
         Frame next() throws IOException {
+            return read(in);
+        }
+
+        /** The next frame but PINGs on {@code in}; fails after its socket's timeout without one. */
+        static Frame read(DataInputStream in) throws IOException {
             while (true) {
                 int length;
                 try {
