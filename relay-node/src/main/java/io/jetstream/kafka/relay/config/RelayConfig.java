@@ -58,6 +58,7 @@ public final class RelayConfig extends AbstractConfig {
     public static final String FRAME_MAX_BYTES = "frame.max.bytes";
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String IDLE_TIMEOUT_MS = "idle.timeout.ms";
+    public static final String SUBSCRIBE_EPOCH_MAX_AHEAD_MS = "subscribe.epoch.max.ahead.ms";
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String ROUTING_POLICY = "routing.policy";
     public static final String ROUTING_SPEND_CAP_PER_HOUR = "routing.spend.cap.per.hour";
@@ -261,6 +262,11 @@ public final class RelayConfig extends AbstractConfig {
 
     public Duration idleTimeout() {
         return millis(IDLE_TIMEOUT_MS);
+    }
+
+    /** How far ahead of this relay's wall clock a SUBSCRIBE's epoch may be (clock skew between sites). */
+    public Duration subscribeEpochMaxAhead() {
+        return millis(SUBSCRIBE_EPOCH_MAX_AHEAD_MS);
     }
 
     /** Whether the ingress uses the capacity- and cost-aware route scheduler (else round robin). */

@@ -212,6 +212,16 @@ final class RelayConfigDef {
                 .add(key(IDLE_TIMEOUT_MS, Type.LONG).defaultValue(30_000L).validator(Range.between(1_000, 3_600_000))
                         .importance(Importance.MEDIUM).displayName("Idle timeout (ms)")
                         .doc("A connection on which nothing was read for this long is closed as dead."))
+                .add(key(SUBSCRIBE_EPOCH_MAX_AHEAD_MS, Type.LONG).defaultValue(10_000L)
+                        .validator(Range.between(0, 3_600_000))
+                        .importance(Importance.LOW).displayName("Subscription epoch ahead (ms)")
+                        .doc("A SUBSCRIBE whose epoch (the start time of the subscribing task instance, epoch"
+                                + " milliseconds on its worker's clock) is more than this ahead of this relay's"
+                                + " clock is refused with ERROR(NOT_AUTHORIZED), counted as epoch_ahead: an epoch"
+                                + " from the future would hold the share against every restarted task. Allows for"
+                                + " clock skew between the destination site's Connect workers and the relay; a"
+                                + " holder of the subscriber token can keep a share from a restarted task for at"
+                                + " most this long."))
                 .add(key(ACK_TIMEOUT_MS, Type.LONG).defaultValue(30_000L).validator(Range.between(100, 3_600_000))
                         .importance(Importance.MEDIUM).displayName("Ack timeout (ms)")
                         .doc("A batch forwarded downstream and not acknowledged within this time is failed"

@@ -59,7 +59,7 @@ final class DataPath {
         BufferBudgets budgets = new BufferBudgets(context.relayBuffer(), roomWaiters);
         this.acks = new AckPath(config.relayId(), config.ackTimeout(), metrics, chooser, roomWaiters, clock);
         this.nextHops = new NextHops(context.peerConnector(), config, metrics, acks);
-        Subscribers subscribers = new Subscribers();
+        Subscribers subscribers = new Subscribers(java.time.Clock.systemUTC(), config.subscribeEpochMaxAhead());
         Router router = new Router(config, metrics, chooser, new RouteLabels(metrics), nextHops, subscribers, acks,
                 roomWaiters, clock);
         this.roles = new RoleHandlers(config, metrics, drain, router, budgets, subscribers, acks);

@@ -35,7 +35,8 @@ final class RoleHandlers {
     /** The handler for a peer the handshake accepted for {@code stream}. */
     ChannelHandler handlerFor(Session session, StreamSpec stream) {
         if (session.role() == PeerRole.SUBSCRIBER) {
-            return new SubscriberHandler(session, metrics, config.idleTimeout(), drain, subscribers, acks);
+            return new SubscriberHandler(session, metrics, config.idleTimeout(), drain, subscribers, acks,
+                    config.relayId(), config.subscribeEpochMaxAhead());
         }
         return new UpstreamHandler(session, stream, config, metrics, drain, router, budgets);
     }

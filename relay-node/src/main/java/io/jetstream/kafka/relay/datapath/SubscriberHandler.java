@@ -1,6 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
@@ -35,21 +36,26 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
     private final Drain drain;
     private final Subscribers subscribers;
     private final AckPath acks;
+    private final String relayId;
+    private final Duration epochMaxAhead;
     private SubscriberLink link;
     private boolean rejected;
 
     /**
      * @param subscribers where the subscription is registered
      * @param acks        where the subscriber's ACKs go, and which fails what is pending on it when it closes
+     * @param epochMaxAhead {@code subscribe.epoch.max.ahead.ms}, named in refusals (the rule is the subscribers')
      */
     SubscriberHandler(Session session, RelayMetrics metrics, Duration idleTimeout, Drain drain, Subscribers subscribers,
-                      AckPath acks) {
+                      AckPath acks, String relayId, Duration epochMaxAhead) {
         this.session = session;
         this.metrics = metrics;
         this.idleTimeout = idleTimeout;
         this.drain = drain;
         this.subscribers = subscribers;
         this.acks = acks;
+        this.relayId = relayId;
+        this.epochMaxAhead = epochMaxAhead;
     }
 
     @Override
@@ -87,26 +93,55 @@ final class SubscriberHandler extends ChannelInboundHandlerAdapter {
         }
         SubscriberLink candidate = new SubscriberLink(ctx.channel(), session, subscribe);
         Subscribers.Registration registration = subscribers.register(session.streamId(), candidate);
-        if (registration.refused()) {
-            SubscriberLink holder = registration.holder();
-            log.warn("{} refused share {}/{}: {} holds it with a newer epoch ({} > {}); a left-over task instance?",
-                    session, subscribe.shareIndex(), subscribe.shareCount(), holder,
-                    holder.subscription().epoch(), subscribe.epoch());
-            reject(ctx, ErrorKind.SUPERSEDED, ErrorCode.SUPERSEDED, "share " + subscribe.shareIndex() + "/"
-                    + subscribe.shareCount() + " of stream " + subscribe.streamId() + " is held by " + holder.peerId()
-                    + ", a newer task instance (epoch " + holder.subscription().epoch() + " > " + subscribe.epoch()
-                    + ")");
-            return;
+        switch (registration.outcome()) {
+            case EPOCH_AHEAD -> refuseEpochAhead(ctx, subscribe, registration.aheadMillis());
+            case HELD -> refuseHeld(ctx, candidate, registration.holder());
+            case REGISTERED -> registered(ctx, candidate, registration.replaced());
         }
+    }
+
+    private void refuseEpochAhead(ChannelHandlerContext ctx, SubscribeFrame subscribe, long aheadMillis) {
+        String problem = "epoch " + subscribe.epoch() + " of the subscription to share " + SubscriberLink.share(subscribe)
+                + " of stream " + subscribe.streamId() + " is " + aheadMillis + " ms ahead of relay "
+                + relayId + "'s clock, more than subscribe.epoch.max.ahead.ms (" + epochMaxAhead.toMillis()
+                + "): an epoch is when the subscribing task instance started";
+        log.warn("{} refused: {}; a clock far ahead on its Connect worker, or someone with the subscriber token"
+                + " trying to hold the share against restarted tasks", session, problem);
+        reject(ctx, ErrorKind.EPOCH_AHEAD, ErrorCode.NOT_AUTHORIZED, problem);
+    }
+
+    private void refuseHeld(ChannelHandlerContext ctx, SubscriberLink candidate, SubscriberLink holder) {
+        SubscribeFrame subscribe = candidate.subscription();
+        String problem = "share " + SubscriberLink.share(subscribe) + " of stream " + subscribe.streamId()
+                + " is held by " + holder.peerId() + " (share " + SubscriberLink.share(holder.subscription())
+                + "), a newer task instance (epoch " + holder.subscription().epoch() + " > " + subscribe.epoch() + ")"
+                + (candidate.sameSplit(holder) ? "" : ": the stream is split into "
+                        + SubscriberLink.shares(holder.subscription().shareCount()) + ", not "
+                        + SubscriberLink.shares(subscribe.shareCount()));
+        log.warn("{} refused: {}; a left-over task instance, or someone with the subscriber token?", session, problem);
+        reject(ctx, ErrorKind.SUPERSEDED, ErrorCode.SUPERSEDED, problem);
+    }
+
+    private void registered(ChannelHandlerContext ctx, SubscriberLink candidate, List<SubscriberLink> replaced) {
         link = candidate;
+        SubscribeFrame subscribe = candidate.subscription();
         ctx.writeAndFlush(SubscribeOkFrame.of(subscribe));
-        SubscriberLink replaced = registration.replaced();
-        if (replaced != null) {
+        for (SubscriberLink old : replaced) {
             metrics.errors(ErrorKind.SUPERSEDED).inc();
-            replaced.supersede(link);
+            boolean sameInstance = old.subscription().subscriberId().equals(subscribe.subscriberId())
+                    && old.sameShare(candidate);
+            if (sameInstance) {
+                log.info("{} replaces its own earlier connection ({})", session, old);
+            } else {
+                log.warn("{} took over {} (epoch {} >= {}){}; its task is told SUPERSEDED. Unless this is a"
+                        + " restarted or rescaled destination-site task, someone else holds the subscriber token",
+                        session, old, subscribe.epoch(), old.subscription().epoch(), candidate.sameSplit(old) ? ""
+                                : " splitting the stream into " + SubscriberLink.shares(subscribe.shareCount())
+                                        + " instead of " + SubscriberLink.shares(old.subscription().shareCount()));
+            }
+            old.supersede(candidate);
         }
-        log.info("{} subscribed to share {}/{}{}", session, subscribe.shareIndex(), subscribe.shareCount(),
-                replaced == null ? "" : " (replacing " + replaced + ")");
+        log.info("{} subscribed to share {}", session, SubscriberLink.share(subscribe));
     }
 
     private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {

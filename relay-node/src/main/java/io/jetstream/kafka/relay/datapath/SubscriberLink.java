@@ -36,6 +36,21 @@ final class SubscriberLink implements Downstream {
         return Shares.owns(subscription.shareIndex(), subscription.shareCount(), topic, partition);
     }
 
+    /** Whether both split the stream into the same number of shares. */
+    boolean sameSplit(SubscriberLink other) {
+        return subscription.shareCount() == other.subscription.shareCount();
+    }
+
+    /** {@code "index/count"} of a subscription, for messages. */
+    static String share(SubscribeFrame subscription) {
+        return subscription.shareIndex() + "/" + subscription.shareCount();
+    }
+
+    /** {@code "1 share"}, {@code "2 shares"}: a split, for messages. */
+    static String shares(int count) {
+        return count + (count == 1 ? " share" : " shares");
+    }
+
     boolean sameShare(SubscriberLink other) {
         return subscription.shareIndex() == other.subscription.shareIndex()
                 && subscription.shareCount() == other.subscription.shareCount();
@@ -88,21 +103,24 @@ final class SubscriberLink implements Downstream {
     }
 
     /**
-     * A newer instance of the same task took this share: the connection is told why and closed
-     * (its in-flight batches are then failed back upstream, to be re-sent to the new holder). A
-     * stale connection of the same instance (same subscriber id) is closed without the ERROR, which
-     * would tell a live client to stop.
+     * A newer subscription took this one's partitions (a newer instance of the same task, the new
+     * tasks of a rescale, or someone with the subscriber token): the connection is told why and
+     * closed (its in-flight batches are then failed back upstream, to be re-sent to the new holder).
+     * A stale connection of the same instance (same subscriber id and share) is closed without the
+     * ERROR, which would tell a live client to stop.
      */
     void supersede(SubscriberLink by) {
         closed = true;
-        if (by.subscription.subscriberId().equals(subscription.subscriberId())) {
+        if (by.subscription.subscriberId().equals(subscription.subscriberId()) && sameShare(by)) {
             channel.close();
             return;
         }
-        channel.writeAndFlush(ErrorFrame.of(ErrorCode.SUPERSEDED, "share " + subscription.shareIndex() + "/"
-                        + subscription.shareCount() + " of stream " + session.streamId() + " is taken over by "
-                        + by.session.peerId() + " (epoch " + by.subscription.epoch() + " >= "
-                        + subscription.epoch() + ")"))
+        String split = sameSplit(by) ? "" : ", splitting the stream into " + shares(by.subscription.shareCount())
+                + " instead of " + shares(subscription.shareCount());
+        channel.writeAndFlush(ErrorFrame.of(ErrorCode.SUPERSEDED, "share " + share(subscription) + " of stream "
+                        + session.streamId() + " is taken over by " + by.session.peerId() + " (share "
+                        + share(by.subscription) + ", epoch " + by.subscription.epoch() + " >= "
+                        + subscription.epoch() + split + ")"))
                 .addListener(ChannelFutureListener.CLOSE);
     }
 
@@ -114,7 +132,6 @@ final class SubscriberLink implements Downstream {
 
     @Override
     public String toString() {
-        return "subscriber " + session.peerId() + " share " + subscription.shareIndex() + "/"
-                + subscription.shareCount();
+        return "subscriber " + session.peerId() + " share " + share(subscription);
     }
 }

@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * downstream turning writable or a next hop connecting. The next read is issued only when both
  * budgets have room and the downstream fed last is writable. So the bytes a relay holds stay within
  * its budgets, plus at most the frames of one read request (256 KiB) and one partly received frame
- * per connection: a slow destination slows the sender, it cannot exhaust the relay's memory.
+ * per connection: a slow destination slows the sender, it cannot exhaust the relay's memory. A
+ * frame much smaller than the buffer it was read into is copied out of it before it is charged
+ * ({@link Frames#detached}), so what a held frame keeps alive is at most twice its charge.
  *
  * <h2>Checks</h2>
  * Frames must belong to the stream the peer authenticated for ({@code ERROR(NOT_AUTHORIZED)} and
@@ -163,9 +165,11 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter implements Wait
             session.metrics().batchesIn().inc();
         }
         // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a
-        // flood of tiny frames within the budget too.
-        long bytes = Math.min(Frames.wireBytes(frame) + Frames.BOOKKEEPING_BYTES, budget.maxBytes());
-        Parked next = new Parked(frame, bytes);
+        // flood of tiny frames within the budget too. Detached first, so that it keeps alive no more
+        // than twice that of the buffer it was read into.
+        Frame held = Frames.detached(frame, ctx.alloc());
+        long bytes = Math.min(Frames.wireBytes(held) + Frames.BOOKKEEPING_BYTES, budget.maxBytes());
+        Parked next = new Parked(held, bytes);
         if (parked.isEmpty() && admit(next)) {
             return;
         }

@@ -36,6 +36,12 @@ public enum ErrorKind {
      * its share (a task instance left over from a stop that timed out).
      */
     SUPERSEDED,
+    /**
+     * A SUBSCRIBE refused ({@code ERROR(NOT_AUTHORIZED)}) because its epoch is more than
+     * {@code subscribe.epoch.max.ahead.ms} ahead of this relay's clock: an epoch from the future would
+     * hold the share against every restarted task.
+     */
+    EPOCH_AHEAD,
     /** A connection closed after {@code idle.timeout.ms} without input. */
     IDLE_TIMEOUT,
     /** A forwarded batch not acknowledged within {@code ack.timeout.ms}. */
