@@ -67,6 +67,10 @@ final class BenchArguments {
     @Option(names = "--latency-s", paramLabel = "S", description = "latency phase duration (default 30, quick 10)")
     private Double latencyS;
 
+    @Option(names = "--idle-s", paramLabel = "S", description = "after the latency phase, seconds without records,"
+            + " the CPU of every process measured (default 20, quick 0 = no idle phase)")
+    private Double idleS;
+
     @Option(names = "--latency-rate", paramLabel = "R",
             description = "latency phase rate in records/s (default 1000: ~20%% of one 40 Mbit/s uplink)")
     private Double latencyRate;
@@ -135,6 +139,7 @@ final class BenchArguments {
         double latency = given(cli, "--latency-s", latencyS, 1, 3600, plan.latencyPhase().toMillis() / 1000.0);
         double rate = given(cli, "--latency-rate", latencyRate, 1, 1_000_000, plan.latencyRate());
         double backlog = given(cli, "--backlog-mb", backlogMb, 1, 100_000, plan.backlogBytes() / 1e6);
+        double idle = given(cli, "--idle-s", idleS, 0, 3600, plan.idlePhase().toMillis() / 1000.0);
         double uplink = given(cli, "--uplink-mbit", uplinkMbit, 1, 10_000, plan.uplinkBitsPerSecond() / 1e6);
         long delay = delayMs != null ? delayMs : plan.oneWayDelay().toMillis();
         requireWithin(cli, "--delay-ms", delay, 0, 1000);
@@ -147,7 +152,8 @@ final class BenchArguments {
                     .withNetwork(mode, Math.round(uplink * 1e6), Duration.ofMillis(delay))
                     .withConnectorProps(properties(cli, "--source-prop", sourceProps),
                             properties(cli, "--sink-prop", sinkProps))
-                    .withPartitions(partitionCount);
+                    .withPartitions(partitionCount)
+                    .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }

@@ -58,6 +58,9 @@ class BenchArgumentsTest {
         assertThat(plan.commandLine()).startsWith("./jetstream bench wan --quick --variants js-1route,mm2-tuned-dst ")
                 .endsWith(" --out /tmp/x");
         assertThat(plan("wan", "--warmup-s", "1.5").warmup()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(plan("wan").idlePhase()).as("the full run measures 20 s idle").isEqualTo(Duration.ofSeconds(20));
+        assertThat(plan("wan", "--quick").idlePhase()).as("quick: no idle phase").isZero();
+        assertThat(plan("wan", "--quick", "--idle-s", "7").idlePhase()).isEqualTo(Duration.ofSeconds(7));
         assertThat(plan("wan", "--network", "namespaces").network()).isEqualTo(BenchPlan.NetworkMode.NAMESPACES);
     }
 
@@ -146,7 +149,7 @@ class BenchArgumentsTest {
         Launcher.Outcome help = Launcher.run("bench", "wan", "--help");
         assertThat(help.exitCode()).isZero();
         assertThat(help.text()).contains("<scenario>", "--quick", "--variants", "--warmup-s", "--warmup-burst-mb",
-                "--latency-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
+                "--latency-s", "--idle-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
                 "--source-prop", "--sink-prop", "--out", "--scenario", "varying-rate", Variants.MM2_TUNED_SRC,
                 Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink", "cold-start", "capacity-change",
                 Variants.JS_3_ROUTES_ADAPTIVE);

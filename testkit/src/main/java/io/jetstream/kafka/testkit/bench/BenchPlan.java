@@ -32,11 +32,14 @@ import java.util.Objects;
  *                        (for experiments; the shipped file is what a run measures when empty)
  * @param sinkProps       the same for the destination-site connector and {@code config/sink-connector.json}
  * @param partitions      partitions of every variant's topic ({@code --partitions}, default {@value #PARTITIONS})
+ * @param idlePhase       steady load only: how long the replicator is left without records after the latency phase,
+ *                        its CPU measured ({@code --idle-s}; 20 s, quick 0 = no idle phase)
  */
 public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
-                        Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions) {
+                        Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions,
+                        Duration idlePhase) {
 
     /** Scenarios this version knows. */
     public static final List<String> SCENARIOS = List.of("wan");
@@ -143,6 +146,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         require(uplinkBitsPerSecond >= 1_000_000, "--uplink-mbit must be >= 1, was " + uplinkBitsPerSecond / 1e6);
         require(!oneWayDelay.isNegative() && oneWayDelay.toMillis() <= 1000,
                 "--delay-ms must be within 0-1000, was " + oneWayDelay.toMillis());
+        require(!idlePhase.isNegative() && idlePhase.toSeconds() <= 3600,
+                "--idle-s must be within 0-3600, was " + idlePhase.toMillis() / 1000.0);
         require(partitions >= 1 && partitions <= MAX_PARTITIONS,
                 "--partitions must be within 1-" + MAX_PARTITIONS + ", was " + partitions);
     }
@@ -156,7 +161,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
     /**
      * The defaults of a scenario with the steady load: full run (every variant; a warm-up of a 60 MB
      * burst and then 90 s at the latency phase's rate, so that every JVM's JIT has settled before
-     * anything is measured; 30 s latency phase at 1000 records/s, 300 MB backlog) or quick (JetStream 3
+     * anything is measured; 30 s latency phase at 1000 records/s, 20 s idle, 300 MB backlog) or quick (JetStream 3
      * routes and MM2 tuned at the source, 3 s warm-up without burst, 10 s latency phase, 25 MB
      * backlog), 40 Mbit/s uplinks, 25 ms one-way delay, output under {@code outputDir}.
      */
@@ -183,7 +188,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long burst = quick || load == Load.HETEROGENEOUS ? 0 : varying ? 30_000_000L : 60_000_000L;
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
-                outputDir, commandLine, Map.of(), Map.of(), PARTITIONS);
+                outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ofSeconds(quick || load != Load.STEADY ? 0 : 20));
     }
 
     /**
@@ -201,7 +206,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long uplink = load == Load.CAPACITY_CHANGE ? 5_000_000L : 40_000_000L;
         return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
                 quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
-                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS);
+                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO);
     }
 
     /**
@@ -238,38 +243,45 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                newSourceProps, newSinkProps, partitions);
+                newSourceProps, newSinkProps, partitions, idlePhase);
     }
 
     /** The same plan writing its files under {@code dir}. */
     public BenchPlan withOutputDir(Path dir) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, dir, commandLine,
-                sourceProps, sinkProps, partitions);
+                sourceProps, sinkProps, partitions, idlePhase);
     }
 
     /** The same plan with {@code count} partitions in every variant's topic. */
     public BenchPlan withPartitions(int count) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, count);
+                sourceProps, sinkProps, count, idlePhase);
+    }
+
+    /** The same plan with an idle phase of {@code idle} after the latency phase (zero: none). */
+    public BenchPlan withIdlePhase(Duration idle) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                sourceProps, sinkProps, partitions, idle);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
     }
 }

@@ -30,11 +30,13 @@ public final class PartitionSweep {
     /**
      * One variant at one partition count. {@code coreSecondsPerMb} and the record and wire rates are
      * the backlog drain's; {@code steadyReplicatorCores}, {@code steadyCores} and the percentiles the
-     * latency phase's (a steady rate); {@code error} is the failure, or null.
+     * latency phase's (a steady rate); {@code idleReplicatorCores} and {@code idleCores} the idle phase's
+     * (-1 and empty when the run had none); {@code error} is the failure, or null.
      */
     public record Point(int partitions, String variant, double recordMbS, double wireMbS, double wireBytesPerRecord,
                         double coreSecondsPerMb, Map<String, Double> backlogCores, double steadyReplicatorCores,
-                        Map<String, Double> steadyCores, long p50Ms, long p99Ms, String error) {
+                        Map<String, Double> steadyCores, long p50Ms, long p99Ms, double idleReplicatorCores,
+                        Map<String, Double> idleCores, String error) {
     }
 
     private PartitionSweep() {
@@ -51,7 +53,8 @@ public final class PartitionSweep {
                     b == null ? 0 : b.wireBytesPerRecord(), b == null ? 0 : b.coreSecondsPerMb(),
                     b == null ? Map.of() : new TreeMap<>(b.coresPerProcess()), l == null ? 0 : l.replicatorCores(),
                     l == null ? Map.of() : new TreeMap<>(l.coresPerProcess()), l == null ? 0 : l.latencyP50Ms(),
-                    l == null ? 0 : l.latencyP99Ms(), error));
+                    l == null ? 0 : l.latencyP99Ms(), v.idle() == null ? -1 : v.idle().replicatorCores(),
+                    v.idle() == null ? Map.of() : new TreeMap<>(v.idle().coresPerProcess()), error));
         }
         return points;
     }
@@ -64,15 +67,23 @@ public final class PartitionSweep {
         }
         return String.format(Locale.ROOT, "SWEEP partitions=%d variant=%s record_mb_s=%.2f wire_mb_s=%.2f"
                         + " wire_bytes_per_record=%.0f core_s_per_mb=%.4f steady_replicator_cores=%.2f p50_ms=%d"
-                        + " p99_ms=%d backlog_cores=%s steady_cores=%s status=ok",
+                        + " p99_ms=%d%s backlog_cores=%s steady_cores=%s%s status=ok",
                 p.partitions(), p.variant(), p.recordMbS(), p.wireMbS(), p.wireBytesPerRecord(), p.coreSecondsPerMb(),
-                p.steadyReplicatorCores(), p.p50Ms(), p.p99Ms(), cores(p.backlogCores()), cores(p.steadyCores()));
+                p.steadyReplicatorCores(), p.p50Ms(), p.p99Ms(),
+                p.idleReplicatorCores() < 0 ? "" : String.format(Locale.ROOT, " idle_replicator_cores=%.3f",
+                        p.idleReplicatorCores()),
+                cores(p.backlogCores()), cores(p.steadyCores()),
+                p.idleReplicatorCores() < 0 ? "" : " idle_cores=" + cores(p.idleCores(), "%.3f"));
     }
 
     private static String cores(Map<String, Double> byProcess) {
+        return cores(byProcess, "%.2f");
+    }
+
+    private static String cores(Map<String, Double> byProcess, String format) {
         StringBuilder out = new StringBuilder();
         byProcess.forEach((process, cores) -> out.append(out.length() == 0 ? "" : ",").append(process).append(':')
-                .append(String.format(Locale.ROOT, "%.2f", cores)));
+                .append(String.format(Locale.ROOT, format, cores)));
         return out.length() == 0 ? "-" : out.toString();
     }
 
@@ -131,14 +142,16 @@ public final class PartitionSweep {
         for (Point p : points) {
             rows.append("<tr><td>").append(p.partitions()).append("</td><td>").append(escape(p.variant()))
                     .append("</td><td>").append(p.error() != null ? "failed: " + escape(p.error())
-                            : String.format(Locale.ROOT, "%.2f</td><td>%.2f</td><td>%.4f</td><td>%.2f</td><td>%d / %d",
-                            p.recordMbS(), p.wireMbS(), p.coreSecondsPerMb(), p.steadyReplicatorCores(), p.p50Ms(),
-                            p.p99Ms())).append("</td></tr>");
+                            : String.format(Locale.ROOT, "%.2f</td><td>%.2f</td><td>%.4f</td><td>%.2f</td><td>%d / %d"
+                            + "</td><td>%s", p.recordMbS(), p.wireMbS(), p.coreSecondsPerMb(), p.steadyReplicatorCores(),
+                            p.p50Ms(), p.p99Ms(), p.idleReplicatorCores() < 0 ? "-"
+                                    : String.format(Locale.ROOT, "%.3f", p.idleReplicatorCores())))
+                    .append("</td></tr>");
         }
         return "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Partition sweep</title></head><body>"
                 + "<h1>Cost against partitions</h1><p><code>" + escape(commandLine) + "</code></p>" + svg
                 + "<table border='1'><tr><th>partitions</th><th>variant</th><th>record MB/s</th><th>wire MB/s</th>"
-                + "<th>core-s/MB</th><th>replicator cores, steady</th><th>p50 / p99 ms, steady</th></tr>" + rows
+                + "<th>core-s/MB</th><th>replicator cores, steady</th><th>p50 / p99 ms, steady</th><th>replicator cores, idle</th></tr>" + rows
                 + "</table></body></html>\n";
     }
 

@@ -26,15 +26,26 @@ import java.util.Map;
  * @param batchPolicy     JetStream: the source-site connector's {@code batch.policy} as deployed; null for MM2
  * @param steps           the varying-rate load's steps as measured (empty with the steady load)
  * @param events          cold-start and capacity-change: the load with timed events as measured; null otherwise
+ * @param idle            the idle phase after the latency phase (no records offered), or null when the plan had none
  */
 public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                             String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                             Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
                             List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps,
-                            EventsResult events) {
+                            EventsResult events, IdlePhase idle) {
 
     public VariantResult {
         steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A result without an idle phase. */
+    public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
+                         String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
+                         Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
+                         List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps,
+                         EventsResult events) {
+        this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
+                timeline, latencyCdf, latencyOverTime, error, batchPolicy, steps, events, null);
     }
 
     /** A result of the steady load, without batch policy or steps. */
@@ -107,6 +118,14 @@ public record VariantResult(String id, String title, String replicator, String t
                                Map<String, Double> coresPerProcess, Map<String, Double> jitCoresPerProcess,
                                double replicatorCores, double machineCores, double wireMbS,
                                Map<String, JvmPauses.Pauses> stopTheWorld, String binds) {
+    }
+
+    /**
+     * The idle phase: every record of the latency phase arrived, then nothing offered for {@code seconds}; what
+     * each process, the replicator's JVMs and the machine used meanwhile (heartbeats, polls, metadata, timers).
+     */
+    public record IdlePhase(double seconds, Map<String, Double> coresPerProcess, double replicatorCores,
+                            double machineCores) {
     }
 
     /**

@@ -81,6 +81,7 @@ final class VariantRunner {
         final List<ProducedLog> produced = new ArrayList<>();
         VariantResult.LatencyPhase latency;
         VariantResult.BacklogPhase backlog;
+        VariantResult.IdlePhase idle;
         VariantResult.Verification verification;
         List<double[]> cdf = List.of();
         List<double[]> latencyOverTime = List.of();
@@ -129,6 +130,10 @@ final class VariantRunner {
                 } else {
                     run.mark("latency");
                     steadyLoad(run, probe);
+                    if (!plan.idlePhase().isZero()) {
+                        run.mark("idle");
+                        idle(run);
+                    }
                     run.mark("paused");
                     backlog(run, probe);
                     run.mark("drained");
@@ -153,7 +158,7 @@ final class VariantRunner {
         return new VariantResult(variant.id(), variant.title(), variant.isJetStream() ? "jetstream" : "mirrormaker2",
                 run.topic, run.destination, wireCodec, run.latency, run.backlog, run.verification,
                 replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error, batchPolicy(replicator),
-                run.steps, run.events);
+                run.steps, run.events, run.idle);
     }
 
     /** The source-site connector's {@code batch.policy} as deployed (JetStream), else null. */
@@ -381,6 +386,22 @@ final class VariantRunner {
                 run.replicator.processes(), pauses);
         say(run.variant, String.format(Locale.ROOT, "latency p50/p99/p999 %d/%d/%d ms", run.latency.latencyP50Ms(),
                 run.latency.latencyP99Ms(), run.latency.latencyP999Ms()));
+    }
+
+    /**
+     * The idle phase: with every record of the latency phase at B, nothing is offered for the plan's idle
+     * duration (a measuring window, not a wait for a condition) and the CPU of every process is read.
+     */
+    private void idle(Run run) throws InterruptedException {
+        say(run.variant, "idle: " + plan.idlePhase().toSeconds() + " s without records");
+        Reading from = sampler.read();
+        Thread.sleep(plan.idlePhase().toMillis());
+        Window window = Window.between(from, sampler.read(), ticksPerSecond);
+        run.idle = new VariantResult.IdlePhase(round(window.seconds()), rounded(window.cores()),
+                round(window.cpuSecondsOf(run.replicator.processes()) / window.seconds()),
+                round(window.machineBusyCores()));
+        say(run.variant, String.format(Locale.ROOT, "idle: %.3f replicator cores %s", run.idle.replicatorCores(),
+                run.idle.coresPerProcess()));
     }
 
     /**

@@ -208,6 +208,7 @@ public final class WanBench {
             workload.put("event_schedules", schedules);
         } else if (plan.rateSteps().isEmpty()) {
             workload.put("backlog_mb", plan.backlogBytes() / 1e6);
+            workload.put("idle_phase_s", plan.idlePhase().toMillis() / 1000.0);
         } else {
             workload.remove("latency_phase_s");
             workload.remove("latency_rate_per_s");

@@ -38,6 +38,23 @@ class PartitionSweepTest {
     }
 
     @Test
+    void aRunWithAnIdlePhaseCarriesItsCoresIntoThePointAndTheLine() {
+        VariantResult v = Fixtures.variant("js-1route", "jetstream", "zstd", 8.0, 650, 0.061, 109);
+        VariantResult idle = new VariantResult(v.id(), v.title(), v.replicator(), v.topic(), v.destinationTopic(),
+                v.wireCodec(), v.latency(), v.backlog(), v.verification(), v.deployment(), v.timeline(), v.latencyCdf(),
+                v.latencyOverTime(), null, null, List.of(), null, new VariantResult.IdlePhase(20.0,
+                java.util.Map.of("connect-A", 0.021, "relay-a1", 0.004), 0.025, 0.31));
+
+        PartitionSweep.Point point = PartitionSweep.points(1200, Fixtures.result(List.of(idle))).get(0);
+
+        assertThat(point.idleReplicatorCores()).isEqualTo(0.025);
+        assertThat(PartitionSweep.line(point)).contains(" p99_ms=109 idle_replicator_cores=0.025 backlog_cores=")
+                .endsWith(" steady_cores=connect-A:0.20 idle_cores=connect-A:0.021,relay-a1:0.004 status=ok");
+        assertThat(PartitionSweep.points(1200, Fixtures.result(List.of(v))).get(0).idleReplicatorCores())
+                .as("no idle phase").isEqualTo(-1);
+    }
+
+    @Test
     void theReportHasALinePerPointAndAPlotWithAPolylinePerVariantThatLeavesFailedPointsOut() throws Exception {
         List<PartitionSweep.Point> points = new ArrayList<>();
         for (int count : new int[] {6, 120, 1200}) {
