@@ -170,6 +170,8 @@ class ReleaseArtifactsTest {
         String dockerfile = Files.readString(module.resolve("Dockerfile"));
         assertThat(dockerfile).contains("COPY --chown=0:0 target/licenses/ /opt/jetstream/")
                 .contains("org.opencontainers.image.licenses=\"Apache-2.0\"");
+        assertThat(Files.readAllLines(module.resolve(".dockerignore"))).as("the build context lets the licences in")
+                .contains("*", "!target/licenses");
         Path licenses = module.resolve("target").resolve("licenses");
         assertThat(Files.readAllBytes(licenses.resolve("LICENSE"))).isEqualTo(Files.readAllBytes(ROOT.resolve("LICENSE")));
         try (ZipFile jar = new ZipFile(relayJar().toFile())) {
