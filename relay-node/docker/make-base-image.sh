@@ -5,7 +5,7 @@
 # (eclipse-temurin) cannot be reached:
 #
 #   relay-node/docker/make-base-image.sh [TAG]          # default TAG: jetstream-jre:17
-#   docker build --build-arg BASE_IMAGE=jetstream-jre:17 -t jetstream-relay relay-node
+#   docker build --build-arg BASE_IMAGE=jetstream-jre:17 -t jetstream/relay relay-node
 #
 # Needs: a JDK 17+ (jlink; JAVA_HOME or the java on the PATH), ldd, tar and a Docker engine (the
 # docker CLI honours DOCKER_HOST). Linux only: the libraries are the host's, so the image runs on

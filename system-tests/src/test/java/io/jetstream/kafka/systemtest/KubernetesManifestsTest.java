@@ -574,7 +574,8 @@ class KubernetesManifestsTest {
 
     /** The connector's own keys (from the class in its packaged plugin) and Connect's connector keys. */
     private static ConfigDef connectorConfigDef(String module, String className) throws Exception {
-        Path plugin = ReplicationEnvironment.pluginFolder(module).resolve("jetstream-" + module).resolve("lib");
+        Path folder = ReplicationEnvironment.pluginFolder(module);
+        Path plugin = folder.resolve(folder.getFileName()).resolve("lib");
         List<URL> jars = new ArrayList<>();
         try (Stream<Path> files = Files.list(plugin)) {
             for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,10 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The connector plugin zips as a user installs them: the Confluent Hub component layout
- * (manifest.json, lib/, doc/, etc/), the connector's own dependencies only (a Connect worker loads
- * the org.apache.kafka packages, slf4j and the compression libraries from its own class path, so a
- * bundled copy is dead weight), and the ready connector config. That the plugins load and replicate
+ * The connector plugin zips as a user installs them: the Confluent Hub component layout (one
+ * folder {@code <owner>-<name>-<version>} with manifest.json, lib/, doc/, etc/), the connector's
+ * own dependencies only (a Connect worker loads the org.apache.kafka packages, slf4j and the
+ * compression libraries from its own class path, so a bundled copy is dead weight), and the ready
+ * connector config (licence files and manifest fields: {@link ReleaseArtifactsTest}). That the plugins load and replicate
  * from this layout is what every other system test shows.
  */
 class PluginPackagesIT {
@@ -33,8 +33,8 @@ class PluginPackagesIT {
     @CsvSource({"connect-source, sink, source-connector.json", "connect-sink, source, sink-connector.json"})
     void thePluginZipIsAHubComponentWithOnlyTheConnectorsOwnJars(String module, String componentType,
                                                                    String exampleConfig) throws IOException {
-        Path zip = zipOf(module);
-        String root = "jetstream-" + module + "/";
+        Path zip = ReleaseArtifactsTest.pluginZip(module);
+        String root = ReleaseArtifactsTest.baseName(zip) + "/";
         try (ZipFile file = new ZipFile(zip.toFile())) {
             List<String> names = new ArrayList<>();
             for (Enumeration<? extends ZipEntry> entries = file.entries(); entries.hasMoreElements(); ) {
@@ -43,7 +43,7 @@ class PluginPackagesIT {
             assertThat(names).as("one top-level folder").allMatch(name -> name.startsWith(root));
 
             JsonNode manifest = JSON.readTree(read(file, root + "manifest.json"));
-            assertThat(manifest.path("name").asText()).isEqualTo("jetstream-" + module);
+            assertThat(manifest.path("name").asText()).isEqualTo(module);
             assertThat(manifest.path("version").asText()).as("filtered from the pom").doesNotContain("${")
                     .isEqualTo(zip.getFileName().toString().replace("jetstream-" + module + "-", "").replace(".zip", ""));
             assertThat(manifest.path("component_types").get(0).asText()).isEqualTo(componentType);
@@ -64,16 +64,6 @@ class PluginPackagesIT {
                     Files.readString(SiteFiles.projectRoot().resolve("config").resolve(exampleConfig)));
             assertThat(names).contains(root + "doc/README.md", root + "doc/operations.md");
         }
-    }
-
-    private static Path zipOf(String module) throws IOException {
-        Path target = SiteFiles.projectRoot().resolve(module).resolve("target");
-        try (DirectoryStream<Path> zips = Files.newDirectoryStream(target, "jetstream-" + module + "-*.zip")) {
-            for (Path zip : zips) {
-                return zip;
-            }
-        }
-        throw new IOException("no plugin zip under " + target + ": run 'mvn -DskipTests package' first");
     }
 
     private static String read(ZipFile file, String name) throws IOException {

@@ -197,19 +197,28 @@ public final class ReplicationEnvironment implements AutoCloseable {
         return node;
     }
 
-    /** The folder to put in plugin.path for a connector module (it holds the plugin folder). */
+    /**
+     * The folder to put in plugin.path for a connector module: {@code target/<name>} holding the
+     * plugin folder of the same name ({@code jetstream-connect-source-<version>}, the Confluent Hub
+     * {@code <owner>-<name>-<version>}). Where several versions were packaged, the newest.
+     */
     public static Path pluginFolder(String module) throws IOException {
         Path target = SiteFiles.projectRoot().resolve(module).resolve("target");
+        Path newest = null;
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(target, "jetstream-" + module + "-*")) {
             for (Path dir : dirs) {
-                if (Files.isDirectory(dir.resolve("jetstream-" + module))) {
-                    return dir;
+                if (Files.isDirectory(dir.resolve(dir.getFileName()))
+                        && (newest == null || Files.getLastModifiedTime(dir).compareTo(Files.getLastModifiedTime(newest)) > 0)) {
+                    newest = dir;
                 }
             }
         } catch (java.nio.file.NoSuchFileException e) {
             // reported below
         }
-        throw new IOException("No packaged plugin under " + target + ": run 'mvn -DskipTests package' first");
+        if (newest == null) {
+            throw new IOException("No packaged plugin under " + target + ": run 'mvn -DskipTests package' first");
+        }
+        return newest;
     }
 
     /** Deploys the source-site connector from config/source-connector.json, adjusted to this environment. */

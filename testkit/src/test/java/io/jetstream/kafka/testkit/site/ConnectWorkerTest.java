@@ -20,10 +20,10 @@ class ConnectWorkerTest {
     @TempDir
     Path dir;
 
-    /** A plugin.path folder as the packaging makes it: it holds the plugin folder {@code jetstream-connect-source}. */
+    /** A plugin.path folder as the packaging makes it: it holds the plugin folder {@code jetstream-connect-source-0.1.0}. */
     private Path jetstreamPlugins() throws Exception {
         Path folder = dir.resolve("jetstream-connect-source-0.1.0");
-        Files.createDirectories(folder.resolve("jetstream-connect-source").resolve("lib"));
+        Files.createDirectories(folder.resolve("jetstream-connect-source-0.1.0").resolve("lib"));
         return folder;
     }
 
