@@ -31,7 +31,9 @@ class ProductionRelayConfigsTest {
             "stream-token", "shared-token-from-a-secret-file-0001",
             "sender-token", "sender-token-from-a-secret-file-0001",
             "subscriber-token", "subscriber-token-from-a-secret-file-01",
-            "relay-token", "relay-token-from-a-secret-file-00001");
+            "relay-token", "relay-token-from-a-secret-file-00001",
+            "no-sender-token", "sender-token-nobody-holds-at-egress-1",
+            "no-subscriber-token", "subscriber-token-nobody-holds-at-in1");
 
     @BeforeEach
     void filesWhereTheExamplesExpectThem() throws Exception {
@@ -94,6 +96,22 @@ class ProductionRelayConfigsTest {
                     .isFalse();
             assertThat(ingress.tokenMatches(role, secrets.get("stream-token"))).as("shared token as " + role).isFalse();
         }
+    }
+
+    @Test
+    void theSharedTokenGrantsNoRoleAndEveryRoleIsBoundToItsPartysCertificateAtBothRelays() throws Exception {
+        for (String file : List.of("relay-ingress.yaml", "relay-egress.yaml")) {
+            StreamSpec stream = load(file).stream(STREAM).orElseThrow();
+            for (PeerRole role : PeerRole.values()) {
+                assertThat(stream.hasOwnToken(role)).as(file + ": " + role + " has a token of its own").isTrue();
+                assertThat(stream.tokenMatches(role, secrets.get("stream-token"))).as(file + ": shared token as " + role)
+                        .isFalse();
+                assertThat(stream.bindsCertificates(role)).as(file + ": " + role + " bound to identities").isTrue();
+            }
+        }
+        StreamSpec egress = load("relay-egress.yaml").stream(STREAM).orElseThrow();
+        assertThat(egress.tokenMatches(PeerRole.SENDER, secrets.get("sender-token")))
+                .as("the source-site tasks' token is no SENDER at the egress behind an ingress").isFalse();
     }
 
     @Test
