@@ -15,6 +15,8 @@ import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.schema.ShippedSchema;
+import io.jetstream.kafka.transport.FrameBuffers;
+import io.jetstream.kafka.transport.RetainedBuffers;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -345,8 +347,11 @@ final class ReplicationReceiver implements AutoCloseable {
                 return;
             }
             metrics.batchTransit(System.currentTimeMillis() - batch.header().createdAtMillis());
+            // A small batch read with a large frame would keep that frame's whole buffer alive while it
+            // waits here, charged only its own bytes: copied out (large batches stay zero-copy).
+            BatchFrame held = RetainedBuffers.detached(batch, bytes, FrameBuffers.ALLOCATOR);
             long queued = queuedBytes.addAndGet(bytes);
-            inbound.add(new Inbound(from, batch, bytes));
+            inbound.add(new Inbound(from, held, bytes));
             if (queued > pauseAboveBytes()) {
                 pause(from);
             }

@@ -19,6 +19,8 @@ import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,6 +161,41 @@ class ReplicationReceiverTest {
 
     private List<Long> pollOffsets() throws InterruptedException {
         return receiver.poll(Duration.ofMillis(10)).stream().map(d -> d.record().offset()).toList();
+    }
+
+    /**
+     * Issue 32, pinned memory at the destination: a one-record batch read into a 16 MiB buffer (behind a
+     * large frame) waits in the task's queue until the next poll, charged its own bytes; it must not keep
+     * the 16 MiB buffer alive meanwhile.
+     */
+    @Test
+    void aSmallBatchReadIntoABigBufferDoesNotPinItWhileQueued() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        BatchFrame small = batch("orders", -1, 0);
+        ByteBuf big = PooledByteBufAllocator.DEFAULT.directBuffer(16 << 20);
+        big.writerIndex(8 << 20); // as if a large frame came first
+        big.writeBytes(small.payload(), small.payload().readerIndex(), small.payload().readableBytes());
+        ByteBuf slice = big.retainedSlice(8 << 20, small.payload().readableBytes());
+        BatchFrame inBigBuffer = small.replace(slice);
+        small.release();
+        big.release(); // only the batch's slice keeps it alive now, as the decoder's cumulation does
+
+        receiver.onFrame(upstream, inBigBuffer);
+
+        assertThat(big.refCnt()).as("the 16 MiB buffer is freed while the batch waits in the queue").isZero();
+        assertThat(pollOffsets()).containsExactly(0L);
+    }
+
+    @Test
+    void aBatchAboutTheSizeOfItsBufferIsQueuedWithoutACopy() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        BatchFrame batch = batch("orders", -1, 0, 1, 2);
+
+        receiver.onFrame(upstream, batch);
+
+        assertThat(batch.refCnt()).as("the same frame, held by the queue").isEqualTo(1);
+        assertThat(pollOffsets()).containsExactly(0L, 1L, 2L);
+        assertThat(batch.refCnt()).as("released once written").isZero();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.jetstream.kafka.transport.RetainedBuffers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -29,7 +30,7 @@ final class Frames {
      * Most memory a held frame may keep alive, as a multiple of its bytes: a frame decoded from a
      * buffer more than this many times its size is copied out of it ({@link #detached}).
      */
-    static final int RETAINED_MAX_FACTOR = 2;
+    static final int RETAINED_MAX_FACTOR = RetainedBuffers.MAX_FACTOR;
 
     private Frames() {
     }
@@ -79,16 +80,9 @@ final class Frames {
         return wireBytes(frame, routing(frame));
     }
 
-    /**
-     * The memory {@code buf} keeps alive: the capacity of the buffer it is a slice (or wrapper) of,
-     * which stays allocated as long as any slice of it is.
-     */
+    /** The memory {@code buf} keeps alive ({@link RetainedBuffers#retainedBytes}). */
     static long retainedBytes(ByteBuf buf) {
-        ByteBuf root = buf;
-        for (ByteBuf under = root.unwrap(); under != null; under = root.unwrap()) {
-            root = under;
-        }
-        return root.capacity();
+        return RetainedBuffers.retainedBytes(buf);
     }
 
     /**
@@ -96,25 +90,11 @@ final class Frames {
      * it was decoded from is more than {@link #RETAINED_MAX_FACTOR} times its size (a small batch that
      * arrived in the connection's buffer with a large frame, or with many others): so a held frame
      * keeps alive at most twice the bytes the budgets charge it, while a large frame, whose buffer is
-     * about its own size, is forwarded without a copy. The reference to {@code frame} moves to the
-     * result.
+     * about its own size, is forwarded without a copy ({@link RetainedBuffers#detached}). The
+     * reference to {@code frame} moves to the result.
      */
     static Frame detached(Frame frame, ByteBufAllocator alloc) {
-        if (!(frame instanceof BatchFrame batch)
-                || retainedBytes(batch.payload()) <= RETAINED_MAX_FACTOR * wireBytes(frame)) {
-            return frame;
-        }
-        ByteBuf payload = batch.payload();
-        ByteBuf own = alloc.buffer(payload.readableBytes());
-        try {
-            own.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
-        } catch (RuntimeException e) {
-            own.release();
-            throw e;
-        }
-        BatchFrame copy = batch.replace(own);
-        batch.release();
-        return copy;
+        return frame instanceof BatchFrame batch ? RetainedBuffers.detached(batch, wireBytes(frame), alloc) : frame;
     }
 
     /** Cuts a message for an ACK or ERROR frame (the wire allows 65,535 UTF-8 bytes). */

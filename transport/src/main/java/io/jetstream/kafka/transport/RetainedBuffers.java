@@ -1,0 +1,54 @@
+package io.jetstream.kafka.transport;
+
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * What a decoded batch keeps alive, and a copy when that is far more than it is charged for.
+ * {@link FrameDecoderHandler} hands out batches as retained slices of the buffer they were read into;
+ * a slice keeps the whole buffer allocated. A small batch read with a large frame (or with many
+ * others) would then pin a buffer many times its size for as long as it is held, while a holder's
+ * byte budget charges it only its own size. Used where batches are held: the relay's buffers
+ * and the destination task's queue.
+ */
+public final class RetainedBuffers {
+
+    /** A held batch may keep alive at most this many times the bytes it is charged. */
+    public static final int MAX_FACTOR = 2;
+
+    private RetainedBuffers() {
+    }
+
+    /** The memory {@code buf} keeps alive: the capacity of the buffer it is a slice (or wrapper) of. */
+    public static long retainedBytes(ByteBuf buf) {
+        ByteBuf root = buf;
+        for (ByteBuf under = root.unwrap(); under != null; under = root.unwrap()) {
+            root = under;
+        }
+        return root.capacity();
+    }
+
+    /**
+     * {@code batch}, or the same batch with its payload copied into a buffer of its own when the buffer
+     * it was decoded from is more than {@link #MAX_FACTOR} times {@code chargedBytes}: a large batch,
+     * whose buffer is about its own size, stays zero-copy. The reference to {@code batch} moves to the
+     * result (released here when copied).
+     */
+    public static BatchFrame detached(BatchFrame batch, long chargedBytes, ByteBufAllocator alloc) {
+        ByteBuf payload = batch.payload();
+        if (retainedBytes(payload) <= MAX_FACTOR * chargedBytes) {
+            return batch;
+        }
+        ByteBuf own = alloc.buffer(payload.readableBytes());
+        try {
+            own.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+        } catch (RuntimeException e) {
+            own.release();
+            throw e;
+        }
+        BatchFrame copy = batch.replace(own);
+        batch.release();
+        return copy;
+    }
+}
