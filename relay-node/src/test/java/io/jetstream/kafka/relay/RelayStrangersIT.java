@@ -61,9 +61,11 @@ import org.slf4j.LoggerFactory;
 /**
  * What a stranger who can reach the data port, and a peer that authenticated as a relay, can make a
  * live relay do, over real loopback sockets: strangers get a HELLO-sized frame limit, a handshake
- * deadline and a cap on connections per address; memory follows the bytes that arrived, never a
- * declared length; a relay peer cannot make the relay connect to an address its configuration does
- * not name. Every refusal is counted; nothing leaks (PARANOID leak detection).
+ * deadline, a cap on connections per address, and one answer whatever stream, role or token they
+ * try; memory
+ * follows the bytes that arrived, never a declared length; a relay peer cannot make the relay
+ * connect to an address its configuration does not name. Every refusal is counted; nothing leaks
+ * (PARANOID leak detection).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RelayStrangersIT {
@@ -425,6 +427,48 @@ class RelayStrangersIT {
         assertThat(ack.isOk()).as("answer %s", ack).isTrue();
         assertThat(subscriber.batches.get()).isEqualTo(1);
         assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).get()).isZero();
+    }
+
+    /**
+     * A stranger probing the handshake learns nothing: an unknown stream, the shared token for a role
+     * that has its own, a wrong token for a role with or without its own, another role's token: the
+     * answer is the same bytes every time. The relay counts the reasons apart.
+     */
+    @Test
+    void unauthenticatedPeersGetOneAnswerWhateverStreamRoleOrTokenTheyTry() throws Exception {
+        String senderToken = "sender-token-0123456789";
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("streams." + TestRelay.STREAM + ".sender.token", senderToken);
+        TestRelay relay = relay(props);
+        long unknownBefore = (long) relay.metrics().errors(ErrorKind.UNKNOWN_STREAM).get();
+        long failedBefore = (long) relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get();
+        Map<String, HelloFrame> attempts = new java.util.LinkedHashMap<>();
+        attempts.put("an unknown stream", HelloFrame.of(PeerRole.SENDER, "prober", "no-such-stream", TestRelay.TOKEN));
+        attempts.put("the shared token for a role with its own", HelloFrame.of(PeerRole.SENDER, "prober",
+                TestRelay.STREAM, TestRelay.TOKEN));
+        attempts.put("a wrong token for a role with its own", HelloFrame.of(PeerRole.SENDER, "prober",
+                TestRelay.STREAM, "wrong-token-0123456789"));
+        attempts.put("a wrong token for a role without", HelloFrame.of(PeerRole.RELAY, "prober", TestRelay.STREAM,
+                "wrong-token-0123456789"));
+        attempts.put("another role's own token", HelloFrame.of(PeerRole.SUBSCRIBER, "prober", TestRelay.STREAM,
+                senderToken));
+
+        Map<String, byte[]> answers = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, HelloFrame> attempt : attempts.entrySet()) {
+            Socket socket = connect(relay);
+            writeQuietly(socket, bytes(attempt.getValue()));
+            answers.put(attempt.getKey(), readToClose(socket));
+        }
+
+        byte[] first = answers.values().iterator().next();
+        assertThat(frames(first)).singleElement().isInstanceOfSatisfying(ErrorFrame.class, error -> {
+            assertThat(error.code()).isEqualTo(ErrorCode.AUTHENTICATION_FAILED);
+            assertThat(error.message()).doesNotContain(TestRelay.STREAM, "no-such-stream", "SENDER", "role", "relay-b1");
+        });
+        answers.forEach((what, answer) -> assertThat(answer).as("the answer to %s", what).isEqualTo(first));
+        await("every refusal counted by its reason").atMost(WAIT).until(() ->
+                relay.metrics().errors(ErrorKind.UNKNOWN_STREAM).get() == unknownBefore + 1
+                        && relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() == failedBefore + 4);
     }
 
     /** The first answer (not a receipt) on a raw connection. */
