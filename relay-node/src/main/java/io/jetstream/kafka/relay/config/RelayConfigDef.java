@@ -30,6 +30,7 @@ final class RelayConfigDef {
     static final String GROUP_TIMEOUTS = "Timeouts";
     static final String GROUP_HANDSHAKE = "Before authentication";
     static final String GROUP_CONFIG_PROVIDERS = "Config providers";
+    static final String GROUP_METRICS = "Metrics";
 
     static final long KIB = 1024L;
     static final long MIB = 1024L * KIB;
@@ -144,6 +145,21 @@ final class RelayConfigDef {
                         .doc("GET /health reports DEGRADED (still HTTP 200: the relay serves) while the direct"
                                 + " memory in use (Netty's count, or the JVM's direct buffer pool) is above this"
                                 + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."));
+        new ConfigGroup(def, GROUP_METRICS)
+                .add(key(METRICS_PEERS_MAX, Type.INT).defaultValue(512).validator(Range.between(1, 100_000))
+                        .importance(Importance.LOW).displayName("Peers with their own series")
+                        .doc("Most peers (by the id they announce at handshake) with jetstream_relay_peer_*"
+                                + " series of their own. A new peer beyond it takes the place of the series"
+                                + " released longest ago, or, when every one belongs to a connected peer, is counted"
+                                + " under peer=\"(other)\" and in jetstream_relay_peers_folded_total. Keeps a peer"
+                                + " that reconnects under ever new ids from growing the exposition without bound."))
+                .add(key(METRICS_PEER_RETENTION_MS, Type.LONG).defaultValue(300_000L)
+                        .validator(Range.between(0, 86_400_000))
+                        .importance(Importance.LOW).displayName("Peer series retention (ms)")
+                        .doc("How long the series of a peer whose last connection closed are still exported (a"
+                                + " peer that reconnects within it continues its counters); then they are removed."
+                                + " A connected peer's series are never removed. 0: removed as the last connection"
+                                + " closes."));
         return def;
     }
 

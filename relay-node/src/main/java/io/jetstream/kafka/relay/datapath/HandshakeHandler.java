@@ -19,6 +19,7 @@ import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.PeerMetrics;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.ConnectionRoles;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
@@ -145,8 +146,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void accept(ChannelHandlerContext ctx, HelloFrame hello, StreamSpec stream) {
-        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), metrics.peer(hello.nodeId()),
-                hello.wantsReceipts());
+        // The peer's series are held while this connection is open (bounded; see RelayMetrics.peer).
+        PeerMetrics peer = metrics.peer(hello.nodeId());
+        ctx.channel().closeFuture().addListener(f -> metrics.release(peer));
+        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), peer, hello.wantsReceipts());
         traffic.bind(session.metrics());
         // Authenticated: full-size frames from the next one on, and no more handshake limits.
         FrameDecoderHandler decoder = (FrameDecoderHandler) ctx.pipeline().get(ProtocolDataPipelineFactory.FRAME_DECODER);

@@ -102,6 +102,7 @@ public final class RelayServer implements AutoCloseable {
         });
         this.relayBuffer = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         metrics.bufferLimitBytes().set(config.bufferMaxBytes());
+        metrics.limitPeers(config.metricsPeersMax(), config.metricsPeerRetention());
     }
 
     /**
