@@ -144,7 +144,20 @@ final class RelayConfigDef {
                         .importance(Importance.LOW).displayName("Degraded above direct memory share")
                         .doc("GET /health reports DEGRADED (still HTTP 200: the relay serves) while the direct"
                                 + " memory in use (Netty's count, or the JVM's direct buffer pool) is above this"
-                                + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."));
+                                + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."))
+                .add(key(ADMIN_CONNECTIONS_MAX, Type.INT).defaultValue(32).validator(Range.between(1, 10_000))
+                        .importance(Importance.LOW).displayName("Admin connections")
+                        .doc("Most admin connections open at once (Prometheus, health probes and operators"
+                                + " need a few). A connection accepted beyond it is closed at once, before any"
+                                + " read, counted as admin_connection_limit."))
+                .add(key(ADMIN_REQUEST_TIMEOUT_MS, Type.LONG).defaultValue(10_000L)
+                        .validator(Range.between(100, 600_000))
+                        .importance(Importance.LOW).displayName("Admin request timeout (ms)")
+                        .doc("Time an admin connection has to deliver a whole request, counted from its accept"
+                                + " and then from the end of its previous request: a total deadline that bytes"
+                                + " trickled in do not extend. A connection with a request unfinished then (or"
+                                + " none begun since its accept) is closed and counted as admin_request_timeout;"
+                                + " a kept-alive connection that is merely idle is closed uncounted."));
         new ConfigGroup(def, GROUP_METRICS)
                 .add(key(METRICS_PEERS_MAX, Type.INT).defaultValue(512).validator(Range.between(1, 100_000))
                         .importance(Importance.LOW).displayName("Peers with their own series")

@@ -86,6 +86,17 @@ public enum ErrorKind {
      * re-sent by it (after reconnecting or its acknowledgement timeout); nothing is lost.
      */
     SLOW_READER,
+    /**
+     * An admin (HTTP) connection closed as soon as it was accepted, before any read:
+     * {@code admin.connections.max} admin connections were already open.
+     */
+    ADMIN_CONNECTION_LIMIT,
+    /**
+     * An admin connection closed because a request was not read completely within
+     * {@code admin.request.timeout.ms} of the accept or of the previous request (a slow or stalled
+     * client; bytes trickled in do not extend the deadline).
+     */
+    ADMIN_REQUEST_TIMEOUT,
     /** A data connection accepted while no data-path handlers are installed. */
     DATA_PATH_UNAVAILABLE,
     /** A bug: an exception no handler expected. */

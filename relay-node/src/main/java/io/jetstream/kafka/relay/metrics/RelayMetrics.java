@@ -100,6 +100,7 @@ public final class RelayMetrics implements AutoCloseable {
     private final GaugeDataPoint inFlightBatches;
     private final GaugeDataPoint directMemoryUsedBytes;
     private final GaugeDataPoint directMemoryMaxBytes;
+    private final GaugeDataPoint adminConnections;
     private final CounterDataPoint acks;
     private final Map<ErrorKind, CounterDataPoint> errorsByKind = new EnumMap<>(ErrorKind.class);
     private final Map<ConnectionRole, GaugeDataPoint> connectionsByRole = new EnumMap<>(ConnectionRole.class);
@@ -156,6 +157,8 @@ public final class RelayMetrics implements AutoCloseable {
                 + " process: Netty's count, or the JVM's direct buffer pool where Netty does not count.");
         directMemoryMaxBytes = gauge("direct_memory_max_bytes", "Most direct memory the process may use"
                 + " (-XX:MaxDirectMemorySize, by default the heap maximum).");
+        adminConnections = gauge("admin_connections", "Open connections to the admin listener (GET /health,"
+                + " GET /metrics); at most admin.connections.max are served.");
         Counter errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
         Gauge connections = gauge("connections", "Open data connections, by role of the peer.", "role");
         acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the"
@@ -278,6 +281,10 @@ public final class RelayMetrics implements AutoCloseable {
 
     public GaugeDataPoint directMemoryMaxBytes() {
         return directMemoryMaxBytes;
+    }
+
+    public GaugeDataPoint adminConnections() {
+        return adminConnections;
     }
 
     public CounterDataPoint errors(ErrorKind kind) {

@@ -188,7 +188,8 @@ public final class RelayServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new AdminServerInitializer(health, metrics, adminChannels));
+                .childHandler(new AdminServerInitializer(health, metrics, adminChannels, config.adminConnectionsMax(),
+                        config.adminRequestTimeout()));
     }
 
     private static Channel bind(ServerBootstrap bootstrap, SocketAddress address, String listener) throws IOException {

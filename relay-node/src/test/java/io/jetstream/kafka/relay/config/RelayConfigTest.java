@@ -342,20 +342,26 @@ class RelayConfigTest {
     }
 
     @Test
-    void peerSeriesLimitsHaveSafeDefaultsMatchingTheMetrics() {
+    void adminAndPeerSeriesLimitsHaveSafeDefaultsMatchingTheMetrics() {
         RelayConfig config = new RelayConfig(minimal());
 
+        assertThat(config.adminConnectionsMax()).isEqualTo(32);
+        assertThat(config.adminRequestTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.metricsPeersMax()).isEqualTo(RelayMetrics.DEFAULT_PEERS_MAX);
         assertThat(config.metricsPeerRetention()).isEqualTo(RelayMetrics.DEFAULT_PEER_RETENTION);
     }
 
     @Test
-    void badPeerSeriesLimitsNameTheirKey() {
+    void badAdminAndPeerSeriesLimitsNameTheirKey() {
         Map<String, Object> props = minimal();
+        props.put("admin.connections.max", 0);
+        props.put("admin.request.timeout.ms", 50);
         props.put("metrics.peers.max", 0);
         props.put("metrics.peer.retention.ms", -1);
 
-        assertThat(problems(props)).anySatisfy(p -> assertThat(p).contains("metrics.peers.max"))
+        assertThat(problems(props)).anySatisfy(p -> assertThat(p).contains("admin.connections.max"))
+                .anySatisfy(p -> assertThat(p).contains("admin.request.timeout.ms"))
+                .anySatisfy(p -> assertThat(p).contains("metrics.peers.max"))
                 .anySatisfy(p -> assertThat(p).contains("metrics.peer.retention.ms"));
     }
 
