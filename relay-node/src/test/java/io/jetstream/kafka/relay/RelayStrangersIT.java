@@ -59,11 +59,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a stranger who can reach the data port, and a peer that authenticated as a relay, can make a
- * live relay do, over real loopback sockets: strangers get a HELLO-sized frame limit, a handshake
- * deadline and a cap on connections per address; memory follows the bytes that arrived, never a
- * declared length; a relay peer cannot make the relay connect to an address its configuration does
- * not name. Every refusal is counted; nothing leaks (PARANOID leak detection).
+ * What a stranger who can reach the data or admin port, and a peer that authenticated as a relay,
+ * can make a live relay do, over real loopback sockets: strangers get a HELLO-sized frame limit, a
+ * handshake deadline, a cap on connections per address, and one answer whatever stream, role or
+ * token they try; at the admin port, a cap on connections and a total deadline per request; memory
+ * follows the bytes that arrived, never a declared length; a relay peer cannot make the relay
+ * connect to an address its configuration does not name. Every refusal is counted; nothing leaks
+ * (PARANOID leak detection).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RelayStrangersIT {
@@ -425,6 +427,132 @@ class RelayStrangersIT {
         assertThat(ack.isOk()).as("answer %s", ack).isTrue();
         assertThat(subscriber.batches.get()).isEqualTo(1);
         assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).get()).isZero();
+    }
+
+    /**
+     * A stranger probing the handshake learns nothing: an unknown stream, the shared token for a role
+     * that has its own, a wrong token for a role with or without its own, another role's token: the
+     * answer is the same bytes every time. The relay counts the reasons apart.
+     */
+    @Test
+    void unauthenticatedPeersGetOneAnswerWhateverStreamRoleOrTokenTheyTry() throws Exception {
+        String senderToken = "sender-token-0123456789";
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("streams." + TestRelay.STREAM + ".sender.token", senderToken);
+        TestRelay relay = relay(props);
+        long unknownBefore = (long) relay.metrics().errors(ErrorKind.UNKNOWN_STREAM).get();
+        long failedBefore = (long) relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get();
+        Map<String, HelloFrame> attempts = new java.util.LinkedHashMap<>();
+        attempts.put("an unknown stream", HelloFrame.of(PeerRole.SENDER, "prober", "no-such-stream", TestRelay.TOKEN));
+        attempts.put("the shared token for a role with its own", HelloFrame.of(PeerRole.SENDER, "prober",
+                TestRelay.STREAM, TestRelay.TOKEN));
+        attempts.put("a wrong token for a role with its own", HelloFrame.of(PeerRole.SENDER, "prober",
+                TestRelay.STREAM, "wrong-token-0123456789"));
+        attempts.put("a wrong token for a role without", HelloFrame.of(PeerRole.RELAY, "prober", TestRelay.STREAM,
+                "wrong-token-0123456789"));
+        attempts.put("another role's own token", HelloFrame.of(PeerRole.SUBSCRIBER, "prober", TestRelay.STREAM,
+                senderToken));
+
+        Map<String, byte[]> answers = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, HelloFrame> attempt : attempts.entrySet()) {
+            Socket socket = connect(relay);
+            writeQuietly(socket, bytes(attempt.getValue()));
+            answers.put(attempt.getKey(), readToClose(socket));
+        }
+
+        byte[] first = answers.values().iterator().next();
+        assertThat(frames(first)).singleElement().isInstanceOfSatisfying(ErrorFrame.class, error -> {
+            assertThat(error.code()).isEqualTo(ErrorCode.AUTHENTICATION_FAILED);
+            assertThat(error.message()).doesNotContain(TestRelay.STREAM, "no-such-stream", "SENDER", "role", "relay-b1");
+        });
+        answers.forEach((what, answer) -> assertThat(answer).as("the answer to %s", what).isEqualTo(first));
+        await("every refusal counted by its reason").atMost(WAIT).until(() ->
+                relay.metrics().errors(ErrorKind.UNKNOWN_STREAM).get() == unknownBefore + 1
+                        && relay.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() == failedBefore + 4);
+    }
+
+    @Test
+    void adminConnectionsBeyondTheCapAreClosedAtOnceAndCounted() throws Exception {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("admin.connections.max", 3);
+        TestRelay relay = relay(props);
+
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            held.add(connectAdmin(relay));
+        }
+        await("three admin connections open").atMost(WAIT)
+                .until(() -> scraped(relay, "jetstream_relay_admin_connections") == 3);
+
+        long started = System.nanoTime();
+        assertThat(readToClose(connectAdmin(relay))).as("closed without an answer").isEmpty();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
+        await("refusal counted").atMost(WAIT).until(() ->
+                scraped(relay, "jetstream_relay_errors_total{kind=\"admin_connection_limit\"}") == 1);
+
+        held.get(0).close();
+        await("a place returned").atMost(WAIT).until(() -> scraped(relay, "jetstream_relay_admin_connections") == 2);
+        assertThat(admin(relay).get("/health").statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * Slowloris: a request trickled a byte every 50 ms, which reset the old read timeout forever,
+     * is closed at its total deadline; so is a connection that never sends a request. A kept-alive
+     * connection idle after its answer is closed too, without counting as an error.
+     */
+    @Test
+    void aSlowAdminRequestIsClosedAtItsDeadlineHoweverItTrickles() throws Exception {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("admin.request.timeout.ms", 1_000);
+        TestRelay relay = relay(props);
+        java.util.concurrent.ScheduledExecutorService trickler =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        AutoCloseable stopTrickling = trickler::shutdownNow;
+        keep(stopTrickling);
+
+        Socket slow = connectAdmin(relay);
+        byte[] request = ("GET /health HTTP/1.1\r\nHost: relay\r\nX-Slow: " + "a".repeat(4_000))
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        trickler.scheduleAtFixedRate(() -> {
+            int next = sent.getAndIncrement();
+            if (next < request.length) {
+                writeQuietly(slow, new byte[] {request[next]});
+            }
+        }, 0, 50, TimeUnit.MILLISECONDS);
+        Socket silent = connectAdmin(relay);
+
+        long started = System.nanoTime();
+        byte[] answer = readToClose(slow);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        readToClose(silent);
+
+        assertThat(answer).as("no answer to a request never finished").isEmpty();
+        assertThat(sent.get()).as("bytes trickled in before the close").isGreaterThan(5);
+        assertThat(tookMs).as("closed at the 1 s deadline, not kept open by its trickle").isLessThan(5_000);
+        await("both counted").atMost(WAIT).until(() ->
+                scraped(relay, "jetstream_relay_errors_total{kind=\"admin_request_timeout\"}") == 2);
+
+        Socket keptAlive = connectAdmin(relay);
+        writeQuietly(keptAlive, "GET /health HTTP/1.1\r\nHost: relay\r\n\r\n"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(new String(readToClose(keptAlive), java.nio.charset.StandardCharsets.US_ASCII))
+                .as("answered, then closed when idle").startsWith("HTTP/1.1 200");
+        assertThat(scraped(relay, "jetstream_relay_errors_total{kind=\"admin_request_timeout\"}"))
+                .as("an idle kept-alive connection is no error").isEqualTo(2);
+        assertThat(admin(relay).get("/health").statusCode()).isEqualTo(200);
+    }
+
+    private Socket connectAdmin(TestRelay relay) throws IOException {
+        Socket socket = keep(new Socket(relay.admin().getAddress(), relay.admin().getPort()));
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    /** The value of one series (name and labels as exposed) in a scrape; -1 when absent. */
+    private static double scraped(TestRelay relay, String series) {
+        return relay.metrics().scrape().lines().filter(l -> l.startsWith(series + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1))).findFirst().orElse(-1);
     }
 
     /** The first answer (not a receipt) on a raw connection. */

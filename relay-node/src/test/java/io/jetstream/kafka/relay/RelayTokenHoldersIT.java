@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -57,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * stream's real tasks (test senders and subscribers) use it: a subscriber-token holder cannot take
  * a share silently, by another share count, nor keep it from a restarted task with an epoch from the
  * future; a sender-token holder cannot make held batches keep alive memory their budgets do not
- * count. Nothing leaks (PARANOID leak detection).
+ * count, nor grow the relay's metric series by reconnecting under new ids. Nothing leaks (PARANOID
+ * leak detection).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RelayTokenHoldersIT {
@@ -237,6 +240,71 @@ class RelayTokenHoldersIT {
         assertThat(charged).isLessThan(HOLDERS * 4_096L);
         assertThat(grown).as("direct memory kept alive by %d tiny batches charged %d bytes", HOLDERS, charged)
                 .isLessThan(HOLDERS * 16L * 1024 * 1024 / 4);
+    }
+
+    /**
+     * A holder of the sender token reconnecting under a new node id each time: each id used to keep
+     * its series forever. Now they go with the connection (retention 0 here), at most
+     * {@code metrics.peers.max} connected peers have their own, the rest share {@code (other)}, and
+     * the real task's counters go on through it all.
+     */
+    @Test
+    void aTokenHolderReconnectingUnderNewIdsCannotGrowThePeerSeriesWithoutBound() throws Exception {
+        Map<String, Object> props = TestRelay.egress("relay-b1");
+        props.put("metrics.peers.max", 4);
+        props.put("metrics.peer.retention.ms", 0);
+        TestRelay relay = relay(props);
+        sender(relay);
+        String taskSeries = "jetstream_relay_peer_bytes_in_total{peer=\"source-0\"}";
+        double taskBytes = scraped(relay, taskSeries);
+        assertThat(taskBytes).as("HELLO and heartbeats counted").isPositive();
+
+        for (int i = 0; i < 40; i++) {
+            helloAs(relay, "churn-" + i).close();
+        }
+        await("every churned id's series gone with its connection").atMost(WAIT)
+                .until(() -> peerLabels(relay).equals(Set.of("source-0")));
+
+        double foldedBefore = scraped(relay, "jetstream_relay_peers_folded_total");
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            held.add(helloAs(relay, "held-" + i));
+        }
+        assertThat(peerLabels(relay)).as("four peers of their own and the shared series").hasSize(5)
+                .contains("source-0", "held-0", "held-1", "held-2", "(other)");
+        assertThat(scraped(relay, "jetstream_relay_peers_folded_total") - foldedBefore).isEqualTo(3);
+        assertThat(scraped(relay, "jetstream_relay_peer_series")).isEqualTo(4);
+
+        assertThat(scraped(relay, taskSeries)).as("the connected task's counter never went back")
+                .isGreaterThanOrEqualTo(taskBytes);
+        await("the task's heartbeats still counted").atMost(WAIT).until(() -> scraped(relay, taskSeries) > taskBytes);
+        for (Socket socket : held) {
+            socket.close();
+        }
+        await("the held ids' series gone with their connections").atMost(WAIT)
+                .until(() -> peerLabels(relay).equals(Set.of("source-0")));
+    }
+
+    /** A raw connection that completed its handshake as a sender named {@code nodeId}. */
+    private Socket helloAs(TestRelay relay, String nodeId) throws IOException {
+        Socket socket = keep(new Socket(relay.data().getAddress(), relay.data().getPort()));
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(bytes(HelloFrame.of(PeerRole.SENDER, nodeId, TestRelay.STREAM, TestRelay.TOKEN)));
+        assertThat(RawSubscriber.read(new DataInputStream(socket.getInputStream()))).isInstanceOf(HelloOkFrame.class);
+        return socket;
+    }
+
+    /** The {@code peer} labels with series in a scrape. */
+    private static Set<String> peerLabels(TestRelay relay) {
+        String prefix = "jetstream_relay_peer_bytes_in_total{peer=\"";
+        return relay.metrics().scrape().lines().filter(l -> l.startsWith(prefix))
+                .map(l -> l.substring(prefix.length(), l.indexOf('"', prefix.length()))).collect(Collectors.toSet());
+    }
+
+    /** The value of one series (name and labels as exposed) in a scrape; -1 when absent. */
+    private static double scraped(TestRelay relay, String series) {
+        return relay.metrics().scrape().lines().filter(l -> l.startsWith(series + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1))).findFirst().orElse(-1);
     }
 
     /** The next ACK on a raw connection, skipping HELLO_OK and PINGs. */

@@ -24,7 +24,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.handler.timeout.ReadTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,11 +133,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof ReadTimeoutException) {
-            log.debug("Closing idle admin connection {}", ctx.channel());
-        } else {
-            log.debug("Closing admin connection {} after {}", ctx.channel(), cause.toString());
-        }
+        log.debug("Closing admin connection {} after {}", ctx.channel(), cause.toString());
         ctx.close();
     }
 }

@@ -75,6 +75,10 @@ public final class RelayConfig extends AbstractConfig {
     public static final String HANDSHAKE_PENDING_PER_ADDRESS_MAX = "handshake.pending.per.address.max";
     public static final String NEXT_HOPS_ALLOWED = "next.hops.allowed";
     public static final String HEALTH_DIRECT_MEMORY_DEGRADED_RATIO = "health.direct.memory.degraded.ratio";
+    public static final String ADMIN_CONNECTIONS_MAX = "admin.connections.max";
+    public static final String ADMIN_REQUEST_TIMEOUT_MS = "admin.request.timeout.ms";
+    public static final String METRICS_PEERS_MAX = "metrics.peers.max";
+    public static final String METRICS_PEER_RETENTION_MS = "metrics.peer.retention.ms";
     /** Kafka's config providers: {@code config.providers}, then {@code config.providers.<name>.class} and {@code .param.*}. */
     public static final String CONFIG_PROVIDERS = org.apache.kafka.common.config.AbstractConfig.CONFIG_PROVIDERS_CONFIG;
     public static final String CONFIG_PROVIDER_CLASS = "class";
@@ -351,6 +355,29 @@ public final class RelayConfig extends AbstractConfig {
     /** Share of the maximum direct memory in use above which {@code /health} reports DEGRADED. */
     public double healthDirectMemoryDegradedRatio() {
         return getDouble(HEALTH_DIRECT_MEMORY_DEGRADED_RATIO);
+    }
+
+    /** Most admin (HTTP) connections open at once; more are closed as soon as they are accepted. */
+    public int adminConnectionsMax() {
+        return getInt(ADMIN_CONNECTIONS_MAX);
+    }
+
+    /**
+     * Time an admin connection has to deliver a whole request, from its accept or the end of its
+     * previous request; bytes trickled in do not extend it.
+     */
+    public Duration adminRequestTimeout() {
+        return millis(ADMIN_REQUEST_TIMEOUT_MS);
+    }
+
+    /** Most peers with {@code peer} series of their own; more share one series. */
+    public int metricsPeersMax() {
+        return getInt(METRICS_PEERS_MAX);
+    }
+
+    /** How long the {@code peer} series of a peer with no connection left are kept. */
+    public Duration metricsPeerRetention() {
+        return millis(METRICS_PEER_RETENTION_MS);
     }
 
     private Duration millis(String key) {

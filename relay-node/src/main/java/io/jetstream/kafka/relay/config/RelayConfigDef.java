@@ -30,6 +30,7 @@ final class RelayConfigDef {
     static final String GROUP_TIMEOUTS = "Timeouts";
     static final String GROUP_HANDSHAKE = "Before authentication";
     static final String GROUP_CONFIG_PROVIDERS = "Config providers";
+    static final String GROUP_METRICS = "Metrics";
 
     static final long KIB = 1024L;
     static final long MIB = 1024L * KIB;
@@ -143,7 +144,35 @@ final class RelayConfigDef {
                         .importance(Importance.LOW).displayName("Degraded above direct memory share")
                         .doc("GET /health reports DEGRADED (still HTTP 200: the relay serves) while the direct"
                                 + " memory in use (Netty's count, or the JVM's direct buffer pool) is above this"
-                                + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."));
+                                + " share of the maximum (-XX:MaxDirectMemorySize, by default the heap maximum)."))
+                .add(key(ADMIN_CONNECTIONS_MAX, Type.INT).defaultValue(32).validator(Range.between(1, 10_000))
+                        .importance(Importance.LOW).displayName("Admin connections")
+                        .doc("Most admin connections open at once (Prometheus, health probes and operators"
+                                + " need a few). A connection accepted beyond it is closed at once, before any"
+                                + " read, counted as admin_connection_limit."))
+                .add(key(ADMIN_REQUEST_TIMEOUT_MS, Type.LONG).defaultValue(10_000L)
+                        .validator(Range.between(100, 600_000))
+                        .importance(Importance.LOW).displayName("Admin request timeout (ms)")
+                        .doc("Time an admin connection has to deliver a whole request, counted from its accept"
+                                + " and then from the end of its previous request: a total deadline that bytes"
+                                + " trickled in do not extend. A connection with a request unfinished then (or"
+                                + " none begun since its accept) is closed and counted as admin_request_timeout;"
+                                + " a kept-alive connection that is merely idle is closed uncounted."));
+        new ConfigGroup(def, GROUP_METRICS)
+                .add(key(METRICS_PEERS_MAX, Type.INT).defaultValue(512).validator(Range.between(1, 100_000))
+                        .importance(Importance.LOW).displayName("Peers with their own series")
+                        .doc("Most peers (by the id they announce at handshake) with jetstream_relay_peer_*"
+                                + " series of their own. A new peer beyond it takes the place of the series"
+                                + " released longest ago, or, when every one belongs to a connected peer, is counted"
+                                + " under peer=\"(other)\" and in jetstream_relay_peers_folded_total. Keeps a peer"
+                                + " that reconnects under ever new ids from growing the exposition without bound."))
+                .add(key(METRICS_PEER_RETENTION_MS, Type.LONG).defaultValue(300_000L)
+                        .validator(Range.between(0, 86_400_000))
+                        .importance(Importance.LOW).displayName("Peer series retention (ms)")
+                        .doc("How long the series of a peer whose last connection closed are still exported (a"
+                                + " peer that reconnects within it continues its counters); then they are removed."
+                                + " A connected peer's series are never removed. 0: removed as the last connection"
+                                + " closes."));
         return def;
     }
 

@@ -44,6 +44,7 @@ final class DataPath {
     private final AckPath acks;
     private final NextHops nextHops;
     private final RoleHandlers roles;
+    private final HandshakeRefusals refusals;
     private final RelayMetrics metrics;
     private final Clock clock;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -63,6 +64,7 @@ final class DataPath {
         Router router = new Router(config, metrics, chooser, new RouteLabels(metrics), nextHops, subscribers, acks,
                 roomWaiters, clock);
         this.roles = new RoleHandlers(config, metrics, drain, router, budgets, subscribers, acks);
+        this.refusals = new HandshakeRefusals(metrics, clock);
     }
 
     /** Opens the connections to every configured route's first hop, and the periodic metrics report. */
@@ -84,7 +86,7 @@ final class DataPath {
 
     /** The first handler of an accepted connection, counting its bytes with {@code traffic}. */
     HandshakeHandler handshake(TrafficCounter traffic) {
-        return new HandshakeHandler(config, metrics, drain, roles, traffic, clock);
+        return new HandshakeHandler(config, metrics, refusals, drain, roles, traffic, clock);
     }
 
     /**

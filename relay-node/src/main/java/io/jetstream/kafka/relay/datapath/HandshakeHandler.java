@@ -19,6 +19,7 @@ import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
 import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.PeerMetrics;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import io.jetstream.kafka.relay.server.ConnectionRoles;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
@@ -38,13 +39,16 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>version (checked by the frame decoder before any other field: {@code ERROR(UNSUPPORTED_VERSION)}
  *       naming the supported versions, counted {@code unsupported_version});</li>
- *   <li>stream listed in {@code streams} ({@code ERROR(UNKNOWN_STREAM)}, counted {@code unknown_stream});</li>
- *   <li>token equal to the stream's, compared in constant time ({@code ERROR(AUTHENTICATION_FAILED)},
- *       counted {@code authentication_failed});</li>
+ *   <li>stream listed in {@code streams} (counted {@code unknown_stream});</li>
+ *   <li>token equal to the one that grants the role on the stream, compared in constant time
+ *       (counted {@code authentication_failed});</li>
  *   <li>for a role bound to certificate identities ({@code streams.<id>.<role>.identities}), a verified
- *       TLS client certificate that carries one of them (the same refusal and count);</li>
+ *       TLS client certificate that carries one of them (counted {@code authentication_failed});</li>
  *   <li>relay not draining ({@code ERROR(SHUTTING_DOWN)}: the peer goes to another relay).</li>
  * </ol>
+ * The three authentication checks answer alike: {@code ERROR(AUTHENTICATION_FAILED)} with one fixed
+ * message ({@link HandshakeRefusals}), so an unauthenticated peer cannot tell an unknown stream from
+ * a wrong token, nor learn which roles have a token of their own; the detail goes to the relay's log.
  * Then it answers HELLO_OK (this relay's id and {@code frame.max.bytes}, and the MAC fields when the peer
  * offers them: from then on BATCH, TOPIC_METADATA and ACK carry end-to-end MACs both ways on this
  * connection, which the relay passes on unchanged), records the peer's role,
@@ -62,6 +66,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
+    private final HandshakeRefusals refusals;
     private final Drain drain;
     private final RoleHandlers roles;
     private final TrafficCounter traffic;
@@ -69,15 +74,17 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private boolean rejected;
 
     /**
+     * @param refusals answers the HELLOs that do not authenticate (shared by the relay's connections)
      * @param drain   a draining relay turns peers away
      * @param roles   makes the handler of an accepted peer's role
      * @param traffic the connection's byte counter, bound to the peer once it is known
      * @param clock   the relay's clock, for the heartbeats of an accepted peer
      */
-    HandshakeHandler(RelayConfig config, RelayMetrics metrics, Drain drain, RoleHandlers roles, TrafficCounter traffic,
-                     Clock clock) {
+    HandshakeHandler(RelayConfig config, RelayMetrics metrics, HandshakeRefusals refusals, Drain drain,
+                     RoleHandlers roles, TrafficCounter traffic, Clock clock) {
         this.config = config;
         this.metrics = metrics;
+        this.refusals = refusals;
         this.drain = drain;
         this.roles = roles;
         this.traffic = traffic;
@@ -110,22 +117,21 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         Optional<StreamSpec> stream = config.stream(hello.streamId());
         if (stream.isEmpty()) {
-            reject(ctx, ErrorKind.UNKNOWN_STREAM, ErrorCode.UNKNOWN_STREAM,
-                    "stream '" + hello.streamId() + "' is not served by relay " + config.relayId());
+            refuse(ctx, ErrorKind.UNKNOWN_STREAM, hello, "the stream is not served here");
             return;
         }
         if (!stream.get().tokenMatches(hello.role(), hello.authToken())) {
-            reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED, "wrong token for "
-                    + (stream.get().hasOwnToken(hello.role()) ? "role " + hello.role() + " of " : "") + "stream '"
-                    + hello.streamId() + "'");
+            refuse(ctx, ErrorKind.AUTHENTICATION_FAILED, hello, "wrong token for the role ("
+                    + (stream.get().hasOwnToken(hello.role()) ? "it has a token of its own" : "the stream's token grants it")
+                    + ")");
             return;
         }
         if (stream.get().bindsCertificates(hello.role())) {
             X509Certificate certificate = peerCertificate(ctx);
             if (!stream.get().certificateAllowed(hello.role(), certificate)) {
-                reject(ctx, ErrorKind.AUTHENTICATION_FAILED, ErrorCode.AUTHENTICATION_FAILED, "certificate "
+                refuse(ctx, ErrorKind.AUTHENTICATION_FAILED, hello, "certificate "
                         + (certificate == null ? "(none)" : "'" + PeerIdentity.describe(certificate) + "'")
-                        + " may not act as role " + hello.role() + " of stream '" + hello.streamId() + "'");
+                        + " names none of the role's identities");
                 return;
             }
         }
@@ -140,8 +146,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void accept(ChannelHandlerContext ctx, HelloFrame hello, StreamSpec stream) {
-        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), metrics.peer(hello.nodeId()),
-                hello.wantsReceipts());
+        // The peer's series are held while this connection is open (bounded; see RelayMetrics.peer).
+        PeerMetrics peer = metrics.peer(hello.nodeId());
+        ctx.channel().closeFuture().addListener(f -> metrics.release(peer));
+        Session session = new Session(hello.nodeId(), hello.role(), stream.id(), peer, hello.wantsReceipts());
         traffic.bind(session.metrics());
         // Authenticated: full-size frames from the next one on, and no more handshake limits.
         FrameDecoderHandler decoder = (FrameDecoderHandler) ctx.pipeline().get(ProtocolDataPipelineFactory.FRAME_DECODER);
@@ -181,6 +189,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private void reject(ChannelHandlerContext ctx, ErrorKind kind, ErrorCode code, String message) {
         rejected = true;
         Rejections.reject(ctx, metrics, kind, code, message);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, ErrorKind kind, HelloFrame hello, String detail) {
+        rejected = true;
+        refusals.refuse(ctx, kind, hello, detail);
     }
 
     private static ConnectionRole connectionRole(PeerRole role) {

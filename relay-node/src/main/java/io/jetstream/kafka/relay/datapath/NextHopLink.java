@@ -185,6 +185,7 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
         if (current != null) {
             current.close();
         }
+        relayMetrics.release(metrics);
     }
 
     @Override

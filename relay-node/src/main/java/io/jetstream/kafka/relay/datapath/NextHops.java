@@ -55,6 +55,7 @@ final class NextHops {
         NextHopLink created = new NextHopLink(hop.toString(), stream.id(), metrics, acks);
         link = links.putIfAbsent(key, created);
         if (link != null) {
+            created.close();  // never started: gives back the peer series it holds
             return link;
         }
         created.start(connector.newClient(hop, stream.id(), stream.tokenFor(PeerRole.RELAY).value(), group, created));

@@ -14,9 +14,15 @@ public enum ErrorKind {
     MALFORMED_FRAME,
     /** A frame of a protocol version this relay does not speak. */
     UNSUPPORTED_VERSION,
-    /** A handshake with a wrong or missing stream token. */
+    /**
+     * A HELLO with a wrong or missing token for its role, or, for a role bound to certificate
+     * identities, without a matching client certificate.
+     */
     AUTHENTICATION_FAILED,
-    /** A handshake or batch for a stream not listed in {@code streams}. */
+    /**
+     * A HELLO for a stream not listed in {@code streams}. The peer is answered exactly as for a
+     * wrong token ({@code ERROR(AUTHENTICATION_FAILED)}), so only the operator sees the difference.
+     */
     UNKNOWN_STREAM,
     /** A well-formed frame not allowed now: anything before HELLO, a frame the peer's role may not send. */
     UNEXPECTED_FRAME,
@@ -80,6 +86,17 @@ public enum ErrorKind {
      * re-sent by it (after reconnecting or its acknowledgement timeout); nothing is lost.
      */
     SLOW_READER,
+    /**
+     * An admin (HTTP) connection closed as soon as it was accepted, before any read:
+     * {@code admin.connections.max} admin connections were already open.
+     */
+    ADMIN_CONNECTION_LIMIT,
+    /**
+     * An admin connection closed because a request was not read completely within
+     * {@code admin.request.timeout.ms} of the accept or of the previous request (a slow or stalled
+     * client; bytes trickled in do not extend the deadline).
+     */
+    ADMIN_REQUEST_TIMEOUT,
     /** A data connection accepted while no data-path handlers are installed. */
     DATA_PATH_UNAVAILABLE,
     /** A bug: an exception no handler expected. */

@@ -5,7 +5,9 @@ import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 
 /**
  * Pre-resolved series of one peer (a connector task or another relay, by the id it announced).
- * Resolve once per connection with {@link RelayMetrics#peer(String)} and keep it in the handler.
+ * Resolve once per connection with {@link RelayMetrics#peer(String)}, keep it in the handler, and
+ * give it back with {@link RelayMetrics#release} when the connection closes. Each is a lease: the
+ * connections of one peer hold distinct instances over the same data points.
  */
 public final class PeerMetrics {
 
@@ -26,6 +28,12 @@ public final class PeerMetrics {
         this.rttSeconds = rttSeconds;
     }
 
+    /** Another lease on the same data points. */
+    PeerMetrics lease() {
+        return new PeerMetrics(peer, bytesIn, bytesOut, batchesIn, batchesOut, rttSeconds);
+    }
+
+    /** The {@code peer} label: the peer's id, or {@code (other)} for a peer beyond {@code metrics.peers.max}. */
     public String peer() {
         return peer;
     }

@@ -12,10 +12,12 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
+import io.jetstream.kafka.core.model.Clock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -43,6 +45,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>Hot-path contract: handlers resolve {@link PeerMetrics}, {@link RouteMetrics} and the other
  * handles once (per connection, per route) and then update the client's data points (lock-free
  * adders), no map lookup and no allocation per batch. All methods are thread-safe.
+ *
+ * <p>Peer ids come from the wire, so the {@code peer} series are bounded ({@link PeerSeries}): a
+ * connection holds its peer's series from {@link #peer} to {@link #release}; a series no connection
+ * holds is removed after {@link #limitPeers retention}, and beyond {@code maxPeers} peers new ones
+ * share the series labelled {@value PeerSeries#OVERFLOW}.
  */
 public final class RelayMetrics implements AutoCloseable {
 
@@ -57,6 +64,11 @@ public final class RelayMetrics implements AutoCloseable {
      * under a backlog (30 s); the acknowledgement timeout defaults to 30 s.
      */
     static final double[] LATENCY_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+
+    /** Default of {@code metrics.peers.max}: peers with their own {@code peer} series. */
+    public static final int DEFAULT_PEERS_MAX = 512;
+    /** Default of {@code metrics.peer.retention.ms}: how long a disconnected peer's series stay. */
+    public static final Duration DEFAULT_PEER_RETENTION = Duration.ofMinutes(5);
 
     /** One declared family, as exposed: for the reference docs and the tests. */
     public record Family(String name, String type, List<String> labelNames, String help) {
@@ -88,11 +100,12 @@ public final class RelayMetrics implements AutoCloseable {
     private final GaugeDataPoint inFlightBatches;
     private final GaugeDataPoint directMemoryUsedBytes;
     private final GaugeDataPoint directMemoryMaxBytes;
+    private final GaugeDataPoint adminConnections;
     private final CounterDataPoint acks;
     private final Map<ErrorKind, CounterDataPoint> errorsByKind = new EnumMap<>(ErrorKind.class);
     private final Map<ConnectionRole, GaugeDataPoint> connectionsByRole = new EnumMap<>(ConnectionRole.class);
     private final Map<NackReason, CounterDataPoint> nacksByReason = new EnumMap<>(NackReason.class);
-    private final Map<String, PeerMetrics> peers = new ConcurrentHashMap<>();
+    private final PeerSeries peers;
     private final Map<List<String>, RouteMetrics> routes = new ConcurrentHashMap<>();
     private boolean jvmMetrics;
 
@@ -100,6 +113,14 @@ public final class RelayMetrics implements AutoCloseable {
      * @param relayId this relay's id, exported as a label of {@code jetstream_relay_info}
      */
     public RelayMetrics(String relayId) {
+        this(relayId, Clock.system());
+    }
+
+    /**
+     * @param relayId this relay's id, exported as a label of {@code jetstream_relay_info}
+     * @param clock   times the retention of released peer series
+     */
+    public RelayMetrics(String relayId, Clock clock) {
         Objects.requireNonNull(relayId, "relayId");
         Info info = Info.builder().name(PREFIX + "info").help("Constant 1; labels identify the relay and its version.")
                 .labelNames("relay_id", "version").register(registry);
@@ -111,6 +132,13 @@ public final class RelayMetrics implements AutoCloseable {
         peerBatchesOut = counter("peer_batches_out_total", "Batches sent to a peer.", "peer");
         peerRtt = gauge("peer_rtt_seconds", "Last heartbeat (PING/PONG) round-trip time to a peer, in seconds.",
                 "peer");
+        GaugeDataPoint peerSeries = gauge("peer_series", "Peers with series of their own now (connected, or"
+                + " disconnected less than metrics.peer.retention.ms ago); at most metrics.peers.max.");
+        CounterDataPoint peersFolded = counter("peers_folded_total", "Peer connections counted under the"
+                + " shared peer label " + PeerSeries.OVERFLOW + " because metrics.peers.max connected peers already had"
+                + " series of their own.");
+        peers = new PeerSeries(this::newPeer, this::removePeer, DEFAULT_PEERS_MAX, DEFAULT_PEER_RETENTION, clock,
+                peersFolded, peerSeries);
         routeBytesIn = counter("route_bytes_in_total", "Bytes of batches that arrived travelling on a route.",
                 "destination", "route");
         routeBytesOut = counter("route_bytes_out_total", "Bytes of batches sent onto a route.",
@@ -129,6 +157,8 @@ public final class RelayMetrics implements AutoCloseable {
                 + " process: Netty's count, or the JVM's direct buffer pool where Netty does not count.");
         directMemoryMaxBytes = gauge("direct_memory_max_bytes", "Most direct memory the process may use"
                 + " (-XX:MaxDirectMemorySize, by default the heap maximum).");
+        adminConnections = gauge("admin_connections", "Open connections to the admin listener (GET /health,"
+                + " GET /metrics); at most admin.connections.max are served.");
         Counter errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
         Gauge connections = gauge("connections", "Open data connections, by role of the peer.", "role");
         acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the"
@@ -187,16 +217,39 @@ public final class RelayMetrics implements AutoCloseable {
         }
     }
 
-    /** The series of one peer, created on first use. Call once per connection, not per batch. */
-    public PeerMetrics peer(String peer) {
-        return peers.computeIfAbsent(peer, p -> new PeerMetrics(p, peerBytesIn.labelValues(p),
-                peerBytesOut.labelValues(p), peerBatchesIn.labelValues(p), peerBatchesOut.labelValues(p),
-                peerRtt.labelValues(p)));
+    /**
+     * Bounds the {@code peer} series: at most {@code maxPeers} peers have their own (more share the
+     * {@value PeerSeries#OVERFLOW} series), and a series no connection holds is removed after
+     * {@code retention}. The relay server applies its configuration here before serving.
+     */
+    public void limitPeers(int maxPeers, Duration retention) {
+        peers.limit(maxPeers, retention);
     }
 
-    /** Forgets a peer that is gone for good, so its series stop being exported. */
-    public void removePeer(String peer) {
-        peers.remove(peer);
+    /**
+     * The series of one peer, held for the caller until {@link #release}: call once per connection
+     * (when the peer is known), not per batch, and release it when the connection closes. Several
+     * connections of one peer share its series. Beyond the peer limit, the shared
+     * {@value PeerSeries#OVERFLOW} series.
+     */
+    public PeerMetrics peer(String peer) {
+        return peers.acquire(Objects.requireNonNull(peer, "peer"));
+    }
+
+    /**
+     * One holder of {@code metrics} (from {@link #peer}) is done with it: once no connection holds a
+     * peer's series, they are removed after the retention period. Releasing twice is harmless.
+     */
+    public void release(PeerMetrics metrics) {
+        peers.release(metrics);
+    }
+
+    private PeerMetrics newPeer(String p) {
+        return new PeerMetrics(p, peerBytesIn.labelValues(p), peerBytesOut.labelValues(p),
+                peerBatchesIn.labelValues(p), peerBatchesOut.labelValues(p), peerRtt.labelValues(p));
+    }
+
+    private void removePeer(String peer) {
         for (StatefulMetric<?, ?> family : List.of(peerBytesIn, peerBytesOut, peerBatchesIn, peerBatchesOut, peerRtt)) {
             family.remove(peer);
         }
@@ -228,6 +281,10 @@ public final class RelayMetrics implements AutoCloseable {
 
     public GaugeDataPoint directMemoryMaxBytes() {
         return directMemoryMaxBytes;
+    }
+
+    public GaugeDataPoint adminConnections() {
+        return adminConnections;
     }
 
     public CounterDataPoint errors(ErrorKind kind) {
@@ -308,6 +365,7 @@ public final class RelayMetrics implements AutoCloseable {
 
     /** The text exposition (format 0.0.4) of every series, written by the client library. */
     public String scrape() {
+        peers.expire();
         beforeScrape.forEach(Runnable::run);
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         try {
@@ -321,8 +379,8 @@ public final class RelayMetrics implements AutoCloseable {
     /** Drops every series; handles already resolved keep working but are no longer exported. */
     @Override
     public void close() {
-        stateful.forEach(StatefulMetric::clear);
         peers.clear();
+        stateful.forEach(StatefulMetric::clear);
         routes.clear();
     }
 

@@ -27,8 +27,10 @@ public final class RelayMetricsDoc {
         values(out, "errors_total{kind}", ErrorKind.values(), ErrorKind::label);
         values(out, "connections{role}", ConnectionRole.values(), ConnectionRole::label);
         values(out, "nacks_total{reason}", NackReason.values(), NackReason::label);
-        out.append("- `peer`: the id a connector task or relay announces at handshake;"
-                + " `destination`, `route`: names from the configuration.\n");
+        out.append("- `peer`: the id a connector task or relay announces at handshake, or the address of a next hop;"
+                + " at most `metrics.peers.max` peers have series of their own, more share `peer=\"")
+                .append(PeerSeries.OVERFLOW).append("\"`; a peer's series are removed `metrics.peer.retention.ms`"
+                + " after its last connection closed. `destination`, `route`: names from the configuration.\n");
         out.append("\nHistograms expose `_bucket{le}`, `_sum` and `_count` series; buckets (seconds): ")
                 .append(Arrays.stream(RelayMetrics.LATENCY_BUCKETS).mapToObj(RelayMetricsDoc::bound)
                         .collect(Collectors.joining(", ")))

@@ -102,6 +102,7 @@ public final class RelayServer implements AutoCloseable {
         });
         this.relayBuffer = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         metrics.bufferLimitBytes().set(config.bufferMaxBytes());
+        metrics.limitPeers(config.metricsPeersMax(), config.metricsPeerRetention());
     }
 
     /**
@@ -187,7 +188,8 @@ public final class RelayServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new AdminServerInitializer(health, metrics, adminChannels));
+                .childHandler(new AdminServerInitializer(health, metrics, adminChannels, config.adminConnectionsMax(),
+                        config.adminRequestTimeout()));
     }
 
     private static Channel bind(ServerBootstrap bootstrap, SocketAddress address, String listener) throws IOException {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.config.ConfigDef;
+import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -338,6 +339,30 @@ class RelayConfigTest {
         assertThat(config.handshakePendingPerAddressMax()).isEqualTo(32);
         assertThat(config.healthDirectMemoryDegradedRatio()).isEqualTo(0.9);
         assertThat(config.allowedNextHops()).isEmpty();
+    }
+
+    @Test
+    void adminAndPeerSeriesLimitsHaveSafeDefaultsMatchingTheMetrics() {
+        RelayConfig config = new RelayConfig(minimal());
+
+        assertThat(config.adminConnectionsMax()).isEqualTo(32);
+        assertThat(config.adminRequestTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.metricsPeersMax()).isEqualTo(RelayMetrics.DEFAULT_PEERS_MAX);
+        assertThat(config.metricsPeerRetention()).isEqualTo(RelayMetrics.DEFAULT_PEER_RETENTION);
+    }
+
+    @Test
+    void badAdminAndPeerSeriesLimitsNameTheirKey() {
+        Map<String, Object> props = minimal();
+        props.put("admin.connections.max", 0);
+        props.put("admin.request.timeout.ms", 50);
+        props.put("metrics.peers.max", 0);
+        props.put("metrics.peer.retention.ms", -1);
+
+        assertThat(problems(props)).anySatisfy(p -> assertThat(p).contains("admin.connections.max"))
+                .anySatisfy(p -> assertThat(p).contains("admin.request.timeout.ms"))
+                .anySatisfy(p -> assertThat(p).contains("metrics.peers.max"))
+                .anySatisfy(p -> assertThat(p).contains("metrics.peer.retention.ms"));
     }
 
     @Test

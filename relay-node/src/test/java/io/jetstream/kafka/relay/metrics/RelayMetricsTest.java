@@ -2,11 +2,13 @@ package io.jetstream.kafka.relay.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.jetstream.kafka.core.testing.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class RelayMetricsTest {
@@ -83,7 +85,8 @@ class RelayMetricsTest {
     void handlesAreResolvedOnceAndShared() {
         RelayMetrics metrics = new RelayMetrics("r");
 
-        assertThat(metrics.peer("p")).isSameAs(metrics.peer("p"));
+        assertThat(metrics.peer("p").bytesIn()).as("two connections of one peer share its series")
+                .isSameAs(metrics.peer("p").bytesIn());
         assertThat(metrics.route("d", "r")).isSameAs(metrics.route("d", "r"));
         assertThat(metrics.errors(ErrorKind.IO)).isSameAs(metrics.errors(ErrorKind.IO));
     }
@@ -99,13 +102,77 @@ class RelayMetricsTest {
     }
 
     @Test
-    void removedPeerIsNoLongerExported() {
+    void aReleasedPeersSeriesStayForTheRetentionThenGo() {
+        ManualClock clock = new ManualClock();
+        RelayMetrics metrics = new RelayMetrics("r", clock);
+        metrics.limitPeers(10, Duration.ofMinutes(5));
+        PeerMetrics peer = metrics.peer("gone");
+        peer.batchesIn().inc();
+
+        metrics.release(peer);
+        clock.advance(Duration.ofMinutes(4));
+        assertThat(metrics.scrape()).contains("jetstream_relay_peer_batches_in_total{peer=\"gone\"} 1.0\n");
+        PeerMetrics back = metrics.peer("gone");
+        assertThat(back.batchesIn()).as("a peer back within the retention continues its series")
+                .isSameAs(peer.batchesIn());
+        metrics.release(back);
+        clock.advance(Duration.ofMinutes(5));
+
+        assertThat(metrics.scrape()).doesNotContain("gone").contains("jetstream_relay_peer_series 0.0\n");
+    }
+
+    @Test
+    void aPeerSeriesIsKeptWhileAnyOfItsConnectionsHoldsItSoItsCountersNeverGoBack() {
+        ManualClock clock = new ManualClock();
+        RelayMetrics metrics = new RelayMetrics("r", clock);
+        metrics.limitPeers(1, Duration.ZERO);
+        PeerMetrics first = metrics.peer("task-0");
+        PeerMetrics second = metrics.peer("task-0");
+        first.bytesIn().inc(100);
+
+        metrics.release(first);
+        metrics.release(first);  // released twice, counted once: the second connection still holds it
+        clock.advance(Duration.ofHours(1));
+        PeerMetrics stranger = metrics.peer("stranger");  // at the limit, and task-0 is held: shared series
+
+        assertThat(second.bytesIn()).isSameAs(first.bytesIn());
+        assertThat(stranger.peer()).isEqualTo("(other)");
+        assertThat(metrics.scrape()).contains("jetstream_relay_peer_bytes_in_total{peer=\"task-0\"} 100.0\n",
+                "jetstream_relay_peers_folded_total 1.0\n", "jetstream_relay_peer_series 1.0\n");
+
+        metrics.release(second);
+        metrics.release(stranger);
+        assertThat(metrics.scrape()).doesNotContain("task-0").doesNotContain("peer=\"(other)\"");
+    }
+
+    @Test
+    void beyondTheLimitANewPeerReplacesTheSeriesReleasedLongestAgoBeforeAnyIsFolded() {
+        ManualClock clock = new ManualClock();
+        RelayMetrics metrics = new RelayMetrics("r", clock);
+        metrics.limitPeers(3, Duration.ofMinutes(5));
+        PeerMetrics held = metrics.peer("held");
+        for (int i = 0; i < 100; i++) {  // a peer reconnecting under a new id each time
+            metrics.release(metrics.peer("churn-" + i));
+            clock.advance(Duration.ofMillis(10));
+        }
+
+        String text = metrics.scrape();
+
+        assertThat(text).contains("peer=\"held\"", "peer=\"churn-98\"", "peer=\"churn-99\"")
+                .doesNotContain("peer=\"churn-97\"").doesNotContain("peer=\"(other)\"")
+                .contains("jetstream_relay_peers_folded_total 0.0\n", "jetstream_relay_peer_series 3.0\n");
+        assertThat(metrics.peer("held").bytesIn()).isSameAs(held.bytesIn());
+    }
+
+    @Test
+    void aPeerNamedLikeTheSharedSeriesJoinsItWithoutCountingAsFolded() {
         RelayMetrics metrics = new RelayMetrics("r");
-        metrics.peer("gone").batchesIn().inc();
 
-        metrics.removePeer("gone");
+        PeerMetrics peer = metrics.peer("(other)");
 
-        assertThat(metrics.scrape()).doesNotContain("gone");
+        assertThat(peer.peer()).isEqualTo("(other)");
+        assertThat(metrics.scrape()).contains("jetstream_relay_peers_folded_total 0.0\n",
+                "jetstream_relay_peer_series 0.0\n");
     }
 
     @Test
