@@ -235,8 +235,8 @@ public final class SinkSiteTask extends SourceTask {
             }
 
             @Override
-            public boolean markersPending(TopicPartition destination) throws Exception {
-                return SinkSiteTask.markersPending(stableAdmin, destination, callTimeout);
+            public boolean markersPending(TopicPartition destination, long heldOffset) throws Exception {
+                return SinkSiteTask.markersPending(stableAdmin, destination, heldOffset, callTimeout);
             }
         };
         stableCommits = new StableCommits(offsets,
@@ -417,27 +417,45 @@ public final class SinkSiteTask extends SourceTask {
      * Whether a transaction open on {@code destination} is between its commit (or abort) and its markers:
      * its coordinator lists it in PrepareCommit or PrepareAbort.
      */
-    private static boolean markersPending(Admin admin, TopicPartition destination, Duration timeout)
+    /**
+     * {@link StableCommits.StableOffsets#markersPending}: the transactions open on {@code destination} that
+     * started at or before {@code heldOffset} (only those can hold its records back) are all in
+     * PrepareCommit/PrepareAbort; or there is none; or they changed between two readings of the
+     * partition's producers around the coordinator's answer (markers written meanwhile, or a producer
+     * moved on to a later transaction): then the stable offset read before was stale, not held. A
+     * hanging transaction stays open on the partition across both readings and is not being prepared.
+     */
+    static boolean markersPending(Admin admin, TopicPartition destination, long heldOffset, Duration timeout)
             throws Exception {
         int timeoutMs = (int) timeout.toMillis();
-        Set<Long> open = new HashSet<>();
+        Map<Long, Long> holding = holdingTransactions(admin, destination, heldOffset, timeoutMs);
+        if (holding.isEmpty()) {
+            return true;
+        }
+        int preparing = 0;
+        for (TransactionListing listing : admin.listTransactions(new ListTransactionsOptions()
+                .filterProducerIds(holding.keySet()).timeoutMs(timeoutMs)).all().get(timeoutMs, TimeUnit.MILLISECONDS)) {
+            if (listing.state() == TransactionState.PREPARE_COMMIT || listing.state() == TransactionState.PREPARE_ABORT) {
+                preparing++;
+            }
+        }
+        return preparing == holding.size()
+                || !holding.equals(holdingTransactions(admin, destination, heldOffset, timeoutMs));
+    }
+
+    /** Producer id to start offset of the transactions open on {@code destination} that started at or before {@code heldOffset}. */
+    private static Map<Long, Long> holdingTransactions(Admin admin, TopicPartition destination, long heldOffset,
+                                                       int timeoutMs) throws Exception {
+        Map<Long, Long> holding = new HashMap<>();
         for (ProducerState producer : admin.describeProducers(List.of(destination),
                 new DescribeProducersOptions().timeoutMs(timeoutMs)).partitionResult(destination)
                 .get(timeoutMs, TimeUnit.MILLISECONDS).activeProducers()) {
-            if (producer.currentTransactionStartOffset().isPresent()) {
-                open.add(producer.producerId());
+            if (producer.currentTransactionStartOffset().isPresent()
+                    && producer.currentTransactionStartOffset().getAsLong() <= heldOffset) {
+                holding.put(producer.producerId(), producer.currentTransactionStartOffset().getAsLong());
             }
         }
-        if (open.isEmpty()) {
-            return false;
-        }
-        for (TransactionListing listing : admin.listTransactions(new ListTransactionsOptions()
-                .filterProducerIds(open).timeoutMs(timeoutMs)).all().get(timeoutMs, TimeUnit.MILLISECONDS)) {
-            if (listing.state() == TransactionState.PREPARE_COMMIT || listing.state() == TransactionState.PREPARE_ABORT) {
-                return true;
-            }
-        }
-        return false;
+        return holding;
     }
 
     /**

@@ -55,12 +55,14 @@ final class StableCommits implements AutoCloseable {
         Map<TopicPartition, Long> lastStableOffsets(List<TopicPartition> destinations) throws Exception;
 
         /**
-         * Whether the transaction holding {@code destination}'s stable offset back is still having its
-         * markers written: its coordinator has it in PrepareCommit or PrepareAbort. Late markers, not a
-         * hang: on a saturated broker, transactions over many partitions have taken longer than 30 s.
-         * Asked only when records look stuck; false when it cannot tell.
+         * Whether the records of {@code destination} up to {@code heldOffset} are held by no hanging
+         * transaction: every transaction open on the partition that started at or before that offset is
+         * still having its markers written (its coordinator has it in PrepareCommit or PrepareAbort), or
+         * none is open any more (its markers were written after the stable offset was read). Late
+         * markers, not a hang: on a saturated broker, transactions over many partitions have taken
+         * longer than 30 s. Asked only when records look stuck; false when it cannot tell.
          */
-        default boolean markersPending(TopicPartition destination) throws Exception {
+        default boolean markersPending(TopicPartition destination, long heldOffset) throws Exception {
             return false;
         }
     }
@@ -303,7 +305,7 @@ final class StableCommits implements AutoCloseable {
         TopicPartition destination = candidate.oldest().destination();
         boolean pending;
         try {
-            pending = offsets.markersPending(destination);
+            pending = offsets.markersPending(destination, candidate.oldest().destinationOffset());
         } catch (Exception e) {
             log.debug("Could not tell whether the markers of {} are still being written", destination, e);
             pending = false;

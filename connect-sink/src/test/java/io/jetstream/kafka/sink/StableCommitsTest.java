@@ -47,7 +47,7 @@ class StableCommitsTest {
             }
 
             @Override
-            public boolean markersPending(TopicPartition destination) {
+            public boolean markersPending(TopicPartition destination, long heldOffset) {
                 markersAsked.add(destination);
                 return markersPending;
             }
