@@ -140,7 +140,12 @@ class WanBenchIT {
         BenchPlan plan = BenchPlan.defaults("wan", true, output, "WanBenchIT (./jetstream bench wan --quick "
                         + "--variants js-1route --partitions 6,1200)")
                 .withVariants(List.of(Variants.JS_1_ROUTE))
-                .withPhases(Duration.ofSeconds(5), 0, Duration.ofSeconds(5), 1000, 30L << 20);
+                .withPhases(Duration.ofSeconds(5), 0, Duration.ofSeconds(5), 1000, 30L << 20)
+                // On this 2-core machine, saturated by both sites, the destination broker has taken more
+                // than the default 30 s to write the commit markers of the first transactions over 1,200
+                // new partitions (docs/experiments.md, "Issue 30"); the check here is completeness, order
+                // and cost, so the task waits longer before it takes unreadable records for a hang.
+                .withConnectorProps(java.util.Map.of(), java.util.Map.of("exactly.once.stable.timeout.ms", "120000"));
         List<PartitionSweep.Point> points = new ArrayList<>();
         for (int count : List.of(6, 1200)) {
             BenchPlan point = plan.withPartitions(count).withOutputDir(output.resolve("p" + count));
