@@ -455,14 +455,12 @@ final class ReplicationSender implements AutoCloseable {
      * ({@link BatchAccumulator#heartbeat}) on every partition that made no batch for an interval and
      * has nothing open or unacknowledged, so that the destination hears from the source through the
      * relays, with the source's clock ({@code createdAtMillis}), signed like any batch, even while
-     * the topics are idle. A heartbeat is not kept in the window and not told to the batching policy;
+     * the topics are idle, at most {@value HeartbeatSchedule#MAX_PER_SECOND} a second per task (the
+     * partitions quiet the longest first). A heartbeat is not kept in the window and not told to the batching policy;
      * its answer only allows the partition's next one (or, unanswered, the ack timeout does).
      */
     private void sendHeartbeats(long now) {
-        for (TopicPartition tp : accumulator.chainedPartitions()) {
-            if (!heartbeats.due(tp, now) || hasUnacked(tp)) {
-                continue;
-            }
+        for (TopicPartition tp : heartbeats.pick(accumulator.chainedPartitions(), now, tp -> !hasUnacked(tp))) {
             RecordBatch batch = accumulator.heartbeat(tp);
             Relay relay = batch == null ? null : pickRelay(null);
             if (relay == null) {
