@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The {@code dataBytes} counter is record data (key + value + header key and value) per second,
  * the figure to compare with link capacity; {@code records} is records per second. The primary
- * ops/s figure counts batches. Run: see docs/benchmarks.md.
+ * ops/s figure counts batches. Run: see docs/bench/jmh.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

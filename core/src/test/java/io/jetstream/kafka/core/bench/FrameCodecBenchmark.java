@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a relay pays per forwarded BATCH: decode the header from the received bytes (payload as a
  * retained slice), advance the hop, re-encode the header around the same payload, release. The
- * payload size should not matter (no copy); the parameter proves it. Run: see docs/benchmarks.md.
+ * payload size should not matter (no copy); the parameter proves it. Run: see docs/bench/jmh.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

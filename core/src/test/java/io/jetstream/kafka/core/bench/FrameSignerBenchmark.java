@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * What end-to-end integrity costs on the hot path: the source's MAC of a batch (header plus the
  * payload read in place from a pooled direct buffer, as the sender holds it) and the destination's
  * check of the same; the destination's MAC of an ACK. Divide {@code macBatch} by
- * {@code payloadBytes} for ns per payload byte. Run: see docs/benchmarks.md.
+ * {@code payloadBytes} for ns per payload byte. Run: see docs/bench/jmh.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

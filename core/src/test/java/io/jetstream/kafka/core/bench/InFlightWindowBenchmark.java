@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * what the sender's 5 ms timer asks of the window when nothing is due (every batch on the wire,
  * waiting for its answer: the steady state), {@code sendAndAck} one batch's way through the window
  * (added, sent, acknowledged). A window of {@code batches} spread over {@code partitions}: at
- * 1,200 partitions and a few records per batch a task holds thousands. Run: see docs/benchmarks.md.
+ * 1,200 partitions and a few records per batch a task holds thousands. Run: see docs/bench/jmh.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -67,7 +67,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The sender re-uses one encoded payload (a retained duplicate per batch, new id each time) so
  * that the benchmark measures the relays and the sockets, not batch encoding.
  *
- * <p>How to run, and the figures: {@code docs/benchmarks.md} ("relay forwarding over sockets").
+ * <p>How to run, and the figures: {@code docs/bench/jmh.md} ("relay forwarding over sockets").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * The varying-rate load's verdict (issue 13): the adaptive batch policy against the best fixed setting
  * of each step and against the best fixed setting over the whole schedule, on the figure of merit of
- * docs/benchmarks.md ("Varying rate"): at equal offered load, a step's p99 end-to-end latency (a
+ * docs/bench/scenarios.md ("Varying rate"): at equal offered load, a step's p99 end-to-end latency (a
  * variant that falls behind pays for it in latency: its records wait); over the schedule, the
  * geometric mean of the steps' p99s (each step weighs the same, whatever its rate). Lower is better;
  * ratios are fixed over adaptive, so above 1 means the adaptive policy did better. Whether each kept

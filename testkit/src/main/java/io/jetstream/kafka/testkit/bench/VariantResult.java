@@ -79,7 +79,7 @@ public record VariantResult(String id, String title, String replicator, String t
      * @param keptUp          rate steps: delivered at least 95% of offered; bursts: always true (nothing to keep up with)
      * @param latencyP50Ms    median end-to-end latency of the step's records (arrival at B minus the time handed to
      *                        the producer at A)
-     * @param latencyP99Ms    99th percentile, the figure of merit (docs/benchmarks.md, "Varying rate")
+     * @param latencyP99Ms    99th percentile, the figure of merit (docs/bench/scenarios.md, "Varying rate")
      * @param latencyMaxMs    largest
      * @param latencyMeanMs   mean
      * @param seconds         length of the step's window (from its start to the next step's start)

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The route scheduler on the WAN bench's heterogeneous routes (docs/benchmarks.md, "Heterogeneous
+ * The route scheduler on the WAN bench's heterogeneous routes (docs/bench/scenarios.md, "Heterogeneous
  * routes"): {@code direct} 5 MB/s, 25 ms one way, 0.09/GB; {@code via-a2} 1.5 MB/s, +10 ms, 0.02/GB;
  * {@code via-a3} 5 MB/s, +40 ms, 0.03/GB and a relay at 0.02/hour. As on the relay: no heartbeat
  * round trips, receipts from the egress relay, a destination that answers after 0-40 ms, noisy links.
