@@ -107,7 +107,7 @@ class PrometheusAlertsIT {
 
     @Test
     @Order(1)
-    void prometheusScrapesBothWorkersAndTheRelaysUnderTheNamesTheRulesUse() {
+    void prometheusScrapesBothWorkersAndTheRelaysUnderTheNamesTheRulesUse() throws Exception {
         await("every target up").atMost(DEADLINE).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .untilAsserted(() -> {
                     JsonNode targets = api("/api/v1/targets").path("data").path("activeTargets");
