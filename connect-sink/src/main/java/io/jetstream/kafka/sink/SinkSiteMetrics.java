@@ -73,16 +73,17 @@ final class SinkSiteMetrics {
                 + "create.topics.unsigned.max topics were created in the last create.topics.unsigned.interval.ms "
                 + "from metadata without a MAC (no integrity.key).", false);
         replicationLatency = metrics.sensor("replication-latency");
-        replicationLatency.add(metrics.name("replication-latency-ms-avg", "Mean time from a record's timestamp "
-                + "(at the origin) to its write being acknowledged here, over the last 30 s (as MirrorMaker 2's "
-                + "metric of the same name; the two sites' clocks differ by their skew)."), new Avg());
-        replicationLatency.add(metrics.name("replication-latency-ms-max", "Longest of the same, over the last "
-                + "30 s."), new Max());
+        replicationLatency.add(metrics.name("replication-latency-seconds-avg", "Mean time in seconds from a "
+                + "record's timestamp (at the origin) to its write being acknowledged here, over the last 30 s "
+                + "(MirrorMaker 2's replication-latency-ms-avg in seconds; the two sites' clocks differ by their "
+                + "skew)."), new Avg());
+        replicationLatency.add(metrics.name("replication-latency-seconds-max", "Longest of the same, over the "
+                + "last 30 s."), new Max());
         batchTransit = metrics.sensor("batch-transit");
-        batchTransit.add(metrics.name("batch-transit-ms-avg", "Mean time from the source task making a batch to "
-                + "its arrival here (relays, WAN and queues on the way; clock skew included), over the last 30 s."),
+        batchTransit.add(metrics.name("batch-transit-seconds-avg", "Mean time in seconds from the source task "
+                + "making a batch to its arrival here (relays, WAN and queues on the way; clock skew included), over the last 30 s."),
                 new Avg());
-        batchTransit.add(metrics.name("batch-transit-ms-max", "Longest of the same, over the last 30 s: stalls "
+        batchTransit.add(metrics.name("batch-transit-seconds-max", "Longest of the same, over the last 30 s: stalls "
                 + "on the path show here before the records' latency."), new Max());
         liveness = new EndToEndLiveness(System::currentTimeMillis, metrics::gauge);
     }
@@ -100,13 +101,13 @@ final class SinkSiteMetrics {
     /** A record's write acknowledged {@code millis} after its timestamp. */
     void replicationLatency(long millis) {
         activity.written(millis);
-        replicationLatency.record(millis);
+        replicationLatency.record(millis / 1000.0);
     }
 
     /** A batch arrived {@code millis} after the source task made it. */
     void batchTransit(long millis) {
         activity.batchTransit(millis);
-        batchTransit.record(millis);
+        batchTransit.record(millis / 1000.0);
     }
 
     void integrityFailure() {

@@ -39,14 +39,14 @@ final class BatchingGauges {
         registry.gauge("batch-together-max-bytes", "Bytes up to which records handed over together (one"
                 + " delivery of the consumer: a burst or a backlog) may fill a batch now; equal to batch-max-bytes"
                 + " with fixed caps.", () -> gauges.decision().togetherMaxBytes());
-        registry.gauge("batch-linger-ms", "Linger the batching policy uses now.",
-                () -> gauges.decision().linger().toMillis());
+        registry.gauge("batch-linger-seconds", "Linger the batching policy uses now, in seconds.",
+                () -> gauges.decision().linger().toNanos() / 1e9);
         registry.gauge("window-batches", "In-flight window (batches) the batching policy allows now.",
                 () -> gauges.decision().maxInFlightBatches());
         registry.gauge("window-bytes", "In-flight window (wire bytes) the batching policy allows now: the adaptive"
                 + " policy's pipe estimate, or max.in.flight.bytes.", () -> gauges.decision().maxInFlightBytes());
-        registry.gauge("predicted-latency-ms", "Event latency the batching model predicts for its current choice.",
-                () -> gauges.explained(e -> e.inForce().totalNanos() / 1e6));
+        registry.gauge("predicted-latency-seconds", "Event latency the batching model predicts for its current"
+                + " choice, in seconds.", () -> gauges.explained(e -> e.inForce().totalNanos() / 1e9));
         registry.gauge("batch-decision-reason", "Why the batching policy chose its caps: 0 fixed, 1 warm-up,"
                 + " 2 latency-optimal, 3 draining a backlog, 4 no headroom, 5 saturated.",
                 () -> gauges.decision().reason().ordinal());
@@ -57,8 +57,8 @@ final class BatchingGauges {
         registry.gauge("path-throughput-bytes-per-second", "Path throughput the batching model uses (adaptive"
                 + " policy): measured from the egress relay's receipts once they come, else from acknowledgements,"
                 + " else its prior.", () -> gauges.modelInput(ModelInputs::linkBytesPerSecond));
-        registry.gauge("path-rtt-ms", "Base round trip to the egress relay the batching model uses (adaptive"
-                + " policy).", () -> gauges.modelInput(in -> in.rttNanos() / 1e6));
+        registry.gauge("path-rtt-seconds", "Base round trip to the egress relay the batching model uses (adaptive"
+                + " policy), in seconds.", () -> gauges.modelInput(in -> in.rttNanos() / 1e9));
     }
 
     private BatchDecision decision() {

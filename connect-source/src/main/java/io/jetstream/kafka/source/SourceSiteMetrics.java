@@ -49,13 +49,14 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         batchRecords.add(metrics.name("batch-records-max", "Largest batch in records."), new Max());
         wireBytes = metrics.counter("wire-bytes", "Bytes of encoded (compressed) batches sent.", true);
         encodeTime = metrics.sensor("encode-time");
-        encodeTime.add(metrics.name("encode-time-avg-us", "Mean time to encode and compress a batch, in microseconds."),
+        encodeTime.add(metrics.name("encode-time-seconds-avg", "Mean time to encode and compress a batch, in seconds."),
                 new Avg());
         acked = metrics.counter("records-acked", "Records the destination acknowledged as durably written.", true);
         latency = metrics.sensor("end-to-end-latency");
-        latency.add(metrics.name("end-to-end-latency-avg-ms",
-                "Mean time from a batch's oldest record reaching the task to the destination's ack, in ms."), new Avg());
-        latency.add(metrics.name("end-to-end-latency-max-ms", "Largest such time, in ms."), new Max());
+        latency.add(metrics.name("end-to-end-latency-seconds-avg",
+                "Mean time from a batch's oldest record reaching the task to the destination's ack, in seconds."),
+                new Avg());
+        latency.add(metrics.name("end-to-end-latency-seconds-max", "Largest such time, in seconds."), new Max());
         resent = metrics.counter("records-resent", "Records sent again after a NACK, a timeout or a lost relay.", false);
         timeouts = metrics.counter("ack-timeouts", "Batches not acknowledged within ack.timeout.ms.", false);
         nacks = metrics.counter("nacks", "Negative acknowledgements received.", false);
@@ -150,13 +151,13 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         batches.record(1);
         batchRecords.record(records);
         wireBytes.record(wire);
-        encodeTime.record(encodeNanos / 1000.0);
+        encodeTime.record(encodeNanos / 1e9);
     }
 
     void batchAcked(int records, long wire, long latencyNanos) {
         deliveries.batchAcked(records, latencyNanos);
         acked.record(records);
-        latency.record(latencyNanos / 1_000_000.0);
+        latency.record(latencyNanos / 1e9);
     }
 
     void resent(int records) {

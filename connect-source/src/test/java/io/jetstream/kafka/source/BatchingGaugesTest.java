@@ -24,20 +24,20 @@ class BatchingGaugesTest {
         BatchDecision caps = BatchDecision.of(500, 1 << 20, Duration.ofMillis(25), 8, 64L << 20, DecisionReason.FIXED);
         BatchingGauges.register((name, doc, value) -> gauges.put(name, value), new FixedBatchPolicy(caps), () -> 0L);
 
-        assertThat(gauges).containsOnlyKeys("batch-max-records", "batch-max-bytes", "batch-together-max-bytes", "batch-linger-ms",
-                "window-batches", "window-bytes", "predicted-latency-ms", "batch-decision-reason", "batch-decision-changes",
-                "path-throughput-bytes-per-second", "path-rtt-ms");
+        assertThat(gauges).containsOnlyKeys("batch-max-records", "batch-max-bytes", "batch-together-max-bytes", "batch-linger-seconds",
+                "window-batches", "window-bytes", "predicted-latency-seconds", "batch-decision-reason", "batch-decision-changes",
+                "path-throughput-bytes-per-second", "path-rtt-seconds");
         assertThat(value("batch-max-records")).isEqualTo(500);
         assertThat(value("batch-max-bytes")).isEqualTo(1 << 20);
         assertThat(value("batch-together-max-bytes")).isEqualTo(1 << 20);
-        assertThat(value("batch-linger-ms")).isEqualTo(25L);
+        assertThat(value("batch-linger-seconds")).isEqualTo(0.025);
         assertThat(value("window-batches")).isEqualTo(8);
         assertThat(value("window-bytes")).isEqualTo(64L << 20);
         assertThat(value("batch-decision-reason")).isEqualTo(DecisionReason.FIXED.ordinal());
         assertThat(value("batch-decision-changes")).isEqualTo(0L);
-        assertThat(value("predicted-latency-ms").doubleValue()).isNaN();
+        assertThat(value("predicted-latency-seconds").doubleValue()).isNaN();
         assertThat(value("path-throughput-bytes-per-second").doubleValue()).isNaN();
-        assertThat(value("path-rtt-ms").doubleValue()).isNaN();
+        assertThat(value("path-rtt-seconds").doubleValue()).isNaN();
     }
 
     @Test

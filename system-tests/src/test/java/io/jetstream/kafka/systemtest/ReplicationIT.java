@@ -162,8 +162,8 @@ class ReplicationIT {
         await("replication latency and batch transit measured at the destination")
                 .atMost(Duration.ofSeconds(30)).ignoreExceptions()
                 .until(() ->
-                metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "replication-latency-ms-max") > 0
-                        && metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "batch-transit-ms-max") > 0);
+                metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "replication-latency-seconds-max") > 0
+                        && metric(sinkPid, ReplicationEnvironment.SINK_CONNECTOR, "batch-transit-seconds-max") > 0);
         // Lag and liveness while the topics are idle: the lag returns to 0 on every partition, and the
         // destination keeps hearing the source through the relays (end-to-end heartbeats), so the age
         // of its newest word stays near the heartbeat interval instead of growing with the silence.

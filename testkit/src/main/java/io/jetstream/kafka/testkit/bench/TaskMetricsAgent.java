@@ -23,9 +23,9 @@ import javax.management.ObjectName;
 public final class TaskMetricsAgent {
 
     /** The metrics written, in this order. */
-    static final List<String> METRICS = List.of("batch-max-records", "batch-linger-ms", "window-batches",
-            "batch-decision-reason", "batch-decision-changes", "predicted-latency-ms",
-            "path-throughput-bytes-per-second", "path-rtt-ms", "batch-records-avg", "in-flight-batches",
+    static final List<String> METRICS = List.of("batch-max-records", "batch-linger-seconds", "window-batches",
+            "batch-decision-reason", "batch-decision-changes", "predicted-latency-seconds",
+            "path-throughput-bytes-per-second", "path-rtt-seconds", "batch-records-avg", "in-flight-batches",
             "records-in-total", "batches-sent-total");
 
     private TaskMetricsAgent() {

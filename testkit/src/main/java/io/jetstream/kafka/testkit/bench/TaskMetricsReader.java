@@ -40,11 +40,11 @@ public final class TaskMetricsReader {
      * @param samples              samples read
      * @param batchMaxRecordsMean  mean of {@code batch-max-records}
      * @param batchMaxRecordsMax   largest {@code batch-max-records}
-     * @param lingerMsMean         mean of {@code batch-linger-ms}
+     * @param lingerMsMean         mean of {@code batch-linger-seconds}, in ms
      * @param decisionReason       the most frequent {@code batch-decision-reason} (names as in docs/operations.md)
      * @param decisionChanges      growth of {@code batch-decision-changes} over the window, summed over the tasks
      * @param pathThroughputMbS    mean of {@code path-throughput-bytes-per-second}, MB/s (null with fixed caps)
-     * @param predictedLatencyMs   mean of {@code predicted-latency-ms} (null with fixed caps)
+     * @param predictedLatencyMs   mean of {@code predicted-latency-seconds}, in ms (null with fixed caps)
      */
     public record Decisions(int samples, Double batchMaxRecordsMean, Double batchMaxRecordsMax, Double lingerMsMean,
                             String decisionReason, long decisionChanges, Double pathThroughputMbS,
@@ -149,12 +149,18 @@ public final class TaskMetricsReader {
                 Double.NaN)).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN));
         Double throughput = mean(samples, "path-throughput-bytes-per-second");
         return Optional.of(new Decisions(samples.size(), mean(samples, "batch-max-records"), max,
-                mean(samples, "batch-linger-ms"), reason, changed, throughput == null ? null : round(throughput / 1e6),
-                mean(samples, "predicted-latency-ms")));
+                meanMillis(samples, "batch-linger-seconds"), reason, changed,
+                throughput == null ? null : round(throughput / 1e6), meanMillis(samples, "predicted-latency-seconds")));
     }
 
     private static Double mean(List<Sample> samples, String metric) {
         return finite(samples.stream().mapToDouble(s -> s.values().getOrDefault(metric, Double.NaN))
+                .filter(v -> !Double.isNaN(v) && !Double.isInfinite(v)).average().orElse(Double.NaN));
+    }
+
+    /** The mean of a metric in seconds, in milliseconds. */
+    private static Double meanMillis(List<Sample> samples, String metric) {
+        return finite(samples.stream().mapToDouble(s -> s.values().getOrDefault(metric, Double.NaN) * 1000)
                 .filter(v -> !Double.isNaN(v) && !Double.isInfinite(v)).average().orElse(Double.NaN));
     }
 

@@ -129,11 +129,12 @@ class VaryingRateTest {
     @Test
     void theTasksDecisionsAreSummedUpPerConnectorAndWindow() {
         List<TaskMetricsReader.Sample> samples = TaskMetricsReader.parse(List.of(
-                "1000 js-source-a 0 batch-max-records=1.0 batch-linger-ms=2.0 batch-decision-reason=2.0"
-                        + " batch-decision-changes=5.0 path-throughput-bytes-per-second=1.25E8 predicted-latency-ms=60.5",
-                "1000 js-source-a 1 batch-max-records=3.0 batch-linger-ms=4.0 batch-decision-reason=2.0"
-                        + " batch-decision-changes=1.0 path-throughput-bytes-per-second=NaN predicted-latency-ms=NaN",
-                "1500 js-source-a 0 batch-max-records=5.0 batch-linger-ms=2.0 batch-decision-reason=3.0"
+                "1000 js-source-a 0 batch-max-records=1.0 batch-linger-seconds=0.002 batch-decision-reason=2.0"
+                        + " batch-decision-changes=5.0 path-throughput-bytes-per-second=1.25E8"
+                        + " predicted-latency-seconds=0.0605",
+                "1000 js-source-a 1 batch-max-records=3.0 batch-linger-seconds=0.004 batch-decision-reason=2.0"
+                        + " batch-decision-changes=1.0 path-throughput-bytes-per-second=NaN predicted-latency-seconds=NaN",
+                "1500 js-source-a 0 batch-max-records=5.0 batch-linger-seconds=0.002 batch-decision-reason=3.0"
                         + " batch-decision-changes=8.0",
                 "1500 js-source-a 1 batch-max-rec",
                 "1500 js-source-b 0 batch-max-records=960.0 batch-decision-reason=0.0 batch-decision-changes=0.0"));
