@@ -103,14 +103,20 @@ final class ReplicationReceiver implements AutoCloseable {
 
     /**
      * The stored progress of an origin partition: the last origin offset written, and the incarnation
-     * (origin topic id) it belongs to with the one before it ({@link Uuid#ZERO_UUID} when unknown).
+     * (origin topic id) it belongs to with the one before it ({@link Uuid#ZERO_UUID} when unknown)
+     * and those before that, newest first (at most {@link Incarnation#RETIRED_KEPT} in all).
      */
-    record Progress(long lastWritten, Uuid topicId, Uuid previousTopicId) {
+    record Progress(long lastWritten, Uuid topicId, Uuid previousTopicId, List<Uuid> olderTopicIds) {
         static final Progress NONE = new Progress(-1L, Uuid.ZERO_UUID, Uuid.ZERO_UUID);
 
         Progress {
             Objects.requireNonNull(topicId, "topicId");
             Objects.requireNonNull(previousTopicId, "previousTopicId");
+            olderTopicIds = List.copyOf(olderTopicIds);
+        }
+
+        Progress(long lastWritten, Uuid topicId, Uuid previousTopicId) {
+            this(lastWritten, topicId, previousTopicId, List.of());
         }
 
         /** Progress of a partition whose incarnation is not known. */
@@ -134,27 +140,68 @@ final class ReplicationReceiver implements AutoCloseable {
     }
 
     /**
-     * The incarnation of an origin partition whose records a delivery carries: its topic id and the
-     * one before it, with their string forms made once (they go into every record's stored progress).
+     * The incarnation of an origin partition whose records a delivery carries: its topic id, the one
+     * before it and those before that (the incarnations the partition has left, which it refuses as
+     * obsolete), with their string forms made once (they go into every record's stored progress).
      * Ids are {@link Uuid#ZERO_UUID} when unknown, and their strings null.
+     *
+     * <p>The incarnations left are kept up to {@link #RETIRED_KEPT}, newest first: a batch of one
+     * left longer ago (a topic deleted and recreated more than that many times since) is taken for
+     * a recreation again. Kafka never reuses a topic id, so nothing legitimate is ever refused.
      */
     static final class Incarnation {
         static final Incarnation UNKNOWN = new Incarnation(Uuid.ZERO_UUID, Uuid.ZERO_UUID);
 
+        /** How many incarnations left behind a partition remembers: the previous one and older ones. */
+        static final int RETIRED_KEPT = 16;
+
         final Uuid topicId;
         final Uuid previousTopicId;
+        /** Incarnations left before the previous one, newest first. */
+        final List<Uuid> olderTopicIds;
         final String topicIdString;
         final String previousTopicIdString;
+        /** {@link #olderTopicIds} joined with commas, or null when there are none. */
+        final String olderTopicIdsString;
 
         Incarnation(Uuid topicId, Uuid previousTopicId) {
+            this(topicId, previousTopicId, List.of());
+        }
+
+        Incarnation(Uuid topicId, Uuid previousTopicId, List<Uuid> olderTopicIds) {
             this.topicId = topicId;
             this.previousTopicId = previousTopicId;
+            List<Uuid> older = olderTopicIds.stream().filter(id -> !Uuid.ZERO_UUID.equals(id)).distinct()
+                    .limit(RETIRED_KEPT - 1).toList();
+            this.olderTopicIds = Uuid.ZERO_UUID.equals(previousTopicId) ? List.of() : older;
             this.topicIdString = Uuid.ZERO_UUID.equals(topicId) ? null : topicId.toString();
             this.previousTopicIdString = Uuid.ZERO_UUID.equals(previousTopicId) ? null : previousTopicId.toString();
+            this.olderTopicIdsString = this.olderTopicIds.isEmpty() ? null
+                    : String.join(",", this.olderTopicIds.stream().map(Uuid::toString).toList());
         }
 
         boolean known() {
             return topicIdString != null;
+        }
+
+        /** Whether {@code id} is an incarnation this one replaced (directly or further back). */
+        boolean left(Uuid id) {
+            return previousTopicIdString != null && (previousTopicId.equals(id) || olderTopicIds.contains(id));
+        }
+
+        /** Whether this partition has left an incarnation behind: its topic was recreated. */
+        boolean hasLeftAny() {
+            return previousTopicIdString != null;
+        }
+
+        /** The incarnation {@code next} that replaces this one: this one and those it left become the left ones. */
+        Incarnation replacedBy(Uuid next) {
+            List<Uuid> older = new ArrayList<>(olderTopicIds.size() + 1);
+            if (hasLeftAny()) {
+                older.add(previousTopicId);
+                older.addAll(olderTopicIds);
+            }
+            return new Incarnation(next, topicId, older);
         }
 
         /** Whether progress stored with {@code storedTopicId} (a string, or null when unknown) may be this incarnation's. */
@@ -290,6 +337,8 @@ final class ReplicationReceiver implements AutoCloseable {
     private final WarningThrottle integrityWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private final WarningThrottle skipWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private final WarningThrottle creationWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    private final WarningThrottle incarnationWarnings = WarningThrottle.every(Duration.ofSeconds(10));
+    private final WarningThrottle adoptionWarnings = WarningThrottle.every(Duration.ofSeconds(10));
     private long heldBytes;
     private volatile boolean closed;
     /** Set when a relay gave this task's share to a newer subscriber: poll fails the task, visibly. */
@@ -521,6 +570,10 @@ final class ReplicationReceiver implements AutoCloseable {
                 send(in.from(), AckFrame.nack(header, AckReason.WRITE_FAILED, "destination topic not ready: " + e));
                 return;
             }
+            // Before translation, which may register schemas in source order for a batch that applies now.
+            if (!batch.hasTopicId() && refusedWithoutTopicId(in.from(), header, batch)) {
+                return;
+            }
             // Never written with an id that could not be translated: refused, the source sends it again.
             String hold = translator.translate(batch, appliesNow(batch));
             if (hold != null) {
@@ -601,25 +654,84 @@ final class ReplicationReceiver implements AutoCloseable {
                 && !settings.naming().isReplicaFrom(originTopic, settings.targetAlias());
     }
 
+    /**
+     * The partition's state, made from its stored progress when it has none yet; null when the stored
+     * progress cannot be read now (the batch was then refused, retriably, rather than guess where the
+     * partition stands). Under {@link #lock}.
+     */
+    private PartitionState stateOf(TopicPartition tp, Upstream from, BatchHeader header) {
+        PartitionState state = partitions.get(tp);
+        if (state == null) {
+            Progress stored;
+            try {
+                stored = progress.progress(tp.topic(), tp.partition());
+            } catch (RuntimeException e) {
+                // Stored progress unreadable right now (e.g. the broker is down)
+                log.warn("Cannot read the stored progress of {}: {}", tp, e.toString());
+                send(from, AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
+                return null;
+            }
+            state = new PartitionState(new PartitionSequencer<>(stored.lastWritten(), this::onGap),
+                    new Incarnation(stored.topicId(), stored.previousTopicId(), stored.olderTopicIds()));
+            partitions.put(tp, state);
+        }
+        return state;
+    }
+
+    /**
+     * A batch without a topic id (its sender could not read the id: the topic was being deleted) for
+     * a partition whose incarnation is known is taken only when it applies at once to that
+     * incarnation, which has replaced no other: only then can it be nothing but the current
+     * incarnation's. Otherwise it is refused, retriably and never held: held, it would pin buffer
+     * bytes until the buffer fills and every other batch is refused OVERLOADED (a relay replaying
+     * old frames stalls the task so), and after a recreation it may be a replay of the old topic's
+     * batch, whose records would be written into the new topic's sequence. Its sender, if any, goes
+     * on re-sending it until its partition moves on (the topic's deletion revokes it). Returns
+     * whether the batch was refused (answered).
+     */
+    private boolean refusedWithoutTopicId(Upstream from, BatchHeader header, RecordBatch batch) {
+        String why;
+        synchronized (lock) {
+            TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
+            PartitionState state = stateOf(tp, from, header);
+            if (state == null) {
+                return true;
+            }
+            Incarnation current = state.incarnation;
+            if (!current.known()) {
+                return false;
+            }
+            if (current.hasLeftAny()) {
+                why = "topic " + tp.topic() + " was deleted and recreated (topic id " + current.previousTopicId
+                        + " -> " + current.topicId + "): a batch without a topic id may be the old topic's";
+            } else if (!state.sequencer.isApplicable(batch)) {
+                why = "it does not follow the last offset written of " + tp + " (" + state.sequencer.lastWritten()
+                        + ", topic id " + current.topicId + "), and a batch without a topic id is not held: it "
+                        + "may belong to another incarnation of the topic";
+            } else {
+                return false;
+            }
+        }
+        metrics.incarnationRefused();
+        long notLogged = incarnationWarnings.admit();
+        if (notLogged != WarningThrottle.QUIET) {
+            log.warn("Refused batch {} of {}-{} offsets {}..{} (prev {}) from relay {}: it carries no topic id and {}. "
+                    + "Answered WRITE_FAILED, not held, nothing written (counted in incarnation-refusals-total{})",
+                    header.batchId(), batch.topic(), batch.partition(), header.firstOffset(), header.lastOffset(),
+                    batch.prevOffset(), from.name(), why,
+                    notLogged == 0 ? "" : "; " + notLogged + " more since the last such warning");
+        }
+        send(from, AckFrame.nack(header, AckReason.WRITE_FAILED, "no topic id: " + why));
+        return true;
+    }
+
     private void offer(Upstream from, BatchHeader header, RecordBatch batch, long bytes, List<Delivery> out) {
         List<AckTarget> due;
         synchronized (lock) {
             TopicPartition tp = new TopicPartition(batch.topic(), batch.partition());
-            PartitionState state = partitions.get(tp);
+            PartitionState state = stateOf(tp, from, header);
             if (state == null) {
-                Progress stored;
-                try {
-                    stored = progress.progress(tp.topic(), tp.partition());
-                } catch (RuntimeException e) {
-                    // Stored progress unreadable right now (e.g. the broker is down): refuse the
-                    // batch, retriably, rather than guess where the partition stands.
-                    log.warn("Cannot read the stored progress of {}: {}", tp, e.toString());
-                    send(from, AckFrame.nack(header, AckReason.WRITE_FAILED, "progress unavailable: " + e));
-                    return;
-                }
-                state = new PartitionState(new PartitionSequencer<>(stored.lastWritten(), this::onGap),
-                        new Incarnation(stored.topicId(), stored.previousTopicId()));
-                partitions.put(tp, state);
+                return;
             }
             if (batch.hasTopicId() && !batch.topicId().equals(state.incarnation.topicId)) {
                 state = switchIncarnation(tp, state, from, header, batch);
@@ -657,8 +769,9 @@ final class ReplicationReceiver implements AutoCloseable {
 
     /**
      * A batch carries another topic id than the partition's: the first id known for it (adopted),
-     * a batch of the incarnation before (refused for good: that topic is gone and its sender has
-     * moved on), or a recreated topic. A recreated topic's records start a new sequence from its
+     * a batch of an incarnation the partition has left, the one before or an older one (refused for
+     * good: that topic is gone and its sender has moved on; a relay may replay such a batch, its MAC
+     * still valid), or a recreated topic. A recreated topic's records start a new sequence from its
      * first record, whatever the offsets written for the old one, unless
      * {@code topic.recreation.policy=fail}. The old incarnation's held batches and waiting
      * acknowledgements are dropped: its sender dropped them when it met the new incarnation. Returns
@@ -668,19 +781,25 @@ final class ReplicationReceiver implements AutoCloseable {
                                              BatchHeader header, RecordBatch batch) {
         Incarnation current = state.incarnation;
         if (!current.known()) {
+            if (state.sequencer.lastWritten() >= 0) {
+                warnAdopted(tp, state.sequencer.lastWritten(), batch);
+            }
             PartitionState adopted = new PartitionState(state.sequencer,
-                    new Incarnation(batch.topicId(), current.previousTopicId));
+                    new Incarnation(batch.topicId(), current.previousTopicId, current.olderTopicIds));
             partitions.put(tp, adopted);
             return adopted;
         }
-        if (batch.topicId().equals(current.previousTopicId)) {
+        if (current.left(batch.topicId())) {
             if (batch.isSkipMarker()) {
                 acceptUnsequenced(from, header, batch, "it belongs to topic id " + batch.topicId()
-                        + ", deleted and recreated as " + current.topicId);
+                        + ", deleted and recreated (now " + current.topicId + ")");
                 return null;
             }
+            metrics.incarnationRefused();
+            String since = batch.topicId().equals(current.previousTopicId) ? " as " + current.topicId
+                    : ", and recreated again since (topic id now " + current.topicId + ")";
             send(from, AckFrame.nack(header, AckReason.OBSOLETE_INCARNATION, "topic " + tp.topic() + " id "
-                    + batch.topicId() + " was deleted and recreated as " + current.topicId));
+                    + batch.topicId() + " was deleted and recreated" + since));
             return null;
         }
         metrics.recreation(tp);
@@ -700,9 +819,27 @@ final class ReplicationReceiver implements AutoCloseable {
         state.sequencer.clear();
         heldBytes -= heldBefore;
         PartitionState next = new PartitionState(new PartitionSequencer<>(-1L, this::onGap),
-                new Incarnation(batch.topicId(), current.topicId));
+                current.replacedBy(batch.topicId()));
         partitions.put(tp, next);
         return next;
+    }
+
+    /**
+     * WARN (at most one per 10 s) that a partition whose records were written without a topic id
+     * (progress stored by a build before ids were carried) takes the first id that arrives as theirs.
+     * Nothing tells whether the topic was deleted and recreated in between (docs/guarantees.md,
+     * "adopted topic id").
+     */
+    private void warnAdopted(TopicPartition tp, long lastWritten, RecordBatch batch) {
+        long notLogged = adoptionWarnings.admit();
+        if (notLogged != WarningThrottle.QUIET) {
+            log.warn("Partition {} was written up to origin offset {} without a topic id (stored by an older build); "
+                    + "its records are taken for those of topic id {}, the first id that arrived. Had source topic {} "
+                    + "been deleted and recreated since that offset was written, the new topic's records up to it would "
+                    + "be taken for duplicates: see docs/guarantees.md for the check{}", tp, lastWritten,
+                    batch.topicId(), tp.topic(), notLogged == 0 ? "" : " (" + notLogged + " more partitions since the "
+                    + "last such warning)");
+        }
     }
 
     /**

@@ -34,6 +34,7 @@ final class SinkSiteMetrics {
     private final Sensor integrityFailures;
     private final Sensor staleMetadata;
     private final Sensor topicCreationsRefused;
+    private final Sensor incarnationRefusals;
     private final Sensor replicationLatency;
     private final Sensor batchTransit;
     private final Map<TopicPartition, Sensor[]> gaps = new ConcurrentHashMap<>();
@@ -72,6 +73,10 @@ final class SinkSiteMetrics {
         topicCreationsRefused = metrics.counter("topic-creations-refused", "Destination topics not created because "
                 + "create.topics.unsigned.max topics were created in the last create.topics.unsigned.interval.ms "
                 + "from metadata without a MAC (no integrity.key).", false);
+        incarnationRefusals = metrics.counter("incarnation-refusals", "Batches refused because they may not "
+                + "belong to the incarnation (topic id) of their topic replicated now: of an incarnation left behind "
+                + "(OBSOLETE_INCARNATION, for good), or without a topic id where one cannot tell (retriably, never "
+                + "held). A count that grows while no topic is deleted at the source means replayed batches.", false);
         replicationLatency = metrics.sensor("replication-latency");
         replicationLatency.add(metrics.name("replication-latency-seconds-avg", "Mean time in seconds from a "
                 + "record's timestamp (at the origin) to its write being acknowledged here, over the last 30 s "
@@ -204,6 +209,10 @@ final class SinkSiteMetrics {
     void skippedAtSource(long records) {
         skippedAtSourceBatches.record(1);
         skippedAtSourceRecords.record(records);
+    }
+
+    void incarnationRefused() {
+        incarnationRefusals.record(1);
     }
 
     void malformed() {

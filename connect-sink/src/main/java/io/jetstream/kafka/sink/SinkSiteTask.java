@@ -81,6 +81,8 @@ public final class SinkSiteTask extends SourceTask {
     static final String TOPIC_ID = "topic.id";
     /** The id of the incarnation before it, once a recreated topic was met. */
     static final String PREVIOUS_TOPIC_ID = "topic.id.previous";
+    /** Ids of the incarnations before that one, newest first, joined with commas; refused as obsolete. */
+    static final String OLDER_TOPIC_IDS = "topic.ids.older";
     /** At-least-once: the predicted destination offset of the record, see {@link DestinationOffsets}. */
     static final String DESTINATION_OFFSET = "destination.offset";
     /**
@@ -328,25 +330,40 @@ public final class SinkSiteTask extends SourceTask {
             keys.forEach((tp, key) -> out.put(tp, progressOf(offsets.get(key))));
             return out;
         }
+    }
 
-        private static ReplicationReceiver.Progress progressOf(Map<String, Object> offset) {
-            if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
-                return ReplicationReceiver.Progress.NONE;
-            }
-            return new ReplicationReceiver.Progress(number.longValue(), topicId(offset.get(TOPIC_ID)),
-                    topicId(offset.get(PREVIOUS_TOPIC_ID)));
+    /** A partition's stored progress, as {@link #sourceOffset} wrote it. */
+    static ReplicationReceiver.Progress progressOf(Map<String, Object> offset) {
+        if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
+            return ReplicationReceiver.Progress.NONE;
         }
+        return new ReplicationReceiver.Progress(number.longValue(), topicId(offset.get(TOPIC_ID)),
+                topicId(offset.get(PREVIOUS_TOPIC_ID)), olderTopicIds(offset.get(OLDER_TOPIC_IDS)));
+    }
 
-        private static Uuid topicId(Object stored) {
-            if (!(stored instanceof String text)) {
-                return Uuid.ZERO_UUID;
+    private static List<Uuid> olderTopicIds(Object stored) {
+        if (!(stored instanceof String text) || text.isEmpty()) {
+            return List.of();
+        }
+        List<Uuid> out = new ArrayList<>();
+        for (String id : text.split(",")) {
+            Uuid parsed = topicId(id);
+            if (!Uuid.ZERO_UUID.equals(parsed)) {
+                out.add(parsed);
             }
-            try {
-                return Uuid.fromString(text);
-            } catch (IllegalArgumentException e) {
-                log.warn("Stored progress names an unreadable topic id '{}'; taken as unknown", text);
-                return Uuid.ZERO_UUID;
-            }
+        }
+        return out;
+    }
+
+    private static Uuid topicId(Object stored) {
+        if (!(stored instanceof String text)) {
+            return Uuid.ZERO_UUID;
+        }
+        try {
+            return Uuid.fromString(text);
+        } catch (IllegalArgumentException e) {
+            log.warn("Stored progress names an unreadable topic id '{}'; taken as unknown", text);
+            return Uuid.ZERO_UUID;
         }
     }
 
@@ -592,6 +609,11 @@ public final class SinkSiteTask extends SourceTask {
         if (!exactlyOnce) {
             predicted = takeover.predictNext(new TopicPartition(delivery.originTopic(), delivery.partition()));
         }
+        return sourceOffset(offset, incarnation, predicted);
+    }
+
+    /** The stored progress of a record, read back by {@link #progressOf}. */
+    static Map<String, Object> sourceOffset(long offset, ReplicationReceiver.Incarnation incarnation, long predicted) {
         if (predicted == DestinationOffsets.UNKNOWN && incarnation.previousTopicIdString == null) {
             return incarnation.known() ? Map.of(OFFSET, offset, TOPIC_ID, incarnation.topicIdString)
                     : Map.of(OFFSET, offset);
@@ -603,6 +625,9 @@ public final class SinkSiteTask extends SourceTask {
         }
         if (incarnation.previousTopicIdString != null) {
             out.put(PREVIOUS_TOPIC_ID, incarnation.previousTopicIdString);
+        }
+        if (incarnation.olderTopicIdsString != null) {
+            out.put(OLDER_TOPIC_IDS, incarnation.olderTopicIdsString);
         }
         if (predicted != DestinationOffsets.UNKNOWN) {
             out.put(DESTINATION_OFFSET, predicted);

@@ -83,6 +83,7 @@ class ReplicationReceiverTest {
     private final Map<String, Long> stored = new HashMap<>();
     private final Map<String, Uuid> storedIds = new HashMap<>();
     private final Map<String, Uuid> storedPreviousIds = new HashMap<>();
+    private final Map<String, List<Uuid>> storedOlderIds = new HashMap<>();
     private final Metrics metrics = new Metrics();
     private final BatchEncoder encoder = new BatchEncoder();
     private ReplicationReceiver receiver;
@@ -122,7 +123,8 @@ class ReplicationReceiverTest {
                     }
                     return new ReplicationReceiver.Progress(stored.getOrDefault(topic + "-" + partition, -1L),
                             storedIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID),
-                            storedPreviousIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID));
+                            storedPreviousIds.getOrDefault(topic + "-" + partition, Uuid.ZERO_UUID),
+                            storedOlderIds.getOrDefault(topic + "-" + partition, List.of()));
                 }, topics,
                 new SinkSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
                         new PluginMetricsImpl(metrics, Map.of())))), Runnable::run, integrity);
@@ -131,7 +133,9 @@ class ReplicationReceiverTest {
 
     @AfterEach
     void close() {
-        receiver.close();
+        if (receiver != null) {
+            receiver.close();
+        }
         metrics.close();
     }
 
@@ -384,6 +388,135 @@ class ReplicationReceiverTest {
         receiver.onFrame(upstream, covering("orders", 10, 11, 11));
         assertThat(pollOffsets()).as("a batch without an id belongs to the current incarnation").containsExactly(11L);
         assertThat(gapMetric("topic-recreations-total")).isZero();
+    }
+
+    /**
+     * Issue 32, a relay replaying old frames (their MACs stay valid): a batch without a topic id that
+     * does not follow what was written is not held. Held, it pinned buffer bytes for good (nothing
+     * sends its predecessor), until the buffer filled and every other batch was refused OVERLOADED.
+     */
+    @Test
+    void aBatchWithoutATopicIdThatDoesNotFollowIsRefusedRetriablyAndNotHeldWhereTheIncarnationIsKnown()
+            throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 9L);
+        storedIds.put("orders-0", OLD);
+
+        receiver.onFrame(upstream, covering("orders", 50, 51, 51, 52));
+
+        assertThat(pollOffsets()).isEmpty();
+        assertThat(receiver.bufferedBytes()).as("nothing held").isZero();
+        assertThat(upstream.acks).singleElement().satisfies(ack -> {
+            assertThat(ack.reason()).isEqualTo(AckReason.WRITE_FAILED);
+            assertThat(ack.reason().retriable()).as("a sender that lost the id race sends it again").isTrue();
+            assertThat(ack.message()).contains("no topic id").contains("does not follow");
+        });
+        assertThat(metric("incarnation-refusals-total")).isEqualTo(1.0);
+
+        receiver.onFrame(upstream, of(OLD, "orders", 9, 10));
+        receiver.onFrame(upstream, covering("orders", 10, 11, 11));
+        assertThat(pollOffsets()).as("the incarnation goes on; a batch without an id that follows it is its own")
+                .containsExactly(10L, 11L);
+    }
+
+    /**
+     * Issue 32: after a recreation a batch without a topic id may be the old topic's (replayed, or
+     * sent by a source that could not read the id while the topic was being deleted): written, its
+     * records would land in the new topic's sequence. Refused, even when its offsets chain.
+     */
+    @Test
+    void aBatchWithoutATopicIdIsNeverWrittenIntoATopicRecreatedSince() throws Exception {
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 2L);
+        storedIds.put("orders-0", NEW);
+        storedPreviousIds.put("orders-0", OLD);
+
+        receiver.onFrame(upstream, batch("orders", 1, 2, 3, 4));
+
+        assertThat(pollOffsets()).as("the old topic's offsets 3 and 4 are not the new one's").isEmpty();
+        assertThat(upstream.acks).singleElement().satisfies(ack -> {
+            assertThat(ack.reason()).isEqualTo(AckReason.WRITE_FAILED);
+            assertThat(ack.message()).contains("no topic id").contains("deleted and recreated");
+        });
+        receiver.onFrame(upstream, of(NEW, "orders", 2, 3));
+        assertThat(pollOffsets()).containsExactly(3L);
+        assertThat(metric("incarnation-refusals-total")).isEqualTo(1.0);
+    }
+
+    /**
+     * Issue 32: only the incarnation before the current one used to be refused; a replayed batch of
+     * one left two recreations ago was taken for a third recreation, its records written after the
+     * current topic's, and the current topic's own batches then refused as obsolete.
+     */
+    @Test
+    void aReplayedBatchOfAnIncarnationLeftTwoRecreationsAgoIsRefusedNotTakenForARecreation() throws Exception {
+        Uuid newest = Uuid.randomUuid();
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 999L);
+        storedIds.put("orders-0", OLD);
+        receiver.onFrame(upstream, of(NEW, "orders", -1, 0, 1));
+        receiver.onFrame(upstream, of(newest, "orders", -1, 0));
+        assertThat(pollOffsets()).containsExactly(0L, 1L, 0L);
+        assertThat(gapMetric("topic-recreations-total")).isEqualTo(2.0);
+
+        receiver.onFrame(upstream, of(OLD, "orders", -1, 0, 1, 2));
+        receiver.onFrame(upstream, of(NEW, "orders", 1, 2));
+        assertThat(pollOffsets()).as("neither left incarnation is written again").isEmpty();
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OBSOLETE_INCARNATION,
+                AckReason.OBSOLETE_INCARNATION);
+        assertThat(upstream.acks.get(0).message()).contains(OLD.toString()).contains(newest.toString());
+        assertThat(gapMetric("topic-recreations-total")).isEqualTo(2.0);
+        assertThat(metric("incarnation-refusals-total")).isEqualTo(2.0);
+
+        receiver.onFrame(upstream, of(newest, "orders", 0, 1));
+        List<ReplicationReceiver.Delivery> current = receiver.poll(Duration.ofMillis(10));
+        assertThat(current).extracting(d -> d.record().offset()).containsExactly(1L);
+        assertThat(current).singleElement().satisfies(d -> {
+            assertThat(d.incarnation().previousTopicId).isEqualTo(NEW);
+            assertThat(d.incarnation().olderTopicIds).as("stored with the progress").containsExactly(OLD);
+        });
+    }
+
+    @Test
+    void aRestartedTaskRefusesEveryIncarnationItsStoredProgressLeft() throws Exception {
+        Uuid newest = Uuid.randomUuid();
+        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        stored.put("orders-0", 5L);
+        storedIds.put("orders-0", newest);
+        storedPreviousIds.put("orders-0", NEW);
+        storedOlderIds.put("orders-0", List.of(OLD));
+
+        receiver.onFrame(upstream, of(OLD, "orders", -1, 0, 1, 2, 3, 4, 5, 6));
+        receiver.onFrame(upstream, of(NEW, "orders", -1, 0, 1, 2, 3, 4, 5, 6));
+        receiver.onFrame(upstream, of(newest, "orders", 5, 6));
+
+        assertThat(pollOffsets()).containsExactly(6L);
+        assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OBSOLETE_INCARNATION,
+                AckReason.OBSOLETE_INCARNATION);
+        assertThat(gapMetric("topic-recreations-total")).isZero();
+    }
+
+    @Test
+    void aPartitionRemembersABoundedNumberOfIncarnationsItLeft() {
+        List<Uuid> ids = new ArrayList<>();
+        ReplicationReceiver.Incarnation last = new ReplicationReceiver.Incarnation(Uuid.randomUuid(), Uuid.ZERO_UUID);
+        ids.add(last.topicId);
+        for (int i = 0; i < ReplicationReceiver.Incarnation.RETIRED_KEPT + 3; i++) {
+            last = last.replacedBy(Uuid.randomUuid());
+            ids.add(last.topicId);
+        }
+        ReplicationReceiver.Incarnation incarnation = last;
+        Uuid current = ids.remove(ids.size() - 1);
+        assertThat(incarnation.topicId).isEqualTo(current);
+        assertThat(incarnation.left(current)).isFalse();
+        List<Uuid> newestFirst = new ArrayList<>(ids);
+        java.util.Collections.reverse(newestFirst);
+        assertThat(newestFirst.subList(0, ReplicationReceiver.Incarnation.RETIRED_KEPT))
+                .allSatisfy(id -> assertThat(incarnation.left(id)).isTrue());
+        assertThat(newestFirst.subList(ReplicationReceiver.Incarnation.RETIRED_KEPT, newestFirst.size()))
+                .allSatisfy(id -> assertThat(incarnation.left(id)).isFalse());
+        assertThat(incarnation.previousTopicId).isEqualTo(newestFirst.get(0));
+        assertThat(incarnation.olderTopicIds).hasSize(ReplicationReceiver.Incarnation.RETIRED_KEPT - 1);
     }
 
     @Test

@@ -119,21 +119,22 @@ public final class BatchDecoder implements AutoCloseable {
         if (magic == BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER) {
             return readSkipMarker(encoded);
         }
-        long coveredFrom = RecordBatch.contiguousFrom(encoded.prevOffset());
-        Uuid topicId = Uuid.ZERO_UUID;
-        if (magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE || magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
-            coveredFrom = reader.readVarlong("coveredFrom");
-            if (coveredFrom < 0) {
-                throw new ProtocolException(MALFORMED, "coveredFrom " + coveredFrom + " is negative");
-            }
-            if (magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
-                topicId = new Uuid(reader.readLong("topicId"), reader.readLong("topicId"));
-            }
-        } else if (magic != PAYLOAD_MAGIC) {
-            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is none of " + PAYLOAD_MAGIC + ", "
-                    + BatchFormat.PAYLOAD_MAGIC_COVERAGE + ", " + BatchFormat.PAYLOAD_MAGIC_COLUMNAR + " and "
-                    + BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER);
+        if (magic == PAYLOAD_MAGIC || magic == BatchFormat.PAYLOAD_MAGIC_COVERAGE) {
+            // Only senders of frame protocol 1, which every peer now refuses at HELLO, wrote these: on a
+            // connection of protocol 2 such a payload is a replay (its MAC may still be valid), and it
+            // carries no topic id, so it cannot be told apart from a batch of another incarnation.
+            throw new ProtocolException(MALFORMED, "payload version " + magic + " is no longer read: only senders "
+                    + "of frame protocol 1 wrote it, and its batches carry no topic id");
         }
+        if (magic != BatchFormat.PAYLOAD_MAGIC_COLUMNAR) {
+            throw new ProtocolException(MALFORMED, "payload magic " + magic + " is neither "
+                    + BatchFormat.PAYLOAD_MAGIC_COLUMNAR + " nor " + BatchFormat.PAYLOAD_MAGIC_SKIP_MARKER);
+        }
+        long coveredFrom = reader.readVarlong("coveredFrom");
+        if (coveredFrom < 0) {
+            throw new ProtocolException(MALFORMED, "coveredFrom " + coveredFrom + " is negative");
+        }
+        Uuid topicId = new Uuid(reader.readLong("topicId"), reader.readLong("topicId"));
         long offset = reader.readVarlong("baseOffset");
         long timestamp = reader.readVarlong("baseTimestamp");
         int count = reader.readCount("recordCount");
@@ -144,15 +145,14 @@ public final class BatchDecoder implements AutoCloseable {
         String[] keys = readHeaderKeys();
         ReplicatedRecord[] records = new ReplicatedRecord[count];
         headersLeft = limits.maxHeaders();
-        boolean columnar = magic == BatchFormat.PAYLOAD_MAGIC_COLUMNAR;
-        // columnar: the values come after every record's metadata, so the records are built then
-        long[] offsets = columnar ? new long[count] : null;
-        long[] timestamps = columnar ? new long[count] : null;
-        TimestampType[] types = columnar ? new TimestampType[count] : null;
-        byte[][] recordKeys = columnar ? new byte[count][] : null;
-        int[] valueLengths = columnar ? new int[count] : null;
+        // the values come after every record's metadata, so the records are built then
+        long[] offsets = new long[count];
+        long[] timestamps = new long[count];
+        TimestampType[] types = new TimestampType[count];
+        byte[][] recordKeys = new byte[count][];
+        int[] valueLengths = new int[count];
         @SuppressWarnings("unchecked")
-        List<RecordHeader>[] headers = columnar ? new List[count] : null;
+        List<RecordHeader>[] headers = new List[count];
         long valueBytes = 0;
         for (int i = 0; i < count; i++) {
             int attributes = reader.readUnsignedByte("attributes");
@@ -164,11 +164,6 @@ public final class BatchDecoder implements AutoCloseable {
             offset += reader.readVarlong("offsetDelta");
             timestamp += reader.readVarlong("timestampDelta");
             byte[] key = reader.readNullableBytes("key");
-            if (!columnar) {
-                byte[] value = reader.readNullableBytes("value");
-                records[i] = new ReplicatedRecord(offset, timestamp, timestampType, key, value, readHeaders(keys));
-                continue;
-            }
             int valueLength = reader.readNullableLength("valueLength");
             valueBytes += Math.max(0, valueLength);
             if (valueBytes > reader.remaining()) {
@@ -182,16 +177,13 @@ public final class BatchDecoder implements AutoCloseable {
             valueLengths[i] = valueLength;
             headers[i] = readHeaders(keys);
         }
-        if (columnar) {
-            if (valueBytes != reader.remaining()) {
-                throw new ProtocolException(MALFORMED, "the records' values take " + valueBytes + " bytes, "
-                        + reader.remaining() + " follow the last record's metadata");
-            }
-            for (int i = 0; i < count; i++) {
-                byte[] value = valueLengths[i] < 0 ? null : reader.readBytes("value", valueLengths[i]);
-                records[i] = new ReplicatedRecord(offsets[i], timestamps[i], types[i], recordKeys[i], value,
-                        headers[i]);
-            }
+        if (valueBytes != reader.remaining()) {
+            throw new ProtocolException(MALFORMED, "the records' values take " + valueBytes + " bytes, "
+                    + reader.remaining() + " follow the last record's metadata");
+        }
+        for (int i = 0; i < count; i++) {
+            byte[] value = valueLengths[i] < 0 ? null : reader.readBytes("value", valueLengths[i]);
+            records[i] = new ReplicatedRecord(offsets[i], timestamps[i], types[i], recordKeys[i], value, headers[i]);
         }
         if (reader.remaining() != 0) {
             throw new ProtocolException(MALFORMED, reader.remaining() + " bytes follow the last record");

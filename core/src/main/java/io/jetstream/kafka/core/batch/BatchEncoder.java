@@ -61,9 +61,9 @@ import org.apache.kafka.common.utils.ByteBufferOutputStream;
  *   <li>Lengths of -1 mean null (key, value, header value).
  *   <li>Header keys are written once per batch in a dictionary, in first-seen order; headers refer
  *       to them by index. The topic name is not in the payload: it travels once, in the frame header.
- *   <li>Versions 1 and 2, which older senders write, keep each value inside its record (version 2
- *       adds {@code coveredFrom} after the magic) and have no topic id; {@link BatchDecoder} reads
- *       all of them.
+ *   <li>Versions 1 and 2, which only senders of frame protocol 1 wrote, kept each value inside its
+ *       record (version 2 added {@code coveredFrom} after the magic) and had no topic id;
+ *       {@link BatchDecoder} refuses them as replays ({@link BatchFormat#PAYLOAD_MAGIC}).
  * </ul>
  *
  * <h2>Skip marker (version 4)</h2>

@@ -7,14 +7,16 @@ final class BatchFormat {
 
     /**
      * First byte of every uncompressed payload: the payload format version. Version 1: each record
-     * with its value inside (older senders; read, no longer written).
+     * with its value inside, no topic id. Written only by senders of frame protocol 1 (which every
+     * peer refuses at HELLO now), so no longer read either: on a protocol-2 connection it can only
+     * be a replay, and without a topic id it cannot be told from a batch of another incarnation.
      */
     static final int PAYLOAD_MAGIC = 1;
 
     /**
      * Payload format version 2: version 1 with a varlong {@code coveredFrom} right after the magic.
      * Older senders wrote it for a batch whose coverage does not start right after its
-     * {@code prevOffset} (see {@link RecordBatch}); read, no longer written.
+     * {@code prevOffset} (see {@link RecordBatch}); neither written nor read, as version 1.
      */
     static final int PAYLOAD_MAGIC_COVERAGE = 2;
 

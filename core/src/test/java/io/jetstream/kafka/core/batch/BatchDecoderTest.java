@@ -28,11 +28,13 @@ class BatchDecoderTest {
 
     /**
      * Payloads of versions 1 and 2 as the encoder wrote them before version 3 (golden bytes, codec
-     * none): a destination still reads what older senders send. Three records: headers with a null
-     * value, a null key, a null value, a timestamp going backwards, an offset gap.
+     * none). Only senders of frame protocol 1 wrote them, and every peer refuses that protocol at
+     * HELLO: on a protocol-2 connection such a payload is a relay's replay of a frame it once
+     * carried (its MAC still valid), and without a topic id it could be written into another
+     * incarnation of its topic (issue 32). Refused as malformed, never decoded.
      */
     @Test
-    void payloadsOfOlderSendersStillDecode() {
+    void payloadsOfFrameProtocolOneSendersAreRefusedAsReplays() {
         List<ReplicatedRecord> records = List.of(
                 new ReplicatedRecord(10, 1000, TimestampType.CREATE_TIME, "a".getBytes(), "x".getBytes(),
                         List.of(new RecordHeader("h", "1".getBytes()), new RecordHeader("n", null))),
@@ -41,12 +43,13 @@ class BatchDecoderTest {
                         List.of(new RecordHeader("h", "2".getBytes()))));
         String rows = "14d00f03020168016e010000026102780200023101010102020102790002040302630101000232";
         RecordBatch v1 = new RecordBatch("orders", 2, 9, records);
-        assertThat(decoder.decode(golden(v1, "01" + rows))).isEqualTo(v1);
+        assertThatThrownBy(() -> decoder.decode(golden(v1, "01" + rows))).isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("payload version 1 is no longer read")
+                .satisfies(e -> assertThat(((ProtocolException) e).kind()).isEqualTo(Kind.MALFORMED));
         RecordBatch v2 = new RecordBatch("orders", 2, -1, 7, records);
-        RecordBatch decoded = decoder.decode(golden(v2, "020e" + rows));
-        assertThat(decoded).isEqualTo(v2);
-        assertThat(decoded.coveredFrom()).isEqualTo(7);
-        assertThat(decoded.topicId()).isEqualTo(Uuid.ZERO_UUID);
+        assertThatThrownBy(() -> decoder.decode(golden(v2, "020e" + rows))).isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("payload version 2 is no longer read")
+                .satisfies(e -> assertThat(((ProtocolException) e).kind()).isEqualTo(Kind.MALFORMED));
     }
 
     private static EncodedBatch golden(RecordBatch batch, String hex) {
