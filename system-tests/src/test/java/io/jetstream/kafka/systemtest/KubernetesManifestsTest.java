@@ -47,7 +47,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the relay's own loader; Services and PodDisruptionBudgets select pods that exist; Strimzi's
  * KafkaConnect enables connector resources and builds the plugin in, and every KafkaConnector key
  * is declared by the connector (loaded from its packaged plugin, as a worker loads it) or by
- * Connect itself.
+ * Connect itself, and the plugin zip it downloads is named as the release build names it; each
+ * relay set's NetworkPolicy admits only its peers. {@link KubernetesSchemaTest} checks the same
+ * files against their APIs' schemas, {@link KubernetesMonitoringManifestsTest} their monitoring.
  */
 class KubernetesManifestsTest {
 
