@@ -47,7 +47,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the relay's own loader; Services and PodDisruptionBudgets select pods that exist; Strimzi's
  * KafkaConnect enables connector resources and builds the plugin in, and every KafkaConnector key
  * is declared by the connector (loaded from its packaged plugin, as a worker loads it) or by
- * Connect itself.
+ * Connect itself, and the plugin zip it downloads is named as the release build names it; each
+ * relay set's NetworkPolicy admits only its peers. {@link KubernetesSchemaTest} checks the same
+ * files against their APIs' schemas, {@link KubernetesMonitoringManifestsTest} their monitoring.
  */
 class KubernetesManifestsTest {
 
@@ -56,8 +58,9 @@ class KubernetesManifestsTest {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}:]+):([^}]*)}");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> KINDS = Set.of("v1/ConfigMap", "v1/Service", "apps/v1/Deployment",
-            "policy/v1/PodDisruptionBudget", "kafka.strimzi.io/v1beta2/KafkaConnect",
-            "kafka.strimzi.io/v1beta2/KafkaConnector");
+            "policy/v1/PodDisruptionBudget", "networking.k8s.io/v1/NetworkPolicy", "kafka.strimzi.io/v1/KafkaConnect",
+            "kafka.strimzi.io/v1/KafkaConnector", "monitoring.coreos.com/v1/PodMonitor",
+            "monitoring.coreos.com/v1/PrometheusRule");
 
     @TempDir
     Path scratch;
@@ -86,7 +89,7 @@ class KubernetesManifestsTest {
             documents(file).forEach(doc -> kinds.add(doc.path("kind").asText()));
         }
         assertThat(kinds).contains("ConfigMap", "Deployment", "Service", "PodDisruptionBudget", "KafkaConnect",
-                "KafkaConnector");
+                "KafkaConnector", "NetworkPolicy", "PodMonitor", "PrometheusRule");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -524,6 +527,109 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * Each relay Deployment's pods are under a NetworkPolicy of their file that admits on the data
+     * port only the Connect workers whose connector lists the relays' Service (selected in the
+     * namespace their file is applied in) and, where the Service is a LoadBalancer (the other site's
+     * relays connect to it), address blocks, with the client's address kept so the block can match;
+     * and on the admin port only Prometheus. No rule admits every source or every port.
+     */
+    @Test
+    void networkPoliciesLetOnlyTheRelaysPeersReachTheirPorts() throws IOException {
+        Map<String, String> namespaces = new java.util.HashMap<>();
+        Map<String, Set<String>> connectsByService = new java.util.HashMap<>();
+        for (Path file : manifests()) {
+            String namespace = applyNamespace(file);
+            for (JsonNode connector : ofKind(documents(file), "KafkaConnector")) {
+                String cluster = connector.path("metadata").path("labels").path("strimzi.io/cluster").asText();
+                namespaces.put(cluster, namespace);
+                for (String relay : connector.path("spec").path("config").path("relays").asText().split(",")) {
+                    // <service>.<namespace>.svc:<port>
+                    String[] host = relay.strip().split(":")[0].split("\\.");
+                    connectsByService.computeIfAbsent(host[1] + "/" + host[0], k -> new HashSet<>()).add(cluster);
+                }
+            }
+        }
+        int relays = 0;
+        for (Path file : manifests()) {
+            List<JsonNode> docs = documents(file);
+            String namespace = applyNamespace(file);
+            for (JsonNode deployment : ofKind(docs, "Deployment")) {
+                relays++;
+                String what = file.getFileName() + " Deployment " + deployment.path("metadata").path("name").asText();
+                JsonNode podLabels = deployment.path("spec").path("template").path("metadata").path("labels");
+                List<JsonNode> services = ofKind(docs, "Service").stream()
+                        .filter(svc -> matches(svc.path("spec").path("selector"), podLabels)).toList();
+                Set<String> senders = new java.util.TreeSet<>();
+                services.forEach(svc -> senders.addAll(connectsByService.getOrDefault(
+                        namespace + "/" + svc.path("metadata").path("name").asText(), Set.of())));
+                assertThat(senders).as(what + ": a connector lists its Service").isNotEmpty();
+                boolean fromOtherSite = services.stream()
+                        .anyMatch(svc -> svc.path("spec").path("type").asText().equals("LoadBalancer"));
+                services.stream().filter(svc -> svc.path("spec").path("type").asText().equals("LoadBalancer"))
+                        .forEach(svc -> assertThat(svc.path("spec").path("externalTrafficPolicy").asText())
+                                .as(what + ": the client's address reaches the pod").isEqualTo("Local"));
+
+                List<JsonNode> policies = ofKind(docs, "NetworkPolicy").stream()
+                        .filter(np -> matches(np.path("spec").path("podSelector").path("matchLabels"), podLabels)).toList();
+                assertThat(policies).as(what + ": one NetworkPolicy selects its pods").hasSize(1);
+                JsonNode policy = policies.get(0).path("spec");
+                assertThat(policy.path("policyTypes").toString()).as(what + ": policyTypes").contains("\"Ingress\"");
+                Set<String> dataPeers = new java.util.TreeSet<>();
+                Set<String> adminPeers = new java.util.TreeSet<>();
+                for (JsonNode rule : policy.path("ingress")) {
+                    assertThat(rule.path("from").size()).as(what + ": a rule without from admits every source").isPositive();
+                    assertThat(rule.path("ports").size()).as(what + ": a rule without ports admits every port").isPositive();
+                    for (JsonNode port : rule.path("ports")) {
+                        String name = port.path("port").asText();
+                        assertThat(name).as(what + ": a port of the relay").isIn("data", "admin");
+                        for (JsonNode peer : rule.path("from")) {
+                            (name.equals("data") ? dataPeers : adminPeers).add(peer(peer));
+                        }
+                    }
+                }
+                Set<String> expected = new java.util.TreeSet<>();
+                senders.forEach(c -> expected.add("namespace " + namespaces.get(c) + " pods strimzi.io/cluster=" + c));
+                assertThat(dataPeers).as(what + ": the data port's peers").isNotEmpty().allSatisfy(peer -> {
+                    if (peer.startsWith("ipBlock ")) {
+                        assertThat(fromOtherSite).as(what + ": " + peer + " only where the other site connects").isTrue();
+                        assertThat(peer).as(what).doesNotEndWith("/0");
+                    } else {
+                        assertThat(expected).as(what + ": the data port admits").contains(peer);
+                    }
+                });
+                assertThat(dataPeers).as(what + ": its connectors' workers").containsAll(expected);
+                assertThat(dataPeers.stream().anyMatch(p -> p.startsWith("ipBlock "))).as(what + ": the other site's relays")
+                        .isEqualTo(fromOtherSite);
+                assertThat(adminPeers).as(what + ": the admin port: Prometheus only")
+                        .containsExactly("namespace monitoring pods app.kubernetes.io/name=prometheus");
+            }
+        }
+        assertThat(relays).isPositive();
+    }
+
+    /** A NetworkPolicy peer as text: its address block, or its namespace and pod labels (all required). */
+    private static String peer(JsonNode peer) {
+        if (peer.has("ipBlock")) {
+            return "ipBlock " + peer.path("ipBlock").path("cidr").asText();
+        }
+        JsonNode namespace = peer.path("namespaceSelector").path("matchLabels");
+        JsonNode pods = peer.path("podSelector").path("matchLabels");
+        assertThat(namespace.size()).as("peer " + peer + ": a namespace named").isEqualTo(1);
+        assertThat(pods.size()).as("peer " + peer + ": pods by label").isPositive();
+        String cluster = pods.path("strimzi.io/cluster").asText(null);
+        String labels = cluster != null ? "strimzi.io/cluster=" + cluster
+                : "app.kubernetes.io/name=" + pods.path("app.kubernetes.io/name").asText();
+        return "namespace " + namespace.path("kubernetes.io/metadata.name").asText() + " pods " + labels;
+    }
+
+    /** The namespace a manifest's header applies it in: {@code kubectl -n <namespace> apply}. */
+    private static String applyNamespace(Path file) throws IOException {
+        Matcher m = Pattern.compile("kubectl -n ([a-z0-9-]+) apply").matcher(Files.readString(file));
+        assertThat(m.find()).as(file + ": its header says where to apply it").isTrue();
+        return m.group(1);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("manifests")
     void strimziConnectBuildsThePluginInAndEveryConnectorKeyIsDeclared(Path file) throws Exception {
@@ -543,7 +649,11 @@ class KubernetesManifestsTest {
 
             String className = connector.path("spec").path("class").asText();
             String module = className.contains(".source.") ? "connect-source" : "connect-sink";
-            assertThat(artifact.path("url").asText()).as(what + ": the plugin zip").contains("jetstream-" + module);
+            // The file `mvn -Drevision=<release> package` makes: <module>/target/jetstream-<module>-<release>.zip.
+            assertThat(artifact.path("url").asText()).as(what + ": the plugin zip")
+                    .endsWith("/jetstream-" + module + "-" + ReleaseArtifactsTest.releaseVersion() + ".zip");
+            assertThat(ReleaseArtifactsTest.pluginZip(module).getFileName().toString()).as(what + ": the build's zip")
+                    .startsWith("jetstream-" + module + "-").endsWith(".zip");
             assertThat(connector.path("spec").path("tasksMax").asInt()).as(what + ": tasksMax").isPositive();
 
             Set<String> connectMounts = new HashSet<>();
