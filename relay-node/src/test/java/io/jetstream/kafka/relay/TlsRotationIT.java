@@ -56,11 +56,17 @@ import org.junit.jupiter.api.io.TempDir;
  * connections made before carry on without an error, and files that cannot be used leave the
  * certificate in use.
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class TlsRotationIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration RELOAD_INTERVAL = Duration.ofMillis(200);
+    /**
+     * Time for the last answers once the pump stops, within the relays' {@code ack.timeout.ms} (set
+     * to it): on a saturated 2-core machine a batch can wait tens of seconds, which is not what this
+     * test is about.
+     */
+    private static final Duration ANSWERS = Duration.ofSeconds(120);
     private static final String TOPIC = "orders";
     private static EventLoopGroup clients;
 
@@ -165,23 +171,11 @@ class TlsRotationIT {
         await("a new task connection over the renewed files").atMost(WAIT).until(newcomer::isReady);
 
         // The connections made before any of it carried the traffic throughout.
-        long sentBeforeStop = sender.oks();
-        await("traffic still flows").atMost(WAIT).until(() -> sender.oks() > sentBeforeStop + 100);
+        long answeredSoFar = sender.oks();
+        await("traffic still flows").atMost(WAIT).until(() -> sender.oks() > answeredSoFar + 100);
         stopPump();
-        try {
-            await("an answer for every batch").atMost(Duration.ofSeconds(70)).until(() -> sender.unanswered() == 0);
-        } catch (RuntimeException e) {
-            System.err.println("DIAG unanswered=" + sender.unanswered() + " sent=" + sender.sent.size() + " oks="
-                    + sender.oks() + " outcomes=" + sender.outcomes.size() + " disconnects=" + sender.disconnects
-                    + " subscriberBatches=" + subscriber.batches.get());
-            System.err.println("DIAG a1\n" + a1.metrics().scrape().lines().filter(l -> l.startsWith("jetstream") && !l.endsWith(" 0.0")).collect(java.util.stream.Collectors.joining("\n")));
-            System.err.println("DIAG b1\n" + b1.metrics().scrape().lines().filter(l -> l.startsWith("jetstream") && !l.endsWith(" 0.0")).collect(java.util.stream.Collectors.joining("\n")));
-            throw e;
-        }
+        await("an answer for every batch").atMost(ANSWERS).until(() -> sender.unanswered() == 0);
         assertThat(sender.disconnects).as("the sender's first connection stayed up").isEmpty();
-        System.err.println("DIAG reasons " + sender.outcomes.values().stream().collect(java.util.stream.Collectors.groupingBy(a -> String.valueOf(a.reason()), java.util.stream.Collectors.counting())));
-        System.err.println("DIAG a1\n" + a1.metrics().scrape().lines().filter(l -> l.startsWith("jetstream") && !l.contains("bucket") && !l.endsWith(" 0.0")).collect(java.util.stream.Collectors.joining("\n")));
-        System.err.println("DIAG b1\n" + b1.metrics().scrape().lines().filter(l -> l.startsWith("jetstream") && !l.contains("bucket") && !l.endsWith(" 0.0")).collect(java.util.stream.Collectors.joining("\n")));
         assertThat(sender.oks()).isEqualTo(sender.sent.size());
         assertThat(subscriber.orderViolations()).isEmpty();
         assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
@@ -246,13 +240,13 @@ class TlsRotationIT {
         assertThat(a1.metrics().scrape()).contains("jetstream_relay_tls_reload_failures_total 2.0");
 
         stopPump();
-        await("an answer for every batch").atMost(WAIT).until(() -> sender.unanswered() == 0);
+        await("an answer for every batch").atMost(ANSWERS).until(() -> sender.unanswered() == 0);
         assertThat(sender.disconnects).isEmpty();
         assertThat(sender.oks()).isEqualTo(sender.sent.size()).isPositive();
         assertThat(subscriber.orderViolations()).isEmpty();
     }
 
-    /** Sends batches from a thread of its own as fast as the connection takes them, until {@link #stopPump}. */
+    /** Sends a batch about every 2 ms from a thread of its own while the connection takes them, until {@link #stopPump}. */
     private void startPump(TestSender sender) {
         pumping.set(true);
         pump = new Thread(() -> {
@@ -261,7 +255,7 @@ class TlsRotationIT {
                 if (sender.isWritable() && sender.send(TOPIC, i % 6, 5, 200) >= 0) {
                     i++;
                 }
-                LockSupport.parkNanos(500_000);
+                LockSupport.parkNanos(2_000_000);
             }
         }, "tls-rotation-pump");
         pump.start();
@@ -313,6 +307,7 @@ class TlsRotationIT {
         props.put("tls.client.auth", "required");
         props.put("tls.reload.interval.ms", RELOAD_INTERVAL.toMillis());
         props.put("listener.host", "localhost");
+        props.put("ack.timeout.ms", ANSWERS.toMillis());
         return props;
     }
 
