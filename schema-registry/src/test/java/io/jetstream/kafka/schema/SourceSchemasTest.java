@@ -32,14 +32,19 @@ class SourceSchemasTest {
     @Test
     void nonAvroSchemasAndUnknownIdsPass() throws Exception {
         int json = registry.register("orders-value", new RegisteredSchema("JSON", "{\"type\":\"object\"}", 0));
+        int protobuf = registry.register("orders-key", new RegisteredSchema("PROTOBUF",
+                "syntax = \"proto3\"; message Key { string id = 1; }", 0));
 
         assertThat(schemas.observe("orders", WireFormat.frame(json, new byte[] {'{', '}'}),
                 WireFormat.frame(999, new byte[] {1}))).isTrue();
+        assertThat(schemas.observe("orders", WireFormat.frame(protobuf, new byte[] {0, 10, 1, 'k'}), null)).isTrue();
 
         Map<Integer, ShippedSchema> shipped = ShippedSchema.decodeAll(schemas.entries("orders"));
         assertThat(shipped.get(json).isTranslated()).isFalse();
+        assertThat(shipped.get(protobuf).isTranslated()).isFalse();
+        assertThat(shipped.get(protobuf).passReason()).contains("PROTOBUF");
         assertThat(shipped.get(999).passReason()).contains("unknown to the source registry");
-        assertThat(schemas.passedIds()).isEqualTo(2);
+        assertThat(schemas.passedIds()).isEqualTo(3);
     }
 
     @Test

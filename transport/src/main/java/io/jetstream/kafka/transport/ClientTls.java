@@ -1,10 +1,12 @@
 package io.jetstream.kafka.transport;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 import javax.net.ssl.SSLException;
 
+import io.jetstream.kafka.core.model.Clock;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -15,44 +17,55 @@ import io.netty.handler.ssl.SslProvider;
  * default CAs when empty) <em>and its host name</em> (the certificate must name the host the client
  * connects to); {@code certFile} and {@code keyFile} (PKCS#8 PEM) are presented when the relay
  * requires client certificates (mutual TLS).
+ *
+ * <p>The files are read again when they change ({@link ReloadingTlsFiles}): a renewed client
+ * certificate, or a CA added to {@code caFile}, is used from the next connection on, without a
+ * restart of the task.
  */
 public final class ClientTls {
 
-    private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+    static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private ClientTls() {
     }
 
     /**
-     * A client context.
+     * A client context that follows its files, looked at every
+     * {@link ReloadingTlsFiles#DEFAULT_CHECK_INTERVAL} at most.
      *
      * @throws IllegalArgumentException if only one of cert and key is given, or the files cannot be
      *                                  used (the message names them)
      */
-    public static SslContext sslContext(Optional<Path> caFile, Optional<Path> certFile, Optional<Path> keyFile) {
-        if (certFile.isPresent() != keyFile.isPresent()) {
-            throw new IllegalArgumentException("a client certificate needs both a certificate file and a key file, got "
-                    + "cert=" + certFile.map(Path::toString).orElse("(none)") + " key="
-                    + keyFile.map(Path::toString).orElse("(none)"));
-        }
-        try {
-            SslContextBuilder builder = SslContextBuilder.forClient()
-                    .sslProvider(SslProvider.JDK)
-                    .protocols(PROTOCOLS)
-                    .endpointIdentificationAlgorithm("HTTPS");
-            caFile.map(Path::toFile).ifPresent(builder::trustManager);
-            if (certFile.isPresent()) {
-                builder.keyManager(certFile.get().toFile(), keyFile.get().toFile());
-            }
-            return builder.build();
-        } catch (SSLException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot build a TLS client context from ca=" + describe(caFile)
-                    + " cert=" + describe(certFile) + " key=" + describe(keyFile) + ": " + e.getMessage()
-                    + " (keys must be PKCS#8 PEM: BEGIN PRIVATE KEY)", e);
-        }
+    public static ReloadingSslContext sslContext(Optional<Path> caFile, Optional<Path> certFile,
+                                                 Optional<Path> keyFile) {
+        return sslContext(TlsFiles.of(caFile, certFile, keyFile), ReloadingTlsFiles.DEFAULT_CHECK_INTERVAL,
+                Clock.system(), ReloadingTlsFiles.Listener.NONE);
     }
 
-    private static String describe(Optional<Path> file) {
-        return file.map(Path::toString).orElse("(none)");
+    /**
+     * A client context that follows its files.
+     *
+     * @param checkInterval most frequent look at the files (on a new connection); zero: at each one
+     * @throws IllegalArgumentException if the files cannot be used (the message names them)
+     */
+    public static ReloadingSslContext sslContext(TlsFiles files, Duration checkInterval, Clock clock,
+                                                 ReloadingTlsFiles.Listener listener) {
+        return new ReloadingSslContext(ReloadingTlsFiles.load(files, checkInterval, clock, listener),
+                ClientTls::build);
+    }
+
+    /** A client context from checked material: trust (or the JVM's CAs), host-name check, certificate if any. */
+    public static SslContext build(TlsMaterial material) throws SSLException {
+        SslContextBuilder builder = SslContextBuilder.forClient()
+                .sslProvider(SslProvider.JDK)
+                .protocols(PROTOCOLS)
+                .endpointIdentificationAlgorithm("HTTPS");
+        if (!material.trust().isEmpty()) {
+            builder.trustManager(material.trust());
+        }
+        if (material.key().isPresent()) {
+            builder.keyManager(material.key().get(), material.chain());
+        }
+        return builder.build();
     }
 }

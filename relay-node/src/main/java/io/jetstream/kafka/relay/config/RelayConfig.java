@@ -43,6 +43,7 @@ public final class RelayConfig extends AbstractConfig {
     public static final String TLS_KEY_PASSWORD = "tls.key.password";
     public static final String TLS_CA_FILE = "tls.ca.file";
     public static final String TLS_CLIENT_AUTH = "tls.client.auth";
+    public static final String TLS_RELOAD_INTERVAL_MS = "tls.reload.interval.ms";
     /** List of stream ids; each has {@code streams.<id>.}{@value #STREAM_TOKEN}. */
     public static final String STREAMS = "streams";
     public static final String STREAM_TOKEN = "token";
@@ -227,6 +228,11 @@ public final class RelayConfig extends AbstractConfig {
 
     public TlsClientAuth tlsClientAuth() {
         return EnumValidator.parse(TlsClientAuth.class, getString(TLS_CLIENT_AUTH));
+    }
+
+    /** Most frequent look at the TLS files for a change (zero: at every new connection). */
+    public Duration tlsReloadInterval() {
+        return millis(TLS_RELOAD_INTERVAL_MS);
     }
 
     /** Accepted streams by id. */

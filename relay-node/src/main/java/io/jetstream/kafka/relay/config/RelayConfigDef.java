@@ -203,7 +203,18 @@ final class RelayConfigDef {
                         .validator(EnumValidator.of(TlsClientAuth.class))
                         .importance(Importance.MEDIUM).displayName("Client certificates")
                         .doc("Whether peers connecting to the data listener must present a certificate"
-                                + " signed by tls.ca.file: none, optional or required (mutual TLS)."));
+                                + " signed by tls.ca.file: none, optional or required (mutual TLS)."))
+                .add(key(TLS_RELOAD_INTERVAL_MS, Type.LONG).defaultValue(10_000L)
+                        .validator(Range.between(0, 86_400_000))
+                        .importance(Importance.LOW).displayName("TLS files check interval (ms)")
+                        .doc("How often, at most, the relay looks at tls.cert.file, tls.key.file and tls.ca.file"
+                                + " for a change (on a timer and when a connection opens). Changed files are"
+                                + " taken without a restart: new connections, accepted and outgoing, use the new"
+                                + " certificate, key and CAs; open connections keep their session. Files that"
+                                + " cannot be used (half-written, unparsable, a key that does not belong to the"
+                                + " certificate) are not taken: the relay keeps what it has, logs a WARN naming"
+                                + " the file and counts jetstream_relay_tls_reload_failures_total. 0: at every new"
+                                + " connection."));
     }
 
     private static void defineBuffers(ConfigDef def) {

@@ -101,6 +101,9 @@ public final class RelayMetrics implements AutoCloseable {
     private final GaugeDataPoint directMemoryUsedBytes;
     private final GaugeDataPoint directMemoryMaxBytes;
     private final GaugeDataPoint adminConnections;
+    private final CounterDataPoint tlsReloads;
+    private final CounterDataPoint tlsReloadFailures;
+    private final GaugeDataPoint tlsCertificateExpiry;
     private final CounterDataPoint acks;
     private final Map<ErrorKind, CounterDataPoint> errorsByKind = new EnumMap<>(ErrorKind.class);
     private final Map<ConnectionRole, GaugeDataPoint> connectionsByRole = new EnumMap<>(ConnectionRole.class);
@@ -159,6 +162,14 @@ public final class RelayMetrics implements AutoCloseable {
                 + " (-XX:MaxDirectMemorySize, by default the heap maximum).");
         adminConnections = gauge("admin_connections", "Open connections to the admin listener (GET /health,"
                 + " GET /metrics); at most admin.connections.max are served.");
+        tlsReloads = counter("tls_reloads_total", "Times changed TLS files (tls.cert.file, tls.key.file,"
+                + " tls.ca.file) were taken without a restart; new connections use what they hold.");
+        tlsReloadFailures = counter("tls_reload_failures_total", "Times changed TLS files could not be used"
+                + " (unreadable, half-written, unparsable, a key that does not belong to the certificate): the"
+                + " relay kept the material it had; the WARN log names the file. Counted once per content.");
+        tlsCertificateExpiry = gauge("tls_certificate_expiry_timestamp_seconds", "End of validity (notAfter) of"
+                + " the certificate the relay presents to new connections, in seconds since the epoch; 0 with"
+                + " TLS off. Alert when it comes near: the files were not renewed, or not taken.");
         Counter errors = counter("errors_total", "Rejected input and failed operations, by kind.", "kind");
         Gauge connections = gauge("connections", "Open data connections, by role of the peer.", "role");
         acks = counter("acks_total", "Acknowledgements relayed upstream (batch durably written at the"
@@ -285,6 +296,21 @@ public final class RelayMetrics implements AutoCloseable {
 
     public GaugeDataPoint adminConnections() {
         return adminConnections;
+    }
+
+    /** Changed TLS files taken ({@code tls_reloads_total}). */
+    public CounterDataPoint tlsReloads() {
+        return tlsReloads;
+    }
+
+    /** Changed TLS files refused ({@code tls_reload_failures_total}). */
+    public CounterDataPoint tlsReloadFailures() {
+        return tlsReloadFailures;
+    }
+
+    /** notAfter of the certificate in use, seconds since the epoch ({@code tls_certificate_expiry_timestamp_seconds}). */
+    public GaugeDataPoint tlsCertificateExpiry() {
+        return tlsCertificateExpiry;
     }
 
     public CounterDataPoint errors(ErrorKind kind) {

@@ -63,6 +63,8 @@ public final class RelayServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RelayServer.class);
     /** Upper bound for closing connections and stopping event loops once the drain is over. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** Shortest period of the timer that looks at the TLS files (tls.reload.interval.ms may be 0). */
+    private static final Duration MIN_TLS_CHECK_PERIOD = Duration.ofSeconds(1);
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
@@ -122,9 +124,11 @@ public final class RelayServer implements AutoCloseable {
             long startNs = clock.nanoTime();
             try {
                 // TLS first: bad files are a configuration error, found before any thread starts.
-                Optional<SslContext> serverSsl = RelayTls.serverContext(config);
-                Optional<SslContext> clientSsl = RelayTls.clientContext(config);
+                Optional<RelayTls> tls = RelayTls.load(config, metrics, clock);
+                Optional<SslContext> serverSsl = tls.map(RelayTls::server);
+                Optional<SslContext> clientSsl = tls.map(RelayTls::client);
                 loops = new RelayEventLoops(config.relayId(), config.ioThreads());
+                tls.ifPresent(this::checkTlsFilesPeriodically);
                 dataChannels = new DefaultChannelGroup("relay-data", GlobalEventExecutor.INSTANCE);
                 adminChannels = new DefaultChannelGroup("relay-admin", GlobalEventExecutor.INSTANCE);
 
@@ -160,6 +164,21 @@ public final class RelayServer implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Looks at the TLS files on a timer too, not only when a connection opens: a renewal, or a file
+     * that cannot be used, shows in the log and the metrics without waiting for traffic.
+     */
+    private void checkTlsFilesPeriodically(RelayTls tls) {
+        long periodMs = Math.max(config.tlsReloadInterval().toMillis(), MIN_TLS_CHECK_PERIOD.toMillis());
+        loops.workers().next().scheduleAtFixedRate(() -> {
+            try {
+                tls.files().refresh();
+            } catch (RuntimeException e) {
+                log.warn("Relay {}: checking the TLS files failed", config.relayId(), e);
+            }
+        }, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
     private ServerBootstrap dataBootstrap(Optional<SslContext> serverSsl, TransportPipeline inbound,

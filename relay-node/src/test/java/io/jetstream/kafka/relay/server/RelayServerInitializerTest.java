@@ -76,7 +76,7 @@ class RelayServerInitializerTest {
         props.put(RelayConfig.TLS_CLIENT_AUTH, "none");
         RelayConfig config = new RelayConfig(props);
 
-        EmbeddedChannel channel = channel(config, RelayTls.serverContext(config), MARKER, true);
+        EmbeddedChannel channel = channel(config, RelayTls.load(config, new RelayMetrics("relay-test"), Clock.system()).map(RelayTls::server), MARKER, true);
 
         assertThat(channel.pipeline().names()).startsWith(
                 "tls", "idle", "flush-consolidation", "connection-role", "data-path", "unhandled");

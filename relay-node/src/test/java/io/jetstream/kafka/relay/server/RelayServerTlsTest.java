@@ -92,7 +92,7 @@ class RelayServerTlsTest {
 
     /** A PeerConnector as relay-a1 would build it, from its own TLS configuration. */
     private PeerConnector connectorOf(RelayConfig config) {
-        return new PeerConnector(config, RelayTls.clientContext(config), clientMetrics,
+        return new PeerConnector(config, RelayTls.load(config, clientMetrics, Clock.system()).map(RelayTls::client), clientMetrics,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
                 new TransportPipeline(config, new ConnectionRoles(clientMetrics, ConnectionRole.RELAY_OUT),
                         new LastResortHandler(clientMetrics)), Clock.system());

@@ -22,8 +22,13 @@ public final class TestPki {
     private final X509Bundle ca;
 
     public TestPki(Path dir) throws Exception {
-        this.dir = dir;
-        this.ca = base().subject("CN=JetStream Test CA").setIsCertificateAuthority(true)
+        this(dir, "JetStream Test CA");
+    }
+
+    /** A PKI of its own CA, named {@code caName}, writing into {@code dir} (created if needed). */
+    public TestPki(Path dir, String caName) throws Exception {
+        this.dir = Files.createDirectories(dir);
+        this.ca = base().subject("CN=" + caName).setIsCertificateAuthority(true)
                 .setKeyUsage(true, CertificateBuilder.KeyUsage.keyCertSign, CertificateBuilder.KeyUsage.cRLSign)
                 .buildSelfSigned();
     }
@@ -40,14 +45,24 @@ public final class TestPki {
         return write("ca.pem", ca.getCertificatePEM());
     }
 
+    /** The CA certificate as PEM text (to build trust bundles of several CAs). */
+    public String caPem() {
+        return ca.getCertificatePEM();
+    }
+
     /** A certificate for a relay reachable as {@code dnsName}, valid for both server and client use. */
     public PemPair relay(String name, String dnsName) throws Exception {
-        X509Bundle leaf = base().subject("CN=" + name).addSanDnsName(dnsName)
+        X509Bundle leaf = leaf(name, dnsName);
+        return new PemPair(write(name + "-cert.pem", leaf.getCertificatePathPEM()),
+                write(name + "-key.pem", leaf.getPrivateKeyPEM()));
+    }
+
+    /** The same kind of certificate as {@link #relay}, not written: a new serial at each call. */
+    public X509Bundle leaf(String name, String dnsName) throws Exception {
+        return base().subject("CN=" + name).addSanDnsName(dnsName)
                 .setKeyUsage(true, CertificateBuilder.KeyUsage.digitalSignature)
                 .addExtendedKeyUsageServerAuth().addExtendedKeyUsageClientAuth()
                 .buildIssuedBy(ca);
-        return new PemPair(write(name + "-cert.pem", leaf.getCertificatePathPEM()),
-                write(name + "-key.pem", leaf.getPrivateKeyPEM()));
     }
 
     /**

@@ -28,6 +28,7 @@ public final class RelayClientConfigs {
     public static final String TLS_CA_FILE = "relay.tls.ca.file";
     public static final String TLS_CERT_FILE = "relay.tls.cert.file";
     public static final String TLS_KEY_FILE = "relay.tls.key.file";
+    public static final String TLS_RELOAD_INTERVAL_MS = "relay.tls.reload.interval.ms";
     public static final String CONNECT_TIMEOUT_MS = "relay.connect.timeout.ms";
     public static final String HEARTBEAT_INTERVAL_MS = "relay.heartbeat.interval.ms";
     public static final String RECONNECT_BACKOFF_MS = "relay.reconnect.backoff.ms";
@@ -65,6 +66,16 @@ public final class RelayClientConfigs {
                 .define(TLS_KEY_FILE, Type.STRING, "", Importance.MEDIUM,
                         "PEM (PKCS#8) private key of " + TLS_CERT_FILE + ".",
                         GROUP, ++order, Width.LONG, "TLS key file")
+                .define(TLS_RELOAD_INTERVAL_MS, Type.LONG, 10_000L, ConfigDef.Range.between(0, 86_400_000),
+                        Importance.LOW, "How often, at most, the task looks at " + TLS_CA_FILE + ", "
+                                + TLS_CERT_FILE + " and " + TLS_KEY_FILE + " for a change, when it opens a "
+                                + "connection to a relay. Changed files are taken without restarting the task: "
+                                + "new relay connections use the new certificate and CAs, open ones keep their "
+                                + "session. Files that cannot be used (half-written, unparsable, a key that does "
+                                + "not belong to the certificate) are not taken: the task keeps what it has and "
+                                + "logs a WARN naming the file. 0: at every new connection. The connections to "
+                                + "the Kafka clusters follow Kafka's own ssl.* settings, which clients read at start.",
+                        GROUP, ++order, Width.SHORT, "TLS files check interval (ms)")
                 .define(CONNECT_TIMEOUT_MS, Type.LONG, 10_000L, ConfigDef.Range.between(100, 300_000),
                         Importance.LOW, "Timeout of a TCP and TLS connection to a relay.",
                         GROUP, ++order, Width.SHORT, "Connect timeout (ms)")
@@ -91,6 +102,7 @@ public final class RelayClientConfigs {
                 Endpoints.parseAll(config.getList(RELAYS)), streamId, config.getPassword(STREAM_TOKEN), tls,
                 path(config.getString(TLS_CA_FILE)), path(config.getString(TLS_CERT_FILE)),
                 path(config.getString(TLS_KEY_FILE)),
+                Duration.ofMillis(config.getLong(TLS_RELOAD_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)),
                 Duration.ofMillis(config.getLong(HEARTBEAT_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(RECONNECT_BACKOFF_MS)),
@@ -106,7 +118,7 @@ public final class RelayClientConfigs {
     /** Typed relay-client settings. */
     public record Settings(List<InetSocketAddress> relays, String streamId, Password token, boolean tls,
                            Optional<Path> caFile, Optional<Path> certFile, Optional<Path> keyFile,
-                           Duration connectTimeout, Duration heartbeatInterval,
+                           Duration tlsReloadInterval, Duration connectTimeout, Duration heartbeatInterval,
                            Duration reconnectBackoff, Duration reconnectBackoffMax) {
 
         public Settings {

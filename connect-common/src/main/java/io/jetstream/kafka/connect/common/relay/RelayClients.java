@@ -5,7 +5,10 @@ import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.wire.FrameLength;
+import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.transport.ClientTls;
+import io.jetstream.kafka.transport.ReloadingTlsFiles;
+import io.jetstream.kafka.transport.TlsFiles;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.channel.EventLoopGroup;
@@ -95,13 +98,15 @@ public final class RelayClients implements AutoCloseable {
 
     /**
      * The task's relay clients, not connected yet: builds the TLS context the settings ask for
-     * and the task's event-loop thread.
+     * (which follows its files: a renewed certificate is used from the next connection on) and the
+     * task's event-loop thread.
      *
      * @throws IllegalArgumentException if the TLS files cannot be used (the message names them)
      */
     public static RelayClients open(RelayClientConfigs.Settings settings, Role role, String nodeId) {
         SslContext ssl = settings.tls()
-                ? ClientTls.sslContext(settings.caFile(), settings.certFile(), settings.keyFile())
+                ? ClientTls.sslContext(TlsFiles.of(settings.caFile(), settings.certFile(), settings.keyFile()),
+                        settings.tlsReloadInterval(), Clock.system(), ReloadingTlsFiles.Listener.NONE)
                 : null;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory(role.threadPrefix() + nodeId, true), NioIoHandler.newFactory());

@@ -25,8 +25,8 @@ class RelayClientsTest {
 
     private static RelayClientConfigs.Settings settings(boolean tls, Optional<Path> caFile) {
         return new RelayClientConfigs.Settings(List.of(RELAY_A, RELAY_B), "orders", new Password("s3cret-token-0123"),
-                tls, caFile, Optional.empty(), Optional.empty(), Duration.ofSeconds(3), Duration.ofMillis(250),
-                Duration.ofMillis(20), Duration.ofSeconds(4));
+                tls, caFile, Optional.empty(), Optional.empty(), Duration.ofSeconds(10), Duration.ofSeconds(3),
+                Duration.ofMillis(250), Duration.ofMillis(20), Duration.ofSeconds(4));
     }
 
     @Test
