@@ -18,11 +18,19 @@ import io.jetstream.kafka.testkit.workload.WorkloadSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.mirror.RemoteClusterUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * offset it wrote, per partition) become the JetStream source connector's offsets (the next one to
  * read), set through Connect's REST API before any of its tasks runs; JetStream then continues.
  * Every record produced arrives at B exactly once, in order within its partition, across the switch.
+ * Then JetStream's checkpoints in MM2's format are read by MM2's own tooling.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MirrorMakerCutoverIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(180);
@@ -63,6 +73,7 @@ class MirrorMakerCutoverIT {
     }
 
     @Test
+    @Order(1)
     void jetStreamContinuesExactlyAfterWhatMirrorMakerWrote() throws Exception {
         env.siteA().createTopic(TOPIC, PARTITIONS);
         try (Workload workload = new Workload(WorkloadSpec.builder(TOPIC, PARTITIONS)
@@ -115,6 +126,63 @@ class MirrorMakerCutoverIT {
         }
     }
 
+    /**
+     * Checkpoints in MirrorMaker 2's format ({@code checkpoints.format=mm2}) on
+     * {@code A.checkpoints.internal}: MM2's own {@code RemoteClusterUtils.translateOffsets} reads a
+     * group's positions at B from them, and each is the exact translation of the group's position at A.
+     */
+    @Test
+    @Order(2)
+    void mirrorMakersToolingReadsJetStreamsCheckpoints() throws Exception {
+        String topic = "demo.checkpointed";
+        String group = "cutover-app";
+        Map<String, String> config = new HashMap<>(env.connectB().connectorConfig(ReplicationEnvironment.SINK_CONNECTOR));
+        config.put("emit.checkpoints.enabled", "true");
+        config.put("emit.checkpoints.interval.seconds", "2");
+        config.put("groups", "cutover-.*");
+        config.put("checkpoints.format", "mm2");
+        config.put("checkpoints.topic", "A.checkpoints.internal");
+        config.put("source.cluster.bootstrap.servers", env.siteA().bootstrapServers());
+        env.connectB().putConnectorConfig(ReplicationEnvironment.SINK_CONNECTOR, config);
+        env.siteA().createTopic(topic, PARTITIONS);
+        ProducedLog produced = new Workload(WorkloadSpec.builder(topic, PARTITIONS).records(600).valueBytes(100).build(),
+                env.siteA().bootstrapServers()).run();
+        TopicContent origin = TopicContent.read(env.siteA().bootstrapServers(), topic, DEADLINE);
+        assertThat(origin.size()).isEqualTo(produced.size());
+        await("the destination holds every record").atMost(DEADLINE).pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions().until(() -> TopicContent.read(env.siteB().bootstrapServers(), "A." + topic, DEADLINE)
+                        .size() >= origin.size());
+        TopicContent replica = TopicContent.read(env.siteB().bootstrapServers(), "A." + topic, DEADLINE);
+
+        // The group has processed part of each partition at A.
+        Map<TopicPartition, OffsetAndMetadata> atA = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            atA.put(new TopicPartition(topic, p), new OffsetAndMetadata(origin.partitions().get(p).size() / (p + 2)));
+        }
+        try (Admin admin = env.siteA().admin()) {
+            admin.alterConsumerGroupOffsets(group, atA).all().get();
+        }
+
+        Map<TopicPartition, OffsetAndMetadata>[] translated = new Map[] {Map.of()};
+        await("MM2's RemoteClusterUtils reads the group's checkpoints").atMost(DEADLINE)
+                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> {
+                    translated[0] = RemoteClusterUtils.translateOffsets(
+                            Map.of("bootstrap.servers", env.siteB().bootstrapServers()), "A", group, Duration.ofSeconds(10));
+                    return translated[0].size() == PARTITIONS;
+                });
+        for (int p = 0; p < PARTITIONS; p++) {
+            long positionAtA = atA.get(new TopicPartition(topic, p)).offset();
+            OffsetAndMetadata atB = translated[0].get(new TopicPartition("A." + topic, p));
+            assertThat(atB).as("partition %d translated", p).isNotNull();
+            List<TopicContent.Entry> before = replica.partitions().get(p).stream()
+                    .filter(entry -> entry.offset() < atB.offset()).toList();
+            assertThat(before).as("records below the position at B, partition %d", p).hasSize((int) positionAtA);
+            assertThat(before.get(before.size() - 1).sameAs(origin.partitions().get(p).get((int) positionAtA - 1)))
+                    .as("the last record the group processed, partition %d", p).isTrue();
+        }
+    }
+
     private static Map<String, String> mirrorMakerConfig() {
         Map<String, String> config = new HashMap<>();
         config.put("connector.class", "org.apache.kafka.connect.mirror.MirrorSourceConnector");
@@ -164,7 +232,7 @@ class MirrorMakerCutoverIT {
         lastWrittenByMm2.forEach((partition, last) -> {
             ObjectNode entry = offsets.addObject();
             entry.putObject("partition").put("kafka_topic", TOPIC).put("kafka_partition", partition);
-            entry.putObject("offset").put("kafka_offset", last + 1);
+            entry.putObject("offset").put("kafka_offset", last + Long.getLong("mutation.offsetDelta", 1L));
         });
         return offsets;
     }
