@@ -28,6 +28,7 @@ public final class CheckpointConfigs {
     static final String DEFAULT_GROUPS_EXCLUDE = "console-consumer-.*,connect-.*,__.*";
     public static final String TOPIC = "checkpoints.topic";
     public static final String DEFAULT_TOPIC = "jetstream-checkpoints.internal";
+    public static final String FORMAT = "checkpoints.format";
     public static final String SYNC_ENABLED = "sync.group.offsets.enabled";
     public static final String SYNC_INTERVAL_MS = "sync.group.offsets.interval.ms";
     public static final String SOURCE_BOOTSTRAP = ClusterClientConfigs.SOURCE_PREFIX + "bootstrap.servers";
@@ -62,19 +63,27 @@ public final class CheckpointConfigs {
                                 + "<partition>' with a JSON value {upstreamOffset, downstreamTopic, downstreamOffset}. "
                                 + "Created when missing (one partition, create.topics.replication.factor).",
                         GROUP, 5, Width.LONG, "Checkpoints topic")
+                .define(FORMAT, Type.STRING, "jetstream", ConfigDef.ValidString.in("jetstream", "mm2"),
+                        Importance.LOW, "Format of the records in " + TOPIC + ". 'jetstream': the JSON described "
+                                + "there. 'mm2': MirrorMaker 2's checkpoint records (key group, downstream topic and "
+                                + "partition; value upstream offset, downstream offset, metadata, version 0), so that "
+                                + "MM2's tooling (RemoteClusterUtils.translateOffsets, MirrorClient) reads them: set "
+                                + TOPIC + " to the name it reads, <source alias>.checkpoints.internal "
+                                + "(docs/migrating-from-mm2.md).",
+                        GROUP, 6, Width.SHORT, "Checkpoints format")
                 .define(SYNC_ENABLED, Type.BOOLEAN, false, Importance.MEDIUM,
                         "Commit the translated positions here for groups that have no active member here, every "
                                 + SYNC_INTERVAL_MS + " (MirrorMaker 2's key). A group's position here only moves "
                                 + "forward: a group that has read further here is left alone.",
-                        GROUP, 6, Width.SHORT, "Sync group offsets")
+                        GROUP, 7, Width.SHORT, "Sync group offsets")
                 .define(SYNC_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.between(1_000L, 86_400_000L),
                         Importance.LOW, "How often translated positions are committed into idle groups here.",
-                        GROUP, 7, Width.SHORT, "Group offset sync interval (ms)")
+                        GROUP, 8, Width.SHORT, "Group offset sync interval (ms)")
                 .define(SOURCE_BOOTSTRAP, Type.LIST, "", Importance.MEDIUM,
                         "Checkpoints only: bootstrap servers of the source cluster, whose consumer groups' committed "
                                 + "positions the connector reads. Takes the source.cluster.security.protocol, ssl.* "
                                 + "and sasl.* keys below. Required when " + ENABLED + "=true.",
-                        GROUP, 8, Width.LONG, "Source bootstrap servers");
+                        GROUP, 9, Width.LONG, "Source bootstrap servers");
         return ClusterClientConfigs.define(def, ClusterClientConfigs.SOURCE_PREFIX, SOURCE_SECURITY,
                 "the source cluster (checkpoints)");
     }
@@ -111,6 +120,11 @@ public final class CheckpointConfigs {
 
     static Duration syncInterval(AbstractConfig config) {
         return Duration.ofMillis(config.getLong(SYNC_INTERVAL_MS));
+    }
+
+    /** Whether checkpoints are written as MirrorMaker 2 writes them ({@value #FORMAT}=mm2). */
+    static boolean mm2Format(AbstractConfig config) {
+        return "mm2".equals(config.getString(FORMAT));
     }
 
     static String topic(AbstractConfig config) {

@@ -55,6 +55,7 @@ final class GroupCheckpointer implements AutoCloseable {
     private final GroupCheckpoints checkpoints;
     private final String checkpointsTopic;
     private final String sourceAlias;
+    private final boolean mm2Format;
     private final Duration callTimeout;
     private final short replicationFactor;
     private boolean topicReady;
@@ -71,6 +72,7 @@ final class GroupCheckpointer implements AutoCloseable {
         this.callTimeout = config.clusterCallTimeout();
         this.replicationFactor = config.topicReplicationFactor();
         this.checkpointsTopic = CheckpointConfigs.topic(config);
+        this.mm2Format = CheckpointConfigs.mm2Format(config);
         this.source = sourceCluster.admin(connectorName + "-checkpoints-source");
         this.target = targetCluster.admin(connectorName + "-checkpoints-target");
         Map<String, Object> producerProps = new HashMap<>(targetCluster.config(connectorName + "-checkpoints"));
@@ -164,6 +166,12 @@ final class GroupCheckpointer implements AutoCloseable {
         public void write(List<GroupCheckpoints.Checkpoint> checkpoints) throws Exception {
             List<Future<?>> sends = new ArrayList<>();
             for (GroupCheckpoints.Checkpoint checkpoint : checkpoints) {
+                if (mm2Format) {
+                    sends.add(producer.send(new ProducerRecord<>(checkpointsTopic,
+                            Mm2CheckpointFormat.key(checkpoint.group(), checkpoint.downstream()),
+                            Mm2CheckpointFormat.value(checkpoint.upstreamOffset(), checkpoint.downstreamOffset(), ""))));
+                    continue;
+                }
                 String key = checkpoint.group() + "/" + sourceAlias + "/" + checkpoint.origin().topic() + "/"
                         + checkpoint.origin().partition();
                 String value = "{\"upstreamOffset\":" + checkpoint.upstreamOffset() + ",\"downstreamTopic\":\""

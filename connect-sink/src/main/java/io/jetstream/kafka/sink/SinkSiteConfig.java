@@ -13,6 +13,7 @@ import io.jetstream.kafka.schema.SchemaRegistryConfigs;
 import io.jetstream.kafka.schema.SubjectNameStrategy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -35,8 +36,11 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String TOPIC_NAMING = "topic.naming.policy";
     public static final String TOPIC_SEPARATOR = "topic.naming.separator";
     public static final String TOPICS_ALLOW = "topics.allow";
-    /** Every topic but internal ones (MirrorMaker 2's DefaultTopicFilter excludes the same). */
-    static final String DEFAULT_TOPICS_ALLOW = "(?!__)(?!.*[.-]internal$)(?!.*\\.replica$).*";
+    /** Every topic: {@link #TOPICS_EXCLUDE} keeps the internal ones out. */
+    static final String DEFAULT_TOPICS_ALLOW = ".*";
+    public static final String TOPICS_EXCLUDE = "topics.exclude";
+    /** Internal topics, as MirrorMaker 2's DefaultTopicFilter excludes them (and any '-internal'). */
+    static final String DEFAULT_TOPICS_EXCLUDE = "__.*,.*[.-]internal,.*\\.replica";
     public static final String TOPIC_CREATE = "create.topics.enabled";
     public static final String TOPIC_REPLICATION_FACTOR = "create.topics.replication.factor";
     public static final String TOPIC_CONFIGS_SYNC = "sync.topic.configs.enabled";
@@ -73,8 +77,8 @@ public class SinkSiteConfig extends AbstractConfig {
 
     /** For the task configuration, whose definition extends this one. */
     protected SinkSiteConfig(ConfigDef definition, Map<String, String> props) {
-        super(definition, props);
-        this.topicsAllow = Pattern.compile(getString(TOPICS_ALLOW));
+        super(definition, MirrorMakerAliases.resolve(definition, props));
+        this.topicsAllow = topicFilter(getString(TOPICS_ALLOW), getList(TOPICS_EXCLUDE));
         crossCheck();
     }
 
@@ -99,29 +103,35 @@ public class SinkSiteConfig extends AbstractConfig {
                 .define(TOPIC_NAMING, Type.STRING, "prefix", new TopicNamingValidator(), Importance.HIGH,
                         "How destination topics are named: 'prefix' (MirrorMaker 2 compatible "
                                 + "<source alias><separator><topic>), 'identity' (same name), or the class name "
-                                + "of a " + TopicNamingPolicy.class.getName() + " implementation.",
+                                + "of a " + TopicNamingPolicy.class.getName() + " implementation or of a "
+                                + "MirrorMaker 2 ReplicationPolicy (see replication.policy.class).",
                         TOPICS, 1, Width.MEDIUM, "Topic naming policy")
                 .define(TOPIC_SEPARATOR, Type.STRING, ".", new ConfigDef.NonEmptyString(), Importance.LOW,
                         "Separator between alias and topic name for the 'prefix' policy.",
                         TOPICS, 2, Width.SHORT, "Topic name separator")
                 .define(TOPICS_ALLOW, Type.STRING, DEFAULT_TOPICS_ALLOW, new RegexValidator(), Importance.HIGH,
-                        "Regular expression over origin topic names: only matching topics are written. "
-                                + "Batches and metadata of other topics are refused and counted; nothing is "
-                                + "written outside it. The default allows every topic but internal ones, as "
-                                + "MirrorMaker 2's topic filter: names starting with '__' (e.g. "
-                                + "__consumer_offsets, __transaction_state) or ending in '.internal', "
-                                + "'-internal' or '.replica'.",
+                        "Regular expression over origin topic names: only matching topics that match none of "
+                                + TOPICS_EXCLUDE + " are written. Batches and metadata of other topics are refused "
+                                + "and counted; nothing is written outside it. MirrorMaker 2's spelling, topics (a "
+                                + "list of regular expressions), is accepted too.",
                         TOPICS, 3, Width.LONG, "Allowed topics")
+                .define(TOPICS_EXCLUDE, Type.LIST, DEFAULT_TOPICS_EXCLUDE, new CheckpointConfigs.RegexListValidator(),
+                        Importance.MEDIUM, "Regular expressions over origin topic names (MirrorMaker 2's key): "
+                                + "topics matching any are never written, even when " + TOPICS_ALLOW + " matches "
+                                + "them. The default keeps internal topics out, as MirrorMaker 2's topic filter: "
+                                + "names starting with '__' (e.g. __consumer_offsets, __transaction_state) or "
+                                + "ending in '.internal', '-internal' or '.replica'. Empty: nothing excluded.",
+                        TOPICS, 4, Width.LONG, "Excluded topics")
                 .define(TOPIC_CREATE, Type.BOOLEAN, true, Importance.MEDIUM,
                         "Create missing destination topics with the origin's partition count and configs, and "
                                 + "add partitions when the origin grows. When false, missing topics fail the task.",
-                        TOPICS, 4, Width.SHORT, "Create topics")
+                        TOPICS, 5, Width.SHORT, "Create topics")
                 .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, new ReplicationFactorValidator(),
                         Importance.MEDIUM, "Replication factor of created topics; -1 uses the broker default.",
-                        TOPICS, 5, Width.SHORT, "Replication factor")
+                        TOPICS, 6, Width.SHORT, "Replication factor")
                 .define(TOPIC_CONFIGS_SYNC, Type.BOOLEAN, true, Importance.LOW,
                         "Apply the origin topic's configs (retention, cleanup policy, ...) when creating topics.",
-                        TOPICS, 6, Width.SHORT, "Sync topic configs")
+                        TOPICS, 7, Width.SHORT, "Sync topic configs")
                 .define(TOPIC_CONFIGS_EXCLUDE, Type.STRING, DEFAULT_TOPIC_CONFIGS_EXCLUDE, new RegexValidator(),
                         Importance.LOW, "Regular expression over topic config names: origin configs that match "
                                 + "are never applied to destination topics, whatever the source sends. The "
@@ -130,7 +140,7 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "they describe a cluster, not the data); add for example 'retention\\.ms' to "
                                 + "keep the destination's own retention. Without integrity.key the metadata "
                                 + "crosses the relays unsigned, so this also bounds what a relay could set.",
-                        TOPICS, 7, Width.LONG, "Topic configs never synced")
+                        TOPICS, 8, Width.LONG, "Topic configs never synced")
                 .define(TOPIC_PARTITIONS_MAX, Type.INT, 4096, ConfigDef.Range.between(1, 1_000_000),
                         Importance.LOW, "Most partitions this connector gives a destination topic, when it "
                                 + "creates or grows one from the origin's partition count or from a batch's "
@@ -139,7 +149,7 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "created: a path that could alter unsigned metadata (without integrity.key) "
                                 + "cannot make the destination cluster create thousands of partitions. Raise it "
                                 + "for origin topics with more partitions.",
-                        TOPICS, 8, Width.SHORT, "Most partitions per topic")
+                        TOPICS, 9, Width.SHORT, "Most partitions per topic")
                 .define(TOPIC_CREATE_UNSIGNED_MAX, Type.INT, TopicCreationBudget.DEFAULT_MAX,
                         ConfigDef.Range.between(0, 1_000_000), Importance.MEDIUM, "Without integrity.key only: "
                                 + "most destination topics each task creates from topic metadata in any "
@@ -149,11 +159,11 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "the cap is refused (NACK NOT_AUTHORIZED naming this key, ERROR log, "
                                 + "topic-creations-refused-total) and the source retries it. 0 creates no topic "
                                 + "from unsigned metadata. With integrity.key there is no cap.",
-                        TOPICS, 9, Width.SHORT, "Most topics created per interval without a key")
+                        TOPICS, 10, Width.SHORT, "Most topics created per interval without a key")
                 .define(TOPIC_CREATE_UNSIGNED_INTERVAL_MS, Type.LONG, TopicCreationBudget.DEFAULT_INTERVAL.toMillis(),
                         ConfigDef.Range.between(1_000, 7L * 24 * 3_600_000), Importance.LOW,
                         "The sliding window over which " + TOPIC_CREATE_UNSIGNED_MAX + " counts creations.",
-                        TOPICS, 10, Width.SHORT, "Creation cap window")
+                        TOPICS, 11, Width.SHORT, "Creation cap window")
                 .define(TOPIC_METADATA_MAX_AGE_MS, Type.LONG, MetadataGenerations.DEFAULT_MAX_AGE.toMillis(),
                         ConfigDef.Range.between(10_000, 24L * 3_600_000), Importance.LOW,
                         "Topic metadata describes the origin topic at a time of the source site's clock (its "
@@ -162,7 +172,7 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "relay re-sending old metadata cannot roll retention.ms or cleanup.policy back, "
                                 + "even right after a task restart. Keep it well above the source's "
                                 + "topic.metadata.refresh.interval.ms plus the clock skew between the sites.",
-                        TOPICS, 11, Width.SHORT, "Maximum age of topic metadata")
+                        TOPICS, 12, Width.SHORT, "Maximum age of topic metadata")
                 .define(BUFFER_MAX_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(1024 * 1024, 8L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task, bounds two areas separately: bytes of received batches waiting to be "
@@ -252,6 +262,7 @@ public class SinkSiteConfig extends AbstractConfig {
                 + "anything in it is used (see " + IntegrityConfigs.REQUIRED + "), and every acknowledgement this "
                 + "connector sends is signed.");
         IntegrityConfigs.defineRequired(def);
+        MirrorMakerAliases.define(def);
         SchemaRegistryConfigs.define(def, "Here: the schemas the source ships are registered in this site's registry "
                 + "under the subject the strategies below give for the destination topic (the subject's "
                 + "compatibility rule applies) and each record's id is rewritten to this registry's. A record whose "
@@ -276,6 +287,7 @@ public class SinkSiteConfig extends AbstractConfig {
         OffsetMapConfigs.errors(props).forEach(errors::putIfAbsent);
         CheckpointConfigs.errors(props).forEach(errors::putIfAbsent);
         SchemaRegistryConfigs.errors(props).forEach(errors::putIfAbsent);
+        MirrorMakerAliases.errors(CONFIG_DEF, props).forEach(errors::putIfAbsent);
         return errors;
     }
 
@@ -297,9 +309,11 @@ public class SinkSiteConfig extends AbstractConfig {
 
     /** The naming policy, instantiated and configured. */
     public TopicNamingPolicy topicNamingPolicy() {
-        return TopicNamingPolicy.create(getString(TOPIC_NAMING), sourceAlias(), getString(TOPIC_SEPARATOR));
+        return TopicNamingPolicy.create(getString(TOPIC_NAMING), sourceAlias(), getString(TOPIC_SEPARATOR),
+                originalsStrings());
     }
 
+    /** The origin topics written: matching {@value #TOPICS_ALLOW} and none of {@value #TOPICS_EXCLUDE}. */
     public Pattern topicsAllow() {
         return topicsAllow;
     }
@@ -414,6 +428,14 @@ public class SinkSiteConfig extends AbstractConfig {
 
     public RelayClientConfigs.Settings relays(String connectorName) {
         return RelayClientConfigs.settings(this, connectorName);
+    }
+
+    /** Names matching {@code allow} and none of {@code exclude}, as one pattern (for {@link Pattern#matcher}'s matches()). */
+    static Pattern topicFilter(String allow, List<String> exclude) {
+        if (exclude.isEmpty()) {
+            return Pattern.compile(allow);
+        }
+        return Pattern.compile("(?!(?:" + String.join("|", exclude) + ")\\z)(?:" + allow + ")");
     }
 
     /** -1 (broker default) or 1..32767. */

@@ -61,6 +61,11 @@ public class SourceSiteConfig extends AbstractConfig {
      */
     public static final String CONSUMER_AUTO_OFFSET_RESET = "consumer.override.auto.offset.reset";
 
+    /** Connect's own key of a sink connector: the topic names its consumer subscribes to. */
+    static final String CONNECT_TOPICS = "topics";
+    /** What Kafka allows in a topic name. */
+    private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
     /** Most batches a task keeps unacknowledged, whatever the policy. */
     static final int MAX_WINDOW_BATCHES = 1024;
 
@@ -258,6 +263,16 @@ public class SourceSiteConfig extends AbstractConfig {
                 CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
         ClusterClientConfigs.errors(props, ClusterClientConfigs.SOURCE_PREFIX).forEach(errors::putIfAbsent);
         SchemaRegistryConfigs.errors(props).forEach(errors::putIfAbsent);
+        String topics = props.get(CONNECT_TOPICS);
+        if (topics != null) {
+            for (String topic : topics.split(",")) {
+                if (!topic.isBlank() && !TOPIC_NAME.matcher(topic.trim()).matches()) {
+                    errors.putIfAbsent(CONNECT_TOPICS, "'" + topic.trim() + "' is not a topic name: Kafka Connect's "
+                            + CONNECT_TOPICS + " lists topic names; regular expressions (MirrorMaker 2's topics) go "
+                            + "in topics.regex, joined with '|'");
+                }
+            }
+        }
         return errors;
     }
 

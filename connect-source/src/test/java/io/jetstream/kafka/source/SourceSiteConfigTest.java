@@ -31,6 +31,22 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void mirrorMakersRegularExpressionsInConnectsTopicsAreRefusedPointingToTopicsRegex() {
+        Map<String, String> names = valid();
+        names.put("topics", "orders.eu,payments-v2, audit_log");
+        new SourceSiteConfig(names);
+        assertThat(SourceSiteConfig.crossFieldErrors(names)).doesNotContainKey("topics");
+
+        Map<String, String> mm2 = valid();
+        mm2.put("topics", "orders.*,payments");
+        assertThatThrownBy(() -> new SourceSiteConfig(mm2)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("topics").hasMessageContaining("topics.regex");
+        ConfigValue topics = new SourceSiteConnector().validate(mm2).configValues().stream()
+                .filter(v -> v.name().equals("topics")).findFirst().orElseThrow();
+        assertThat(topics.errorMessages()).anyMatch(m -> m.contains("'orders.*' is not a topic name"));
+    }
+
+    @Test
     void theIntegrityKeyIsOptionalAtLeast32BytesAndHidden() {
         assertThat(new SourceSiteConfig(valid()).integrityKey()).isEmpty();
         Map<String, String> keyed = valid();

@@ -178,6 +178,33 @@ public final class ConnectRestClient {
         send("PUT", "/connectors/" + encode(name) + "/stop", "");
     }
 
+    /**
+     * Creates a connector in the given initial state ({@code POST /connectors}, KIP-980): with
+     * {@code STOPPED} its offsets can be set ({@link #alterOffsets}) before any task reads.
+     */
+    public void create(String name, Map<String, String> config, String initialState)
+            throws IOException, InterruptedException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("config", config);
+        body.put("initial_state", initialState);
+        send("POST", "/connectors", JSON.writeValueAsString(body));
+    }
+
+    /** A connector's committed offsets ({@code GET /connectors/{name}/offsets}, KIP-875): the "offsets" array. */
+    public JsonNode offsets(String name) throws IOException, InterruptedException {
+        return JSON.readTree(send("GET", "/connectors/" + encode(name) + "/offsets", null)).path("offsets");
+    }
+
+    /**
+     * Sets a stopped connector's offsets ({@code PATCH /connectors/{name}/offsets}, KIP-875) from a
+     * JSON array of {@code {"partition": {...}, "offset": {...}}}.
+     */
+    public void alterOffsets(String name, JsonNode offsets) throws IOException, InterruptedException {
+        send("PATCH", "/connectors/" + encode(name) + "/offsets",
+                JSON.writeValueAsString(Map.of("offsets", offsets)));
+    }
+
     private String send(String method, String path, String body) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(CALL_TIMEOUT)
                 .header("Accept", "application/json");
