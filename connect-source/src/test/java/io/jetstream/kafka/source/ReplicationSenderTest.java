@@ -198,6 +198,34 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void manyIdlePartitionsSendAtMostALooksShareOfTwentyHeartbeatsASecond() {
+        heartbeatingSender(Duration.ofSeconds(1)); // looks every 250 ms: 5 heartbeats a look
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            partitions.add(new TopicPartition("orders", i));
+        }
+        sender.assign(partitions);
+        for (int i = 0; i < partitions.size(); i++) {
+            sender.append(partitions.get(i), record(2L * i));
+            sender.append(partitions.get(i), record(2L * i + 1)); // closes a batch of 2
+        }
+        for (BatchFrame data : allSent()) {
+            sender.onFrame(r1, ok(data));
+        }
+        int dataFrames = allSent().size();
+
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        sender.tick();
+        assertThat(allSent().size() - dataFrames).as("one look's share").isEqualTo(5);
+        for (int look = 0; look < 40; look++) { // 10 s
+            now.addAndGet(Duration.ofMillis(250).toNanos());
+            sender.tick();
+        }
+        assertThat(allSent().size() - dataFrames).as("at most 20 a second, never one per idle partition")
+                .isEqualTo(5 + 40 * 5);
+    }
+
+    @Test
     void aPartitionWithoutAClosedBatchSinceItsAssignmentSendsNoHeartbeat() {
         heartbeatingSender(Duration.ofMillis(100));
         now.addAndGet(Duration.ofSeconds(5).toNanos());
