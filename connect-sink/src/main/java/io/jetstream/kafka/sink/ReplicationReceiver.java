@@ -538,7 +538,7 @@ final class ReplicationReceiver implements AutoCloseable {
                 }
                 metrics.refused();
                 send(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "topic " + topic
-                        + " is not allowed by topics.allow or came from " + settings.targetAlias()));
+                        + " is not allowed by topics.allow and topics.exclude, or came from " + settings.targetAlias()));
                 return;
             }
             RecordBatch batch;
