@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -27,6 +28,24 @@ public final class TaskMetricsAgent {
             "batch-decision-reason", "batch-decision-changes", "predicted-latency-seconds",
             "path-throughput-bytes-per-second", "path-rtt-seconds", "batch-records-avg", "in-flight-batches",
             "records-in-total", "batches-sent-total");
+
+    /**
+     * Kafka's own client and Connect task metrics, written as {@code <epoch ms> ~<type> <id> <metric>=<value> ...}
+     * (the {@code ~} keeps them apart from connectors): how often the consumer polls and fetches, how big
+     * the producer's batches and transactions are. Diagnostics of a recorded run ({@code --jfr}).
+     */
+    static final Map<String, List<String>> CLIENT_METRICS = Map.of(
+            "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*",
+            List.of("fetch-rate", "records-per-request-avg", "fetch-size-avg", "records-consumed-rate"),
+            "kafka.consumer:type=consumer-metrics,client-id=*",
+            List.of("time-between-poll-avg", "poll-idle-ratio-avg", "select-rate"),
+            "kafka.connect:type=sink-task-metrics,connector=*,task=*",
+            List.of("sink-record-read-rate", "put-batch-avg-time-ms", "sink-record-active-count-avg"),
+            "kafka.connect:type=source-task-metrics,connector=*,task=*",
+            List.of("source-record-poll-rate", "poll-batch-avg-time-ms", "transaction-size-avg", "transaction-size-max"),
+            "kafka.producer:type=producer-metrics,client-id=*",
+            List.of("batch-size-avg", "records-per-request-avg", "request-rate", "record-send-rate", "select-rate",
+                    "io-wait-ratio", "record-queue-time-avg", "txn-commit-time-ns-total", "produce-throttle-time-avg"));
 
     private TaskMetricsAgent() {
     }
@@ -62,6 +81,22 @@ public final class TaskMetricsAgent {
                     if (line.length() > 0) {
                         lines.append(now).append(' ').append(name.getKeyProperty("connector")).append(' ')
                                 .append(name.getKeyProperty("task")).append(line).append('\n');
+                    }
+                }
+                for (Map.Entry<String, List<String>> group : CLIENT_METRICS.entrySet()) {
+                    for (ObjectName name : server.queryNames(new ObjectName(group.getKey()), null)) {
+                        StringBuilder line = new StringBuilder();
+                        for (String metric : group.getValue()) {
+                            try {
+                                line.append(' ').append(metric).append('=').append(server.getAttribute(name, metric));
+                            } catch (Exception absent) {
+                                // a metric this client version lacks
+                            }
+                        }
+                        String id = name.getKeyProperty("client-id") != null ? name.getKeyProperty("client-id")
+                                : name.getKeyProperty("connector") + "/" + name.getKeyProperty("task");
+                        lines.append(now).append(" ~").append(name.getKeyProperty("type")).append(' ')
+                                .append(id.replace(' ', '_')).append(line).append('\n');
                     }
                 }
                 if (lines.length() > 0) {

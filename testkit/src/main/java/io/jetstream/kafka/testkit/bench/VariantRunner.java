@@ -108,6 +108,14 @@ final class VariantRunner {
             cluster.createTopic(cluster.bootstrapA(), run.topic, plan.partitions());
             replicator.deploy(run.topic);
             run.mark("deployed");
+            if (io.jetstream.kafka.testkit.site.JavaProcess.recordingFlights()) {
+                // a recorded run also writes the workers' client metrics (poll, fetch, batch and transaction sizes)
+                cluster.pids().forEach((name, pid) -> {
+                    if (name.startsWith("connect") || name.startsWith("mm2")) {
+                        taskMetrics.attach(pid);
+                    }
+                });
+            }
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
                 java.util.Optional<EventSchedule> schedule = plan.eventSchedule(variant.routes());

@@ -74,6 +74,11 @@ public final class JavaProcess implements AutoCloseable {
         flightRecordings = dir;
     }
 
+    /** Whether {@link #recordFlightsInto} was called: a diagnostic run. */
+    public static boolean recordingFlights() {
+        return flightRecordings != null;
+    }
+
     /** The classpath of the running JVM, which holds Kafka, Connect and the kit. */
     public static String currentClasspath() {
         return System.getProperty("java.class.path");
