@@ -153,4 +153,51 @@ class DestinationTopicsTest {
                 Uuid.randomUuid(), clock.millis()));
         assertThat(cluster.created).as("an interval later").containsExactly("A.t1", "A.t2", "A.t3");
     }
+
+    @Test
+    void aTopicCreatedHereTakesBatchesOnlyOnceItsLeaderServesEveryPartition() throws Exception {
+        FakeTopicAdmin cluster = new FakeTopicAdmin();
+        DestinationTopics topics = syncing(cluster);
+        topics.readinessCheckInterval(Duration.ZERO);
+        topics.apply(orders(System.currentTimeMillis(), Map.of()));
+        // the broker has made the logs of partitions 0-2; 3-5 are still being made
+        for (int p = 3; p < 6; p++) {
+            cluster.notServed.add(new org.apache.kafka.common.TopicPartition("A.orders", p));
+        }
+
+        assertThatThrownBy(() -> topics.ensure("orders", 0))
+                .isInstanceOf(DestinationTopics.MetadataPendingException.class)
+                .hasMessageContaining("A.orders was just created or grown and partition 3 is not served by its leader");
+
+        cluster.notServed.clear();
+        topics.ensure("orders", 0);
+        topics.ensure("orders", 5);
+        assertThat(cluster.listOffsetsCalls).as("no check once the topic was seen ready").isEqualTo(2);
+    }
+
+    @Test
+    void betweenTwoReadinessChecksBatchesAreRefusedWithoutAskingTheCluster() throws Exception {
+        FakeTopicAdmin cluster = new FakeTopicAdmin();
+        DestinationTopics topics = syncing(cluster);
+        topics.readinessCheckInterval(Duration.ofHours(1));
+        topics.apply(orders(System.currentTimeMillis(), Map.of()));
+        cluster.notServed.add(new org.apache.kafka.common.TopicPartition("A.orders", 4));
+
+        catchThrowable(() -> topics.ensure("orders", 0));
+        assertThatThrownBy(() -> topics.ensure("orders", 1))
+                .isInstanceOf(DestinationTopics.MetadataPendingException.class);
+
+        assertThat(cluster.listOffsetsCalls).isEqualTo(1);
+    }
+
+    @Test
+    void aTopicThatExistedBeforeIsWrittenWithoutAReadinessCheck() throws Exception {
+        FakeTopicAdmin cluster = new FakeTopicAdmin().topic("A.orders", 6, Map.of());
+        DestinationTopics topics = syncing(cluster);
+        topics.apply(orders(System.currentTimeMillis(), Map.of()));
+
+        topics.ensure("orders", 5);
+
+        assertThat(cluster.listOffsetsCalls).isZero();
+    }
 }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -19,7 +20,10 @@ import org.apache.kafka.clients.admin.DescribeTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -36,6 +40,9 @@ final class FakeTopicAdmin {
     final Map<String, Map<String, String>> overrides = new HashMap<>();
     final List<String> created = new ArrayList<>();
     final List<String> alterations = new ArrayList<>();
+    /** Partitions whose leader does not serve them yet (a new topic's logs not made yet): ListOffsets fails. */
+    final java.util.Set<TopicPartition> notServed = new java.util.HashSet<>();
+    int listOffsetsCalls;
 
     /** A topic that exists with these partitions and overrides. */
     FakeTopicAdmin topic(String name, int partitionCount, Map<String, String> configs) {
@@ -52,6 +59,7 @@ final class FakeTopicAdmin {
                     case "createTopics" -> createTopics((Collection<?>) args[0]);
                     case "describeConfigs" -> describeConfigs((Collection<?>) args[0]);
                     case "incrementalAlterConfigs" -> alter((Map<?, ?>) args[0]);
+                    case "listOffsets" -> listOffsets((Map<?, ?>) args[0]);
                     default -> throw new AssertionError("unexpected Admin call " + method.getName());
                 });
     }
@@ -75,6 +83,22 @@ final class FakeTopicAdmin {
             out.put(name, future);
         }
         return new DescribeTopicsResult(null, out) { };
+    }
+
+    private synchronized ListOffsetsResult listOffsets(Map<?, ?> request) {
+        listOffsetsCalls++;
+        Map<TopicPartition, KafkaFuture<ListOffsetsResult.ListOffsetsResultInfo>> out = new HashMap<>();
+        for (Object o : request.keySet()) {
+            TopicPartition tp = (TopicPartition) o;
+            KafkaFutureImpl<ListOffsetsResult.ListOffsetsResultInfo> future = new KafkaFutureImpl<>();
+            if (notServed.contains(tp) || !partitions.containsKey(tp.topic())) {
+                future.completeExceptionally(new NotLeaderOrFollowerException("not served yet: " + tp));
+            } else {
+                future.complete(new ListOffsetsResult.ListOffsetsResultInfo(0L, -1L, Optional.empty()));
+            }
+            out.put(tp, future);
+        }
+        return new ListOffsetsResult(out);
     }
 
     private synchronized CreateTopicsResult createTopics(Collection<?> topics) {
