@@ -203,7 +203,11 @@ public final class ReplicationEnvironment implements AutoCloseable {
      * {@code <owner>-<name>-<version>}). Where several versions were packaged, the newest.
      */
     public static Path pluginFolder(String module) throws IOException {
-        Path target = SiteFiles.projectRoot().resolve(module).resolve("target");
+        return pluginFolder(SiteFiles.projectRoot().resolve(module).resolve("target"), module);
+    }
+
+    /** {@link #pluginFolder(String)} under a module's build folder {@code target}. */
+    static Path pluginFolder(Path target, String module) throws IOException {
         Path newest = null;
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(target, "jetstream-" + module + "-*")) {
             for (Path dir : dirs) {
@@ -217,6 +221,22 @@ public final class ReplicationEnvironment implements AutoCloseable {
         }
         if (newest == null) {
             throw new IOException("No packaged plugin under " + target + ": run 'mvn -DskipTests package' first");
+        }
+        // Connect loads every plugin folder under a plugin.path entry: a folder an older build left beside
+        // this one (another layout, another name) would be loaded too, and Connect picks one of the two
+        // copies of each class by its folder's name, not by its age.
+        List<String> strays = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(newest)) {
+            for (Path entry : entries) {
+                if (!entry.getFileName().equals(newest.getFileName())) {
+                    strays.add(entry.getFileName().toString());
+                }
+            }
+        }
+        if (!strays.isEmpty()) {
+            throw new IOException("The plugin folder " + newest + " also holds " + strays + ", left by an older "
+                    + "build: Connect would load those classes too and might run them instead of this build's. "
+                    + "Run 'mvn clean package -DskipTests' (or delete " + strays + ") first");
         }
         return newest;
     }
