@@ -33,7 +33,7 @@ class RefusedBatchesTest {
     private final ReplicationSenderTest.FakeRelay relay = new ReplicationSenderTest.FakeRelay("r1");
     private final Metrics kafkaMetrics = new Metrics();
     private final TopicPartition p0 = new TopicPartition("orders", 3);
-    private final ReplicationSender sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1",
+    private final ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1",
             "B", CompressionCodec.ZSTD, Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30,
             SenderIntegrity.OFF, Duration.ZERO, true), List.of(relay),
             new FixedBatchPolicy(BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
