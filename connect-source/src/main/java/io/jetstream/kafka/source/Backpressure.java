@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;

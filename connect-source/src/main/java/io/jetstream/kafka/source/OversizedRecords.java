@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.source.sender.RelayChoice;
 import java.util.function.LongSupplier;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;

@@ -2,6 +2,9 @@ package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
+import io.jetstream.kafka.source.sender.IncomingRecord;
+import io.jetstream.kafka.source.sender.RelayChoice;
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -169,7 +172,10 @@ final class RecordIntake {
         }
     }
 
-    /** Which incarnation of its topic each record belongs to; Connect hands the records over again when the source cluster cannot say. */
+    /**
+     * Which incarnation of its topic each record belongs to; Connect hands the records over again
+     * when the source cluster cannot say.
+     */
     private List<TopicIncarnations.Change> incarnationChanges(List<TopicPartition> partitions,
                                                               List<ReplicatedRecord> records) {
         try {

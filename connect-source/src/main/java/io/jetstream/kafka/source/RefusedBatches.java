@@ -3,6 +3,8 @@ package io.jetstream.kafka.source;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
+import io.jetstream.kafka.source.sender.RefusedBatch;
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.record.TimestampType;

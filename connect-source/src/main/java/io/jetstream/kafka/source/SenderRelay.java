@@ -2,6 +2,8 @@ package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.source.sender.Relay;
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import io.jetstream.kafka.transport.PeerClient;
 
 /**

@@ -1,6 +1,7 @@
 package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
+import io.jetstream.kafka.source.sender.SenderEvents;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;

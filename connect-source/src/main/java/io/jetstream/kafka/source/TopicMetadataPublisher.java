@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.source.sender.MetadataInFlight;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -144,20 +145,21 @@ final class TopicMetadataPublisher implements AutoCloseable, MetadataInFlight.Li
                 && applied.schemaGeneration() == schemas.generation(topic);
     }
 
-    /**
-     * The topic gained a schema, or the destination lacks one of its schemas (a task that restarted
-     * there): its metadata goes again now, and every {@link #UNCONFIRMED_RETRY} until confirmed.
-     */
+    /** The topic gained a schema: see {@link #republish}. */
     void onSchemasChanged(String topic) {
         republish(topic);
     }
 
-    /** The destination refused a batch of the topic for a schema it lacks: as {@link #onSchemasChanged}. */
+    /**
+     * The destination refused a batch of the topic for a schema it lacks (a task that restarted
+     * there): see {@link #republish}. Told by the sender, as the listener of the topic's metadata.
+     */
     @Override
     public void onSchemasMissing(String topic) {
         republish(topic);
     }
 
+    /** The topic's metadata, with its schemas, goes again now, and every {@link #UNCONFIRMED_RETRY} until confirmed. */
     private void republish(String topic) {
         confirmed.remove(topic);
         if (topics.contains(topic)) {

@@ -3,6 +3,7 @@ package io.jetstream.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.source.sender.RelayChoice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

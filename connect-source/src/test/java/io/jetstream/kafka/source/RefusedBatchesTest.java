@@ -12,6 +12,10 @@ import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.source.sender.FakeRelay;
+import io.jetstream.kafka.source.sender.ReplicationSender;
+import io.jetstream.kafka.source.sender.SenderIntegrity;
+import io.jetstream.kafka.source.sender.SenderSettings;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 class RefusedBatchesTest {
 
-    private final ReplicationSenderTest.FakeRelay relay = new ReplicationSenderTest.FakeRelay("r1");
+    private final FakeRelay relay = new FakeRelay("r1");
     private final Metrics kafkaMetrics = new Metrics();
     private final TopicPartition p0 = new TopicPartition("orders", 3);
     private final ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1",

@@ -8,6 +8,7 @@ import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
+import io.jetstream.kafka.source.sender.Relay;
 import io.jetstream.kafka.transport.PeerClient;
 import io.jetstream.kafka.transport.PeerClientConfig;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordBatch;
@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * back. Thread-safety: every method locks the sender; relay callbacks arrive on Netty threads,
  * records on the Connect task thread.
  */
-final class ReplicationSender implements AutoCloseable, Relay.Inbound {
+public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationSender.class);
 
@@ -73,8 +73,8 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * @param relays opens the relays, which hand their answers to this sender; they may not do so
      *     before it is made (their connections start later)
      */
-    ReplicationSender(SenderSettings settings, Relay.Opener relays, BatchPolicy policy, LongSupplier nanoTime,
-                      ByteBufAllocator alloc, SenderEvents events) {
+    public ReplicationSender(SenderSettings settings, Relay.Opener relays, BatchPolicy policy, LongSupplier nanoTime,
+                             ByteBufAllocator alloc, SenderEvents events) {
         this.settings = settings;
         this.policy = policy;
         this.nanoTime = nanoTime;
@@ -90,12 +90,12 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
     }
 
     /** With relays made already, whose answers reach {@link #onFrame} some other way (tests). */
-    ReplicationSender(SenderSettings settings, List<? extends Relay> relays, BatchPolicy policy, LongSupplier nanoTime,
-                      ByteBufAllocator alloc, SenderEvents events) {
+    public ReplicationSender(SenderSettings settings, List<? extends Relay> relays, BatchPolicy policy,
+                             LongSupplier nanoTime, ByteBufAllocator alloc, SenderEvents events) {
         this(settings, inbound -> relays, policy, nanoTime, alloc, events);
     }
 
-    synchronized void assign(Collection<TopicPartition> partitions) {
+    public synchronized void assign(Collection<TopicPartition> partitions) {
         batches.assign(partitions);
         partitions.forEach(heartbeats::forget);
     }
@@ -107,7 +107,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * start again, so neither its chain nor its commit position may carry over) and the partition
      * starts a new chain. Returns the records dropped so, or 0.
      */
-    synchronized long incarnation(TopicPartition partition, Uuid topicId) {
+    public synchronized long incarnation(TopicPartition partition, Uuid topicId) {
         Uuid current = batches.topicId(partition);
         long dropped = 0;
         if (current != null && !current.equals(topicId)) {
@@ -120,24 +120,24 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
     }
 
     /** The topic id the partition's batches carry now, or null when none was given since its assignment. */
-    synchronized Uuid incarnation(TopicPartition partition) {
+    public synchronized Uuid incarnation(TopicPartition partition) {
         return batches.topicId(partition);
     }
 
     /** Forgets revoked partitions: open batches are dropped, in-flight ones released (they will be re-read). */
-    synchronized void revoke(Collection<TopicPartition> partitions) {
+    public synchronized void revoke(Collection<TopicPartition> partitions) {
         batches.revoke(partitions);
         partitions.forEach(heartbeats::forget);
         window.revoke(partitions);
     }
 
     /** The most key, value and header bytes one record may carry ({@link RelayChoice#maxRecordBytes()}). */
-    long maxRecordBytes() {
+    public long maxRecordBytes() {
         return relays.maxRecordBytes();
     }
 
     /** Adds one record; sends the batch it closes, if any. */
-    synchronized void append(TopicPartition partition, ReplicatedRecord record) {
+    public synchronized void append(TopicPartition partition, ReplicatedRecord record) {
         appendAll(List.of(new IncomingRecord(partition, record)));
     }
 
@@ -145,7 +145,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * Adds the records of one {@code put} to their partitions' open batches ({@link OpenBatches#append}),
      * sealing and sending a batch that reaches its caps.
      */
-    synchronized void appendAll(List<IncomingRecord> records) {
+    public synchronized void appendAll(List<IncomingRecord> records) {
         checkOpen();
         if (!records.isEmpty()) {
             batches.append(records, nanoTime.getAsLong(), window.full());
@@ -157,7 +157,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * backlog, samples the relays' round trips, sends heartbeats. Called by the task's timer and
      * after each {@code put}.
      */
-    synchronized void tick() {
+    public synchronized void tick() {
         if (closed) {
             return;
         }
@@ -232,8 +232,8 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * arriving together, because sealed batches already wait for the in-flight window: a batch sealed
      * now would only queue behind them, so sealing it gains its records nothing, while a larger batch
      * costs the path less per record (fewer frames, better compression) and so drains the queue
-     * sooner ({@link OpenBatches#append} gathers alike). Only for a policy whose caps for records arriving together exceed its caps (the
-     * adaptive one); fixed caps mean what they say. As soon as the window admits what waits
+     * sooner ({@link OpenBatches#append} gathers alike). Only for a policy whose caps for records
+     * arriving together exceed its caps (the adaptive one); fixed caps mean what they say. As soon as the window admits what waits
      * (acknowledgements arrive, the next tick sends), open batches close by their linger again.
      */
     private boolean gathersBehindWindow(BatchDecision caps) {
@@ -272,7 +272,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * a time, so that at most one refused batch is held decoded; call {@link #skip} for it once its
      * records are reported. Task thread.
      */
-    synchronized RefusedBatch nextRefused() {
+    public synchronized RefusedBatch nextRefused() {
         return skipMarkers.next();
     }
 
@@ -281,7 +281,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * thread, after the records were reported: the partition commits past them only once the marker
      * is acknowledged.
      */
-    synchronized void skip(RefusedBatch refusal) {
+    public synchronized void skip(RefusedBatch refusal) {
         if (!closed) {
             skipMarkers.skip(refusal, nanoTime.getAsLong());
         }
@@ -292,8 +292,8 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * to {@code answers}, which also hears when the destination lacks the topic's schemas; a frame
      * lost without an answer is covered by the publisher's periodic re-send.
      */
-    synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
-                                      MetadataInFlight.Listener answers) {
+    public synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
+                                             MetadataInFlight.Listener answers) {
         return sendMetadata(topic, partitionCount, configs, 0, Uuid.ZERO_UUID, System.currentTimeMillis(), answers);
     }
 
@@ -301,9 +301,9 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * The same, with the generation of the topic's schemas among the configs (reported with the
      * answer), the topic's id and the description's generation (see {@link TopicMetadataFrame#generation}).
      */
-    synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
-                                      long schemaGeneration, Uuid topicId, long generation,
-                                      MetadataInFlight.Listener answers) {
+    public synchronized boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs,
+                                             long schemaGeneration, Uuid topicId, long generation,
+                                             MetadataInFlight.Listener answers) {
         Relay relay = relays.pick(null);
         if (relay == null) {
             return false;
@@ -319,7 +319,7 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
     }
 
     /** The offset to commit for each partition that has acknowledged batches. */
-    synchronized Map<TopicPartition, Long> committableOffsets(Collection<TopicPartition> partitions) {
+    public synchronized Map<TopicPartition, Long> committableOffsets(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Long> out = new HashMap<>();
         for (TopicPartition partition : partitions) {
             OptionalLong offset = window.committableOffset(partition);
@@ -331,35 +331,35 @@ final class ReplicationSender implements AutoCloseable, Relay.Inbound {
     }
 
     /** Whether memory held (open plus unacknowledged batches) reached the bound. */
-    synchronized boolean shouldPause() {
+    public synchronized boolean shouldPause() {
         return bufferedBytes() >= settings.maxBufferedBytes();
     }
 
     /** Whether memory held fell below half the bound (resume with hysteresis). */
-    synchronized boolean canResume() {
+    public synchronized boolean canResume() {
         return bufferedBytes() < settings.maxBufferedBytes() / 2;
     }
 
-    synchronized long bufferedBytes() {
+    public synchronized long bufferedBytes() {
         return window.bytes() + batches.bufferedBytes();
     }
 
     /** Bytes of the partition's batches sent and not acknowledged as durable (data at risk). */
-    synchronized long unackedBytes(TopicPartition partition) {
+    public synchronized long unackedBytes(TopicPartition partition) {
         return window.unackedBytes(partition);
     }
 
     /** The task's bytes not acknowledged as durable: unanswered batches plus open ones (data at risk). */
-    synchronized long atRiskBytes() {
+    public synchronized long atRiskBytes() {
         return window.unackedBytes() + batches.bufferedBytes();
     }
 
-    synchronized int inFlightBatches() {
+    public synchronized int inFlightBatches() {
         return window.size();
     }
 
     /** A failure that must stop the task (a batch refused for good, {@link SkipMarkers}), or null. */
-    RuntimeException fatalError() {
+    public RuntimeException fatalError() {
         return skipMarkers.fatalError();
     }
 

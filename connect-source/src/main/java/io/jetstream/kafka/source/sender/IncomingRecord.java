@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.delivery.BatchAccumulator;
@@ -12,15 +12,15 @@ import org.apache.kafka.common.TopicPartition;
  * computed once by whoever made it (the task sizes each record for the oversize check) and used for
  * every cap and counter of the sender.
  */
-record IncomingRecord(TopicPartition partition, ReplicatedRecord record, long coveredFrom, int dataBytes) {
+public record IncomingRecord(TopicPartition partition, ReplicatedRecord record, long coveredFrom, int dataBytes) {
 
-    static final long CONTIGUOUS = -1;
+    public static final long CONTIGUOUS = -1;
 
-    IncomingRecord(TopicPartition partition, ReplicatedRecord record, long coveredFrom) {
+    public IncomingRecord(TopicPartition partition, ReplicatedRecord record, long coveredFrom) {
         this(partition, record, coveredFrom, record.dataBytes());
     }
 
-    IncomingRecord(TopicPartition partition, ReplicatedRecord record) {
+    public IncomingRecord(TopicPartition partition, ReplicatedRecord record) {
         this(partition, record, CONTIGUOUS);
     }
 }

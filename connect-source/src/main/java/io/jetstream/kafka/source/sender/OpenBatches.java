@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.delivery.BatchAccumulator;
@@ -106,7 +106,7 @@ final class OpenBatches {
         if (!gathering && (maxRecords > caps.maxRecords() || maxBytes > caps.maxBytes())) {
             // what the put filled beyond the trickle's caps leaves now, not after its linger
             for (RecordBatch batch : accumulator.closeFull(caps.maxRecords(), caps.maxBytes())) {
-                seal(batch, new TopicPartition(batch.topic(), batch.partition()), now);
+                seal(batch, now);
             }
         }
     }
@@ -114,10 +114,15 @@ final class OpenBatches {
     /** Seals the batches that waited their linger. */
     void sealLingered(long now, BatchDecision caps) {
         for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos())) {
-            seal(batch, new TopicPartition(batch.topic(), batch.partition()), now);
+            seal(batch, now);
         }
     }
 
+    private void seal(RecordBatch batch, long now) {
+        seal(batch, new TopicPartition(batch.topic(), batch.partition()), now);
+    }
+
+    /** Hands a batch the accumulator closed (none when null) to the sealer. */
     private void seal(RecordBatch batch, TopicPartition partition, long now) {
         if (batch != null) {
             Long oldestArrivalNanos = oldestArrival.remove(partition);

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.delivery.InFlightWindow;
 import io.jetstream.kafka.core.model.BatchDecision;

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -13,9 +13,9 @@ import org.apache.kafka.common.TopicPartition;
  * @param reason  the destination's reason
  * @param message the destination's message
  */
-record RefusedBatch(long batchId, RecordBatch batch, AckReason reason, String message) {
+public record RefusedBatch(long batchId, RecordBatch batch, AckReason reason, String message) {
 
-    TopicPartition partition() {
+    public TopicPartition partition() {
         return new TopicPartition(batch.topic(), batch.partition());
     }
 }

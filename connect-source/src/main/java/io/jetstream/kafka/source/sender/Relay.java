@@ -1,15 +1,15 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.protocol.Frame;
 import java.util.List;
 
 /**
- * A relay the {@link ReplicationSender} hands frames to ({@link SenderRelay} over a real connection).
+ * A relay the {@link ReplicationSender} hands frames to (the task's {@code SenderRelay} over a real connection).
  * What comes back from it (answers, the loss of the connection) goes to the {@link Inbound} the relay
  * was opened with: the sender opens its relays itself ({@link Opener}), so the two are wired once,
  * in one direction, when the sender is made.
  */
-interface Relay {
+public interface Relay {
 
     String name();
 

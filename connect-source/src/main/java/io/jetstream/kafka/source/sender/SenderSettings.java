@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import java.time.Duration;
@@ -9,11 +9,11 @@ import java.util.Objects;
  * batch the destination refuses for good is skipped (Connect's {@code errors.tolerance=all}) rather
  * than stopping the task.
  */
-record SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec,
-                      Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity,
-                      Duration heartbeatInterval, boolean skipRefused) {
+public record SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec,
+                             Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes,
+                             SenderIntegrity integrity, Duration heartbeatInterval, boolean skipRefused) {
 
-    SenderSettings {
+    public SenderSettings {
         Objects.requireNonNull(streamId, "streamId");
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(destination, "destination");
@@ -23,27 +23,28 @@ record SenderSettings(String streamId, String nodeId, String destination, Compre
     }
 
     /** A refused batch stops the task. */
-    SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
-                   Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity, Duration heartbeatInterval) {
+    public SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec,
+                          Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity,
+                          Duration heartbeatInterval) {
         this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, integrity,
                 heartbeatInterval, false);
     }
 
     /** Without end-to-end heartbeats. */
-    SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
-                   Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
+    public SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec,
+                          Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes, SenderIntegrity integrity) {
         this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, integrity,
                 Duration.ZERO);
     }
 
     /** Without end-to-end integrity. */
-    SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec, Duration ackTimeout,
-                   Duration retryBackoff, long maxBufferedBytes) {
+    public SenderSettings(String streamId, String nodeId, String destination, CompressionCodec codec,
+                          Duration ackTimeout, Duration retryBackoff, long maxBufferedBytes) {
         this(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes, SenderIntegrity.OFF);
     }
 
     /** The same settings, skipping refused batches or not. */
-    SenderSettings skippingRefused(boolean skip) {
+    public SenderSettings skippingRefused(boolean skip) {
         return new SenderSettings(streamId, nodeId, destination, codec, ackTimeout, retryBackoff, maxBufferedBytes,
                 integrity, heartbeatInterval, skip);
     }

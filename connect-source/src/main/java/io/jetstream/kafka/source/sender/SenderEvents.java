@@ -1,12 +1,12 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 /**
- * What the {@link ReplicationSender} tells as it goes, for the task's metrics ({@link SourceSiteMetrics}
- * implements it). One way: the sender tells, and reads nothing back; the metrics read the sender's
- * gauges through suppliers the task hands them, never the sender itself. Called under the sender's
- * lock, so every method is cheap and never calls into the sender.
+ * What the {@link ReplicationSender} tells as it goes, for the task's metrics (the task's
+ * {@code SourceSiteMetrics} implements it). One way: the sender tells, and reads nothing back; the
+ * metrics read the sender's gauges through suppliers the task hands them, never the sender itself.
+ * Called under the sender's lock, so every method is cheap and never calls into the sender.
  */
-interface SenderEvents {
+public interface SenderEvents {
 
     /** The records of one {@code put}, with their key, value and header bytes. */
     void recordsIn(int records, long bytes);

@@ -1,10 +1,8 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
-import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
@@ -16,13 +14,12 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
-import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.schema.SchemaTranslator;
+import io.jetstream.kafka.source.SenderMetricsFixture;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,65 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
-import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ReplicationSenderTest {
-
-    /** A relay that records the batch frames it is given. */
-    static final class FakeRelay implements Relay {
-        final String name;
-        boolean ready = true;
-        boolean preferred = true;
-        int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
-        final List<BatchFrame> sent = new ArrayList<>();
-        final List<TopicMetadataFrame> metadata = new ArrayList<>();
-
-        FakeRelay(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public boolean isReady() {
-            return ready;
-        }
-
-        @Override
-        public boolean send(Frame frame) {
-            if (!ready) {
-                ReferenceCountUtil.release(frame);
-                return false;
-            }
-            if (frame instanceof BatchFrame batch) {
-                sent.add(batch);
-            } else if (frame instanceof TopicMetadataFrame topicMetadata) {
-                metadata.add(topicMetadata);
-            } else {
-                ReferenceCountUtil.release(frame);
-            }
-            return true;
-        }
-
-        @Override
-        public int maxBatchPayloadBytes() {
-            return maxPayloadBytes;
-        }
-
-        @Override
-        public boolean preferred() {
-            return preferred;
-        }
-
-        void releaseAll() {
-            sent.forEach(ReferenceCountUtil::release);
-        }
-    }
 
     /** A sender of metadata that does not listen to the answers. */
     private static final MetadataInFlight.Listener NO_ANSWERS = (topic, partitions, generation, applied) -> { };
@@ -117,9 +59,9 @@ class ReplicationSenderTest {
         return sender;
     }
 
-    private SourceSiteMetrics metrics() {
-        return new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
-                new PluginMetricsImpl(kafkaMetrics, Map.of()))));
+    /** The task's metrics, registered in {@code kafkaMetrics}. */
+    private SenderEvents metrics() {
+        return SenderMetricsFixture.events(kafkaMetrics);
     }
 
     @AfterEach
@@ -153,7 +95,7 @@ class ReplicationSenderTest {
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 64L << 20, SenderIntegrity.OFF, interval),
                 List.of(r1, r2), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
-                new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(new PluginMetricsImpl(kafkaMetrics, Map.of())))));
+                metrics());
         sender.assign(List.of(p0));
         return sender;
     }

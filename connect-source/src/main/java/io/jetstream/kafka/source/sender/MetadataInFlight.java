@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
@@ -11,14 +11,14 @@ import java.util.Map;
  * destination lacks a topic's schemas (the listener that last sent the topic's metadata, which
  * ships its schemas with it). Not thread-safe: used under the sender's lock.
  */
-final class MetadataInFlight {
+public final class MetadataInFlight {
 
     /**
      * Told whether the destination applied a topic's metadata (ACK) or not (NACK), and that it
      * refused a batch of a topic for a schema it has not received (a destination task that restarted
      * since they were shipped): the topic's schemas go again.
      */
-    interface Listener {
+    public interface Listener {
         void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration, boolean applied);
 
         default void onSchemasMissing(String topic) {

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.delivery.InFlightWindow;
 import io.jetstream.kafka.core.model.BatchPolicy;
@@ -99,8 +99,8 @@ final class AnswerPath {
         BatchHeader sent = pending.frame.header();
         String distrust = settings.integrity().distrust(ack, sent);
         if (distrust != null) {
-            unverified(from, ack, "batch " + ack.batchId() + " of " + sent.topic() + "-" + sent.partition() + " offsets "
-                    + sent.firstOffset() + ".." + sent.lastOffset(), distrust, "the batch is sent again");
+            unverified(from, ack, "batch " + ack.batchId() + " of " + sent.topic() + "-" + sent.partition()
+                    + " offsets " + sent.firstOffset() + ".." + sent.lastOffset(), distrust, "the batch is sent again");
             window.retryLater(entry, false, now);
             return;
         }

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import java.util.List;
 
@@ -8,13 +8,13 @@ import java.util.List;
  * others; and the largest record the relays take. Not thread-safe: used under the sender's lock
  * ({@link #maxRecordBytes()} excepted, which only reads the relays).
  */
-final class RelayChoice {
+public final class RelayChoice {
 
     /** {@link #maxRecordBytes()} before any relay has completed its handshake. */
-    static final long RECORD_LIMIT_UNKNOWN = -1;
+    public static final long RECORD_LIMIT_UNKNOWN = -1;
 
     /** Room left in a batch payload for one record's framing: see {@link #maxRecordBytes()}. */
-    static final int RECORD_ENCODING_ALLOWANCE = 64 * 1024;
+    public static final int RECORD_ENCODING_ALLOWANCE = 64 * 1024;
 
     private final List<Relay> relays;
     private int next;
