@@ -217,9 +217,10 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         BatchFrame frame = frames.batch(batch, settings.codec());
         long encodeNanos = frames.lastCostNanos();
         PendingBatch pending = new PendingBatch(frame, oldestArrivalNanos, batch.size());
+        List<ReplicatedRecord> records = batch.records();
         long uncompressed = 0;
-        for (ReplicatedRecord record : batch.records()) {
-            uncompressed += record.dataBytes();
+        for (int i = 0, n = records.size(); i < n; i++) {
+            uncompressed += records.get(i).dataBytes();
         }
         policy.onBatchSent(batch.size(), uncompressed, pending.wireBytes, encodeNanos, now);
         events.batchEncoded(batch.size(), uncompressed, pending.wireBytes, encodeNanos);
