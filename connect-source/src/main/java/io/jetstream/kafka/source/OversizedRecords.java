@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.source.sender.RelayChoice;
 import java.util.function.LongSupplier;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
@@ -10,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records too large to travel: a record whose key, value and headers exceed what one batch frame to
- * the relays carries ({@link ReplicationSender#maxRecordBytes()}) can never be sent, and sending it
+ * the relays carries ({@link RelayChoice#maxRecordBytes()}) can never be sent, and sending it
  * would fail the task again after every restart. Such a record follows Connect's error conventions:
  * <ul>
  *   <li>with an errant record reporter (Connect gives one when the connector has a dead letter queue
@@ -35,7 +36,7 @@ final class OversizedRecords {
     /**
      * @param reporter       Connect's reporter for this task, or null when the worker gives none
      * @param tolerateAll    whether the connector sets {@code errors.tolerance=all}
-     * @param maxRecordBytes the current largest record, see {@link ReplicationSender#maxRecordBytes()}
+     * @param maxRecordBytes the current largest record, see {@link RelayChoice#maxRecordBytes()}
      */
     OversizedRecords(ErrantRecordReporter reporter, boolean tolerateAll, LongSupplier maxRecordBytes) {
         this.reporter = reporter;
@@ -58,7 +59,7 @@ final class OversizedRecords {
         String message = "Record " + record.originalTopic() + "-" + record.originalKafkaPartition() + "@"
                 + record.originalKafkaOffset() + " carries " + dataBytes + " bytes of key, value and headers, more "
                 + "than the " + limit + " one batch frame to the relays can hold (their frame.max.bytes less "
-                + ReplicationSender.RECORD_ENCODING_ALLOWANCE + " bytes for framing): it cannot be replicated. "
+                + RelayChoice.RECORD_ENCODING_ALLOWANCE + " bytes for framing): it cannot be replicated. "
                 + "Raise frame.max.bytes on every relay of the path, or set errors.tolerance=all (and "
                 + "errors.deadletterqueue.topic.name) on this connector to skip such records";
         if (reporter != null) {

@@ -3,6 +3,8 @@ package io.jetstream.kafka.source;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
+import io.jetstream.kafka.source.sender.RefusedBatch;
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.record.TimestampType;
@@ -47,14 +49,14 @@ final class RefusedBatches {
 
     /** Reports the records of every batch the sender found refused since the last call, then skips the batch. */
     void handle(ReplicationSender sender) {
-        ReplicationSender.Refused refused;
+        RefusedBatch refused;
         while ((refused = sender.nextRefused()) != null) {
             report(refused);
             sender.skip(refused);
         }
     }
 
-    private void report(ReplicationSender.Refused refused) {
+    private void report(RefusedBatch refused) {
         List<ReplicatedRecord> records = refused.batch().records();
         String range = refused.partition() + " source offsets " + refused.batch().firstOffset() + ".."
                 + refused.batch().lastOffset() + " (" + records.size() + " records)";
@@ -79,7 +81,7 @@ final class RefusedBatches {
     }
 
     /** The record as Connect handed it over: bytes, with the origin's coordinates. */
-    static SinkRecord toSinkRecord(ReplicationSender.Refused refused, ReplicatedRecord record) {
+    static SinkRecord toSinkRecord(RefusedBatch refused, ReplicatedRecord record) {
         ConnectHeaders headers = new ConnectHeaders();
         for (RecordHeader header : record.headers()) {
             headers.addBytes(header.key(), header.value());

@@ -2,29 +2,29 @@ package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.source.sender.Relay;
+import io.jetstream.kafka.source.sender.ReplicationSender;
 import io.jetstream.kafka.transport.PeerClient;
-import io.netty.util.ReferenceCountUtil;
 
 /**
  * One relay as the {@link ReplicationSender} sees it: a {@link PeerClient} made by
- * {@link RelayClients}, whose frames and losses go to the sender it is
- * {@linkplain #deliverTo handed to}. Frames that arrive before that (none should: the clients start
- * after the sender exists) are released.
+ * {@link RelayClients}, whose frames and losses go to the {@link Relay.Inbound} it was made with
+ * (the sender that opened it, {@link Relay.Opener}). The client starts after the sender is made,
+ * so nothing arrives before.
  */
-final class SenderRelay implements ReplicationSender.Relay, RelayClients.Connection {
+final class SenderRelay implements Relay, RelayClients.Connection {
 
     private final boolean preferred;
+    private final Relay.Inbound inbound;
     private PeerClient client;
-    private volatile ReplicationSender sender;
 
-    /** @param preferred whether the relay is in the preferred tier ({@link RelayPreference}) */
-    SenderRelay(boolean preferred) {
+    /**
+     * @param preferred whether the relay is in the preferred tier ({@link RelayPreference})
+     * @param inbound   where the relay's frames and its loss go
+     */
+    SenderRelay(boolean preferred, Relay.Inbound inbound) {
         this.preferred = preferred;
-    }
-
-    /** The sender this relay's frames and losses go to; set before the clients start. */
-    void deliverTo(ReplicationSender sender) {
-        this.sender = sender;
+        this.inbound = inbound;
     }
 
     @Override
@@ -34,20 +34,12 @@ final class SenderRelay implements ReplicationSender.Relay, RelayClients.Connect
 
     @Override
     public void onFrame(PeerClient c, Frame frame) {
-        ReplicationSender to = sender;
-        if (to == null) {
-            ReferenceCountUtil.release(frame);
-            return;
-        }
-        to.onFrame(this, frame);
+        inbound.onFrame(this, frame);
     }
 
     @Override
     public void onDisconnected(PeerClient c, Throwable cause) {
-        ReplicationSender to = sender;
-        if (to != null) {
-            to.onRelayLost(this);
-        }
+        inbound.onRelayLost(this);
     }
 
     @Override
@@ -73,5 +65,10 @@ final class SenderRelay implements ReplicationSender.Relay, RelayClients.Connect
     @Override
     public int maxBatchPayloadBytes() {
         return client.peerMaxFrameBytes() > 0 ? client.maxBatchPayloadBytes() : 0;
+    }
+
+    @Override
+    public long rttNanos() {
+        return client.isReady() ? client.rtt().toNanos() : 0;
     }
 }

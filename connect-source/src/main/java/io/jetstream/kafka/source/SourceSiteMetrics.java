@@ -1,9 +1,12 @@
 package io.jetstream.kafka.source;
 
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
+import io.jetstream.kafka.source.sender.SenderEvents;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
@@ -16,7 +19,7 @@ import org.apache.kafka.common.metrics.stats.Max;
  * are documented in docs/operations.md. Owned by the task and removed with it (see
  * {@link TaskMetrics} for a task instance that outlives its replacement).
  */
-final class SourceSiteMetrics implements ReplicationLag.Gauges {
+final class SourceSiteMetrics implements ReplicationLag.Gauges, SenderEvents {
 
     private final TaskMetrics metrics;
     private final Sensor recordsIn;
@@ -75,17 +78,19 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
                 + "skipped-refused-batches-total.", false);
     }
 
-    /** A batch the destination refused for good was skipped (errors.tolerance=all). */
-    void refusedBatchSkipped(int records) {
+    @Override
+    public void refusedBatchSkipped(int records) {
         skippedBatches.record(1);
         skippedRecords.record(records);
     }
 
-    void heartbeatSent() {
+    @Override
+    public void heartbeatSent() {
         heartbeats.record(1);
     }
 
-    void unverifiedAck() {
+    @Override
+    public void unverifiedAck() {
         unverifiedAcks.record(1);
     }
 
@@ -94,10 +99,13 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         metrics.gauge(metric, doc, value);
     }
 
-    /** The sender's buffer and window, and whether the task paused its partitions for backpressure. */
-    void senderGauges(ReplicationSender sender, BooleanSupplier paused) {
-        gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", sender::bufferedBytes);
-        gauge("in-flight-batches", "Batches sent and not yet acknowledged.", sender::inFlightBatches);
+    /**
+     * The sender's buffer and window, and whether the task paused its partitions for backpressure,
+     * read from the suppliers given (the metrics never call the sender).
+     */
+    void senderGauges(LongSupplier bufferedBytes, IntSupplier inFlightBatches, BooleanSupplier paused) {
+        gauge("buffered-bytes", "Bytes held in open and unacknowledged batches.", bufferedBytes::getAsLong);
+        gauge("in-flight-batches", "Batches sent and not yet acknowledged.", inFlightBatches::getAsInt);
         gauge("paused", "1 while partitions are paused for backpressure.", () -> paused.getAsBoolean() ? 1 : 0);
     }
 
@@ -123,7 +131,8 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
                 + "skipped). Logged at WARN with the offsets.", coverage::startedPastLogStart);
     }
 
-    void recordsIn(int records, long bytes) {
+    @Override
+    public void recordsIn(int records, long bytes) {
         recordsIn.record(records);
         bytesIn.record(bytes);
         recordsRead.add(records);
@@ -146,7 +155,8 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         metrics.remove(metric, tags);
     }
 
-    void batchEncoded(int records, long uncompressedBytes, long wire, long encodeNanos) {
+    @Override
+    public void batchEncoded(int records, long uncompressedBytes, long wire, long encodeNanos) {
         deliveries.batchSent(records, uncompressedBytes, wire);
         batches.record(1);
         batchRecords.record(records);
@@ -154,23 +164,27 @@ final class SourceSiteMetrics implements ReplicationLag.Gauges {
         encodeTime.record(encodeNanos / 1e9);
     }
 
-    void batchAcked(int records, long wire, long latencyNanos) {
+    @Override
+    public void batchAcked(int records, long wire, long latencyNanos) {
         deliveries.batchAcked(records, latencyNanos);
         acked.record(records);
         latency.record(latencyNanos / 1e9);
     }
 
-    void resent(int records) {
+    @Override
+    public void resent(int records) {
         deliveries.resent(records);
         resent.record(records);
     }
 
-    void timeout() {
+    @Override
+    public void timeout() {
         deliveries.timeout();
         timeouts.record(1);
     }
 
-    void nack(String reason) {
+    @Override
+    public void nack(String reason) {
         deliveries.nack();
         nacks.record(1);
     }

@@ -1,5 +1,6 @@
 package io.jetstream.kafka.source;
 
+import io.jetstream.kafka.source.sender.MetadataInFlight;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * current partition count of a topic (it refuses batches of a topic it cannot create yet), the
  * topic is published again every {@link #UNCONFIRMED_RETRY}.
  */
-final class TopicMetadataPublisher implements AutoCloseable {
+final class TopicMetadataPublisher implements AutoCloseable, MetadataInFlight.Listener {
 
     private static final Logger log = LoggerFactory.getLogger(TopicMetadataPublisher.class);
 
@@ -38,15 +39,16 @@ final class TopicMetadataPublisher implements AutoCloseable {
             "message.timestamp.difference.max.ms", "message.timestamp.type", "unclean.leader.election.enable",
             "min.insync.replicas");
 
-    /** Where metadata goes: the sender. */
+    /** Where metadata goes: the sender, which tells the answers to {@code answers} (this publisher). */
     interface Sink {
         /**
          * @param schemaGeneration the {@link Schemas#generation} of the schemas among the configs
          * @param topicId          the topic's id (its incarnation)
          * @param generation       when the topic was described ({@link #nextGeneration})
+         * @param answers          told the destination's answer, and when it lacks the topic's schemas
          */
         boolean sendMetadata(String topic, int partitionCount, Map<String, String> configs, long schemaGeneration,
-                             Uuid topicId, long generation);
+                             Uuid topicId, long generation, MetadataInFlight.Listener answers);
     }
 
     /**
@@ -124,7 +126,8 @@ final class TopicMetadataPublisher implements AutoCloseable {
      * The destination's answer to the metadata of {@code topic} with {@code partitionCount}
      * partitions and the schemas of {@code schemaGeneration}.
      */
-    void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration, boolean applied) {
+    @Override
+    public void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration, boolean applied) {
         if (applied) {
             confirmed.put(topic, new Shipped(partitionCount, schemaGeneration));
         } else {
@@ -142,11 +145,22 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 && applied.schemaGeneration() == schemas.generation(topic);
     }
 
-    /**
-     * The topic gained a schema, or the destination lacks one of its schemas (a task that restarted
-     * there): its metadata goes again now, and every {@link #UNCONFIRMED_RETRY} until confirmed.
-     */
+    /** The topic gained a schema: see {@link #republish}. */
     void onSchemasChanged(String topic) {
+        republish(topic);
+    }
+
+    /**
+     * The destination refused a batch of the topic for a schema it lacks (a task that restarted
+     * there): see {@link #republish}. Told by the sender, as the listener of the topic's metadata.
+     */
+    @Override
+    public void onSchemasMissing(String topic) {
+        republish(topic);
+    }
+
+    /** The topic's metadata, with its schemas, goes again now, and every {@link #UNCONFIRMED_RETRY} until confirmed. */
+    private void republish(String topic) {
         confirmed.remove(topic);
         if (topics.contains(topic)) {
             executor.execute(() -> publish(List.of(topic)));
@@ -193,7 +207,7 @@ final class TopicMetadataPublisher implements AutoCloseable {
                 Map<String, String> withSchemas = new HashMap<>(replicated);
                 withSchemas.putAll(schemas.entries(topic));
                 if (sink.sendMetadata(topic, partitions, withSchemas, generation, description.topicId(),
-                        metadataGeneration)) {
+                        metadataGeneration, this)) {
                     Shipped before = lastSent.put(topic, new Shipped(partitions, generation));
                     if (before == null || before.partitions() != partitions) {
                         log.info("Shipped metadata of topic {}: {} partitions, configs {}", topic, partitions, replicated);

@@ -3,6 +3,7 @@ package io.jetstream.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.source.sender.RelayChoice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,7 +79,7 @@ class OversizedRecordsTest {
 
     private static String rootMessage() {
         return "Record orders-3@9 carries 2000 bytes of key, value and headers, more than the 1000 one batch frame "
-                + "to the relays can hold (their frame.max.bytes less " + ReplicationSender.RECORD_ENCODING_ALLOWANCE
+                + "to the relays can hold (their frame.max.bytes less " + RelayChoice.RECORD_ENCODING_ALLOWANCE
                 + " bytes for framing): it cannot be replicated. Raise frame.max.bytes on every relay of the path, "
                 + "or set errors.tolerance=all (and errors.deadletterqueue.topic.name) on this connector to skip "
                 + "such records";

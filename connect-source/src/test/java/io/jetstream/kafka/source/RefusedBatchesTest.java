@@ -12,6 +12,10 @@ import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
+import io.jetstream.kafka.source.sender.FakeRelay;
+import io.jetstream.kafka.source.sender.ReplicationSender;
+import io.jetstream.kafka.source.sender.SenderIntegrity;
+import io.jetstream.kafka.source.sender.SenderSettings;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,10 +34,10 @@ import org.junit.jupiter.api.Test;
 
 class RefusedBatchesTest {
 
-    private final ReplicationSenderTest.FakeRelay relay = new ReplicationSenderTest.FakeRelay("r1");
+    private final FakeRelay relay = new FakeRelay("r1");
     private final Metrics kafkaMetrics = new Metrics();
     private final TopicPartition p0 = new TopicPartition("orders", 3);
-    private final ReplicationSender sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1",
+    private final ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1",
             "B", CompressionCodec.ZSTD, Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30,
             SenderIntegrity.OFF, Duration.ZERO, true), List.of(relay),
             new FixedBatchPolicy(BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,

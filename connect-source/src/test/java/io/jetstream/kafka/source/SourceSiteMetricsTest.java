@@ -8,6 +8,10 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
+import io.jetstream.kafka.source.sender.Relay;
+import io.jetstream.kafka.source.sender.ReplicationSender;
+import io.jetstream.kafka.source.sender.SenderIntegrity;
+import io.jetstream.kafka.source.sender.SenderSettings;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.List;
@@ -33,12 +37,12 @@ class SourceSiteMetricsTest {
 
     @Test
     void senderGaugesReadTheSendersBufferAndThePauseFlag() {
-        ReplicationSender sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B",
+        ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B",
                 CompressionCodec.NONE, Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 20, SenderIntegrity.OFF),
                 List.of(new IdleRelay()), new FixedBatchPolicy(BatchDecision.of(10, 1 << 16, Duration.ofMillis(5), 4, 1L << 20,
                         DecisionReason.FIXED)), () -> 0L, UnpooledByteBufAllocator.DEFAULT, metrics);
         AtomicBoolean paused = new AtomicBoolean();
-        metrics.senderGauges(sender, paused::get);
+        metrics.senderGauges(sender::bufferedBytes, sender::inFlightBatches, paused::get);
 
         assertThat(gauge("buffered-bytes")).isEqualTo(0L);
         assertThat(gauge("in-flight-batches")).isEqualTo(0);
@@ -62,7 +66,7 @@ class SourceSiteMetricsTest {
     }
 
     /** A relay that never becomes ready. */
-    private static final class IdleRelay implements ReplicationSender.Relay {
+    private static final class IdleRelay implements Relay {
         @Override
         public String name() {
             return "idle";

@@ -1,4 +1,4 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.core.protocol.AckFrame;
@@ -19,9 +19,9 @@ import java.util.Optional;
  *
  * <p>Off ({@link #OFF}): nothing is signed, every answer is taken. Thread-safe.
  */
-final class SenderIntegrity {
+public final class SenderIntegrity {
 
-    static final SenderIntegrity OFF = new SenderIntegrity(null);
+    public static final SenderIntegrity OFF = new SenderIntegrity(null);
 
     private final FrameSigner signer;
 
@@ -29,16 +29,16 @@ final class SenderIntegrity {
         this.signer = signer;
     }
 
-    static SenderIntegrity of(FrameSigner signer) {
+    public static SenderIntegrity of(FrameSigner signer) {
         return new SenderIntegrity(signer);
     }
 
     /** From the task's configuration: {@link #OFF} without a key. */
-    static SenderIntegrity of(Optional<byte[]> key) {
+    public static SenderIntegrity of(Optional<byte[]> key) {
         return key.map(k -> of(new FrameSigner(k))).orElse(OFF);
     }
 
-    boolean enabled() {
+    public boolean enabled() {
         return signer != null;
     }
 

@@ -1,10 +1,8 @@
-package io.jetstream.kafka.source;
+package io.jetstream.kafka.source.sender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
-import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.core.batch.BatchDecoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
@@ -16,13 +14,12 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
-import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.schema.SchemaTranslator;
+import io.jetstream.kafka.source.SenderMetricsFixture;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,65 +29,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
-import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ReplicationSenderTest {
 
-    /** A relay that records the batch frames it is given. */
-    static final class FakeRelay implements ReplicationSender.Relay {
-        final String name;
-        boolean ready = true;
-        boolean preferred = true;
-        int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
-        final List<BatchFrame> sent = new ArrayList<>();
-        final List<TopicMetadataFrame> metadata = new ArrayList<>();
-
-        FakeRelay(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public boolean isReady() {
-            return ready;
-        }
-
-        @Override
-        public boolean send(Frame frame) {
-            if (!ready) {
-                ReferenceCountUtil.release(frame);
-                return false;
-            }
-            if (frame instanceof BatchFrame batch) {
-                sent.add(batch);
-            } else if (frame instanceof TopicMetadataFrame topicMetadata) {
-                metadata.add(topicMetadata);
-            } else {
-                ReferenceCountUtil.release(frame);
-            }
-            return true;
-        }
-
-        @Override
-        public int maxBatchPayloadBytes() {
-            return maxPayloadBytes;
-        }
-
-        @Override
-        public boolean preferred() {
-            return preferred;
-        }
-
-        void releaseAll() {
-            sent.forEach(ReferenceCountUtil::release);
-        }
-    }
+    /** A sender of metadata that does not listen to the answers. */
+    private static final MetadataInFlight.Listener NO_ANSWERS = (topic, partitions, generation, applied) -> { };
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final FakeRelay r1 = new FakeRelay("r1");
@@ -106,7 +51,7 @@ class ReplicationSenderTest {
     private ReplicationSender sender(int maxRecords, long maxBufferedBytes, SenderIntegrity integrity) {
         BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
                 DecisionReason.FIXED);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes, integrity), List.of(r1, r2),
                 new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
                 metrics());
@@ -114,9 +59,9 @@ class ReplicationSenderTest {
         return sender;
     }
 
-    private SourceSiteMetrics metrics() {
-        return new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
-                new PluginMetricsImpl(kafkaMetrics, Map.of()))));
+    /** The task's metrics, registered in {@code kafkaMetrics}. */
+    private SenderEvents metrics() {
+        return SenderMetricsFixture.events(kafkaMetrics);
     }
 
     @AfterEach
@@ -147,10 +92,10 @@ class ReplicationSenderTest {
     private ReplicationSender heartbeatingSender(Duration interval) {
         BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
                 DecisionReason.FIXED);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 64L << 20, SenderIntegrity.OFF, interval),
                 List.of(r1, r2), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
-                new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(new PluginMetricsImpl(kafkaMetrics, Map.of())))));
+                metrics());
         sender.assign(List.of(p0));
         return sender;
     }
@@ -240,7 +185,7 @@ class ReplicationSenderTest {
         sender(10, 64L << 20);
         r1.maxPayloadBytes = 4 << 20;
         r2.maxPayloadBytes = 2 << 20;
-        assertThat(sender.maxRecordBytes()).isEqualTo((2 << 20) - ReplicationSender.RECORD_ENCODING_ALLOWANCE);
+        assertThat(sender.maxRecordBytes()).isEqualTo((2 << 20) - RelayChoice.RECORD_ENCODING_ALLOWANCE);
         r2.maxPayloadBytes = 1000;
         assertThat(sender.maxRecordBytes()).as("never negative").isZero();
     }
@@ -250,10 +195,10 @@ class ReplicationSenderTest {
         sender(10, 64L << 20);
         r1.maxPayloadBytes = 0;
         r2.maxPayloadBytes = 0;
-        assertThat(sender.maxRecordBytes()).isEqualTo(ReplicationSender.RECORD_LIMIT_UNKNOWN);
+        assertThat(sender.maxRecordBytes()).isEqualTo(RelayChoice.RECORD_LIMIT_UNKNOWN);
         r2.maxPayloadBytes = 2 << 20;
         assertThat(sender.maxRecordBytes()).as("a relay not yet connected does not count")
-                .isEqualTo((2 << 20) - ReplicationSender.RECORD_ENCODING_ALLOWANCE);
+                .isEqualTo((2 << 20) - RelayChoice.RECORD_ENCODING_ALLOWANCE);
     }
 
     @Test
@@ -272,7 +217,7 @@ class ReplicationSenderTest {
                 receipts.add(new long[] {records, wireBytes, sentAtNanos, receivedAtNanos});
             }
         };
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
                 UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
@@ -335,7 +280,7 @@ class ReplicationSenderTest {
                 return oneInFlight;
             }
         };
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), recording, now::get,
                 UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
@@ -358,16 +303,16 @@ class ReplicationSenderTest {
     void recordsOfOnePutShareBatchesUpToTheCapsForRecordsArrivingTogether() {
         BatchDecision trickle = new BatchDecision(2, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
                 DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), nowNanos -> trickle, now::get,
                 UnpooledByteBufAllocator.DEFAULT, metrics());
         TopicPartition p1 = new TopicPartition("orders", 1);
         sender.assign(List.of(p0, p1));
-        List<ReplicationSender.Incoming> put = new ArrayList<>();
+        List<IncomingRecord> put = new ArrayList<>();
         for (long offset = 0; offset < 11; offset++) {
-            put.add(new ReplicationSender.Incoming(p0, record(offset)));
+            put.add(new IncomingRecord(p0, record(offset)));
         }
-        put.add(new ReplicationSender.Incoming(p1, record(0)));
+        put.add(new IncomingRecord(p1, record(0)));
         sender.appendAll(put);
 
         assertThat(allSent()).as("11 records of p0 in one put: batches of up to 8 (the cap for records arriving"
@@ -375,8 +320,8 @@ class ReplicationSenderTest {
                 .extracting(frame -> frame.header().recordCount())
                 .containsExactly(8, 3);
 
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(11))));
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(12))));
+        sender.appendAll(List.of(new IncomingRecord(p0, record(11))));
+        sender.appendAll(List.of(new IncomingRecord(p0, record(12))));
         assertThat(allSent()).as("a trickle, one record per put, closes batches at the trickle's cap of 2")
                 .hasSize(3);
         assertThat(allSent().get(2).header().recordCount()).isEqualTo(2);
@@ -387,18 +332,18 @@ class ReplicationSenderTest {
         // a window of one batch; a trickle's caps of 2 records and 20 ms, up to 8 records together
         BatchDecision adaptive = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
                 DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), nowNanos -> adaptive, now::get,
                 UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(0)), new ReplicationSender.Incoming(p0,
+        sender.appendAll(List.of(new IncomingRecord(p0, record(0)), new IncomingRecord(p0,
                 record(1))));
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(2)), new ReplicationSender.Incoming(p0,
+        sender.appendAll(List.of(new IncomingRecord(p0, record(2)), new IncomingRecord(p0,
                 record(3))));
         assertThat(r1.sent).as("the first batch fills the window; the second is sealed and waits").hasSize(1);
 
         for (long offset = 4; offset < 9; offset++) {
-            sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(offset))));
+            sender.appendAll(List.of(new IncomingRecord(p0, record(offset))));
             now.addAndGet(Duration.ofMillis(25).toNanos());
             sender.tick();
         }
@@ -418,7 +363,7 @@ class ReplicationSenderTest {
     @Test
     void fixedCapsCloseBatchesByTheirLingerEvenWhileTheWindowIsFull() {
         BatchDecision fixed = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20, DecisionReason.FIXED);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(fixed),
                 now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
@@ -451,22 +396,22 @@ class ReplicationSenderTest {
                 return caps;
             }
         };
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), policy, now::get,
                 UnpooledByteBufAllocator.DEFAULT, metrics());
         TopicPartition p1 = new TopicPartition("orders", 1);
         TopicPartition p2 = new TopicPartition("orders", 2);
         sender.assign(List.of(p0, p1, p2));
 
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(0)),
-                new ReplicationSender.Incoming(p0, record(1)), new ReplicationSender.Incoming(p1, record(0))));
+        sender.appendAll(List.of(new IncomingRecord(p0, record(0)),
+                new IncomingRecord(p0, record(1)), new IncomingRecord(p1, record(0))));
         now.addAndGet(500_000_000L);
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p2, record(0))));
-        now.addAndGet(ReplicationSender.ACTIVE_STREAM_NANOS);
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p2, record(1))));
+        sender.appendAll(List.of(new IncomingRecord(p2, record(0))));
+        now.addAndGet(OpenBatches.ACTIVE_STREAM_NANOS);
+        sender.appendAll(List.of(new IncomingRecord(p2, record(1))));
         sender.revoke(List.of(p2));
         now.addAndGet(1);
-        sender.appendAll(List.of(new ReplicationSender.Incoming(p0, record(2))));
+        sender.appendAll(List.of(new IncomingRecord(p0, record(2))));
 
         assertThat(streams).as("p0 and p1; then p2 too; then p0 and p1 are quiet for a second; p2 revoked")
                 .containsExactly(2, 3, 1, 1);
@@ -553,7 +498,7 @@ class ReplicationSenderTest {
         TopicPartition p1 = new TopicPartition("orders", 1);
         BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 2, 64L << 20,
                 DecisionReason.FIXED);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
                 now::get, UnpooledByteBufAllocator.DEFAULT,
                 metrics());
@@ -582,9 +527,19 @@ class ReplicationSenderTest {
     void aBatchRefusedForASchemaNotShippedYetShipsItsTopicsSchemasAgainAndIsRetried() {
         sender(1, 1 << 30);
         List<String> missing = new ArrayList<>();
-        sender.schemasMissingListener(missing::add);
         sender.append(p0, record(0));
         BatchFrame first = r1.sent.get(0);
+        sender.sendMetadata("orders", 6, Map.of(), new MetadataInFlight.Listener() {
+            @Override
+            public void onMetadataAcknowledged(String topic, int partitionCount, long schemaGeneration,
+                                               boolean applied) {
+            }
+
+            @Override
+            public void onSchemasMissing(String topic) {
+                missing.add(topic);
+            }
+        });
         sender.onFrame(r1, AckFrame.nack(first.header(), AckReason.WRITE_FAILED, "destination topic not ready"));
         assertThat(missing).as("another write failure").isEmpty();
         now.addAndGet(Duration.ofSeconds(1).toNanos());
@@ -602,9 +557,10 @@ class ReplicationSenderTest {
     void metadataAnswersReachTheListener() {
         sender(2, 1 << 30);
         List<String> answers = new ArrayList<>();
-        sender.metadataListener((topic, partitions, generation, applied) -> answers.add(topic + "/" + partitions + "/" + applied));
-        assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
-        assertThat(sender.sendMetadata("payments", 3, Map.of())).isTrue();
+        MetadataInFlight.Listener listener = (topic, partitions, generation, applied) -> answers.add(topic + "/"
+                + partitions + "/" + applied);
+        assertThat(sender.sendMetadata("orders", 6, Map.of(), listener)).isTrue();
+        assertThat(sender.sendMetadata("payments", 3, Map.of(), listener)).isTrue();
         List<TopicMetadataFrame> frames = new ArrayList<>(r1.metadata);
         frames.addAll(r2.metadata);
         assertThat(frames).hasSize(2);
@@ -650,7 +606,7 @@ class ReplicationSenderTest {
     private ReplicationSender skippingSender(SenderIntegrity integrity) {
         BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
                 DecisionReason.FIXED);
-        sender = new ReplicationSender(new ReplicationSender.Settings("demo", "node-1", "B", CompressionCodec.LZ4,
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30, integrity, Duration.ZERO, true),
                 List.of(r1), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(p0));
@@ -671,7 +627,7 @@ class ReplicationSenderTest {
         now.addAndGet(Duration.ofSeconds(1).toNanos()); // past the retry backoff
         sender.tick();
         assertThat(allSent()).as("a refused batch is not sent again").hasSize(3);
-        ReplicationSender.Refused batch = sender.nextRefused();
+        RefusedBatch batch = sender.nextRefused();
         assertThat(batch).isNotNull();
         assertThat(batch.partition()).isEqualTo(p0);
         assertThat(batch.reason()).isEqualTo(AckReason.NOT_AUTHORIZED);
@@ -720,7 +676,7 @@ class ReplicationSenderTest {
         sender.append(p0, record(2));
         sender.append(p0, record(3));
         assertThat(allSent()).as("the successor waits until the marker takes the refused batch's place").hasSize(1);
-        ReplicationSender.Refused refused = sender.nextRefused();
+        RefusedBatch refused = sender.nextRefused();
         sender.skip(refused);
         sender.tick();
         List<BatchFrame> sent = allSent(); // by batch id: the successor was made before the marker
@@ -756,7 +712,7 @@ class ReplicationSenderTest {
         sender.onFrame(r1, AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "made up by a relay"));
         assertThat(sender.nextRefused()).as("an unsigned refusal is retried, not believed").isNull();
         sender.onFrame(r1, key.sign(AckFrame.nack(sent.header(), AckReason.NOT_AUTHORIZED, "topic not allowed")));
-        ReplicationSender.Refused refused = sender.nextRefused();
+        RefusedBatch refused = sender.nextRefused();
         sender.skip(refused);
         BatchFrame marker = allSent().get(allSent().size() - 1);
         assertThat(key.verify(marker)).as("the marker leaves signed").isEqualTo(FrameSigner.Verdict.VALID);
@@ -782,7 +738,7 @@ class ReplicationSenderTest {
         for (long offset = 0; offset < 6; offset++) {
             sender.append(p0, record(offset));
         }
-        assertThat(sender.sendMetadata("orders", 6, Map.of("cleanup.policy", "compact"))).isTrue();
+        assertThat(sender.sendMetadata("orders", 6, Map.of("cleanup.policy", "compact"), NO_ANSWERS)).isTrue();
         assertThat(allSent()).hasSize(3).allSatisfy(frame -> assertThat(key.verify(frame))
                 .isEqualTo(FrameSigner.Verdict.VALID));
         List<TopicMetadataFrame> metadata = new ArrayList<>(r1.metadata);
@@ -796,7 +752,7 @@ class ReplicationSenderTest {
         sender(1, 1 << 30, SenderIntegrity.of(key));
         org.apache.kafka.common.Uuid topicId = org.apache.kafka.common.Uuid.randomUuid();
 
-        assertThat(sender.sendMetadata("orders", 6, Map.of(), 0, topicId, 1_700_000_000_123L)).isTrue();
+        assertThat(sender.sendMetadata("orders", 6, Map.of(), 0, topicId, 1_700_000_000_123L, NO_ANSWERS)).isTrue();
 
         assertThat(r1.metadata).singleElement().satisfies(frame -> {
             assertThat(frame.topicId()).isEqualTo(topicId);
@@ -911,8 +867,9 @@ class ReplicationSenderTest {
     void metadataCountsAsAppliedOnlyOnTheDestinationsSignedOk() {
         sender(2, 1 << 30, SenderIntegrity.of(key));
         List<String> answers = new ArrayList<>();
-        sender.metadataListener((topic, partitions, generation, applied) -> answers.add(topic + "/" + applied));
-        assertThat(sender.sendMetadata("orders", 6, Map.of())).isTrue();
+        MetadataInFlight.Listener listener = (topic, partitions, generation, applied) -> answers.add(topic + "/"
+                + applied);
+        assertThat(sender.sendMetadata("orders", 6, Map.of(), listener)).isTrue();
         TopicMetadataFrame sent = r1.metadata.isEmpty() ? r2.metadata.get(0) : r1.metadata.get(0);
 
         sender.onFrame(r1, AckFrame.ok(sent));

@@ -11,7 +11,7 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
-class SourceSiteTaskTest {
+class RecordIntakeTest {
 
     @Test
     void aRecordKeepsItsOffsetTimestampKeyValueAndHeaders() {
@@ -20,7 +20,7 @@ class SourceSiteTaskTest {
         SinkRecord record = new SinkRecord("orders", 3, Schema.BYTES_SCHEMA, new byte[] {7}, Schema.BYTES_SCHEMA,
                 new byte[] {8, 9}, 41L, 1_700_000_000_000L, TimestampType.LOG_APPEND_TIME, headers);
 
-        ReplicatedRecord replicated = SourceSiteTask.toReplicated(record);
+        ReplicatedRecord replicated = RecordIntake.toReplicated(record);
 
         assertThat(replicated.offset()).isEqualTo(41L);
         assertThat(replicated.timestamp()).isEqualTo(1_700_000_000_000L);
@@ -37,7 +37,7 @@ class SourceSiteTaskTest {
     void aRecordWithoutTimestampOrValueStaysSo() {
         SinkRecord record = new SinkRecord("orders", 0, null, null, null, null, 5L, null, TimestampType.CREATE_TIME);
 
-        ReplicatedRecord replicated = SourceSiteTask.toReplicated(record);
+        ReplicatedRecord replicated = RecordIntake.toReplicated(record);
 
         assertThat(replicated.timestamp()).isEqualTo(-1L);
         assertThat(replicated.timestampType()).isEqualTo(TimestampType.NO_TIMESTAMP_TYPE);
@@ -49,7 +49,7 @@ class SourceSiteTaskTest {
     void aValueThatIsNotBytesNamesTheConverterToSet() {
         SinkRecord record = new SinkRecord("orders", 1, null, null, Schema.STRING_SCHEMA, "text", 9L);
 
-        assertThatThrownBy(() -> SourceSiteTask.toReplicated(record))
+        assertThatThrownBy(() -> RecordIntake.toReplicated(record))
                 .isInstanceOf(DataException.class)
                 .hasMessageContaining("orders-1@9")
                 .hasMessageContaining("value.converter=org.apache.kafka.connect.converters.ByteArrayConverter");

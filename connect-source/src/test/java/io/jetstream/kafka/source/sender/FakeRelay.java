@@ -1,0 +1,64 @@
+package io.jetstream.kafka.source.sender;
+
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.Frame;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A relay that records the batch and metadata frames it is given (tests of the sender and its users). */
+public final class FakeRelay implements Relay {
+
+    final String name;
+    boolean ready = true;
+    boolean preferred = true;
+    int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
+    /** The batch frames sent, kept (released by {@link #releaseAll}). */
+    public final List<BatchFrame> sent = new ArrayList<>();
+    final List<TopicMetadataFrame> metadata = new ArrayList<>();
+
+    public FakeRelay(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean isReady() {
+        return ready;
+    }
+
+    @Override
+    public boolean send(Frame frame) {
+        if (!ready) {
+            ReferenceCountUtil.release(frame);
+            return false;
+        }
+        if (frame instanceof BatchFrame batch) {
+            sent.add(batch);
+        } else if (frame instanceof TopicMetadataFrame topicMetadata) {
+            metadata.add(topicMetadata);
+        } else {
+            ReferenceCountUtil.release(frame);
+        }
+        return true;
+    }
+
+    @Override
+    public int maxBatchPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    @Override
+    public boolean preferred() {
+        return preferred;
+    }
+
+    public void releaseAll() {
+        sent.forEach(ReferenceCountUtil::release);
+    }
+}
