@@ -2,8 +2,8 @@ package io.jetstream.kafka.launcher;
 
 import static io.jetstream.kafka.launcher.OptionChecks.requireWithin;
 
-import io.jetstream.kafka.testkit.bench.BenchPlan;
-import io.jetstream.kafka.testkit.bench.Variants;
+import io.jetstream.kafka.bench.BenchPlan;
+import io.jetstream.kafka.bench.Variants;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.jetstream.kafka.launcher;
 
-import io.jetstream.kafka.testkit.bench.BenchPlan;
-import io.jetstream.kafka.testkit.bench.BenchResult;
-import io.jetstream.kafka.testkit.bench.PartitionSweep;
-import io.jetstream.kafka.testkit.bench.WanBench;
+import io.jetstream.kafka.bench.BenchPlan;
+import io.jetstream.kafka.bench.BenchResult;
+import io.jetstream.kafka.bench.PartitionSweep;
+import io.jetstream.kafka.bench.WanBench;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.PrintStream;
 import java.nio.file.Path;

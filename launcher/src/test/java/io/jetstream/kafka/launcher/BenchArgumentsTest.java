@@ -3,8 +3,8 @@ package io.jetstream.kafka.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jetstream.kafka.testkit.bench.BenchPlan;
-import io.jetstream.kafka.testkit.bench.Variants;
+import io.jetstream.kafka.bench.BenchPlan;
+import io.jetstream.kafka.bench.Variants;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

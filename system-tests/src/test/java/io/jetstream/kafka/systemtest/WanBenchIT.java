@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jetstream.kafka.testkit.bench.BenchPlan;
-import io.jetstream.kafka.testkit.bench.BenchResult;
-import io.jetstream.kafka.testkit.bench.PartitionSweep;
-import io.jetstream.kafka.testkit.bench.VariantResult;
-import io.jetstream.kafka.testkit.bench.Variants;
-import io.jetstream.kafka.testkit.bench.WanBench;
+import io.jetstream.kafka.bench.BenchPlan;
+import io.jetstream.kafka.bench.BenchResult;
+import io.jetstream.kafka.bench.PartitionSweep;
+import io.jetstream.kafka.bench.VariantResult;
+import io.jetstream.kafka.bench.Variants;
+import io.jetstream.kafka.bench.WanBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,7 +88,7 @@ class WanBenchIT {
         JsonNode root = new ObjectMapper().readTree(Files.readString(WanBench.jsonFile(plan)));
         assertThat(root.get("scenario").asText()).isEqualTo("wan-varying-rate-quick");
         assertThat(Files.readString(WanBench.htmlFile(plan))).contains("Varying rate").doesNotContain("<script");
-        List<String> steps = plan.rateSteps().stream().map(io.jetstream.kafka.testkit.bench.RateStep::name).toList();
+        List<String> steps = plan.rateSteps().stream().map(io.jetstream.kafka.bench.RateStep::name).toList();
         List<String> ids = new ArrayList<>();
         for (JsonNode variant : root.get("variants")) {
             String id = variant.get("id").asText();

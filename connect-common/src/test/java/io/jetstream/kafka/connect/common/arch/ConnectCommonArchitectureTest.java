@@ -27,8 +27,8 @@ class ConnectCommonArchitectureTest {
     static final ArchRule knowsNeitherTheRelayNorTheLauncher = noClasses()
             .that().resideInAPackage("io.jetstream.kafka.connect.common..")
             .should().dependOnClassesThat().resideInAnyPackage("io.jetstream.kafka.relay..",
-                    "io.jetstream.kafka.launcher..", "io.jetstream.kafka.testkit..")
-            .because("the relay is a process of its own and the launcher and testkit use the connectors, not the reverse");
+                    "io.jetstream.kafka.launcher..", "io.jetstream.kafka.testkit..", "io.jetstream.kafka.bench..")
+            .because("the relay is a process of its own and the launcher, testkit and bench use the connectors, not the reverse");
 
     @ArchTest
     static final ArchRule usesNoConnectApi = noClasses()

@@ -1,0 +1,166 @@
+package io.jetstream.kafka.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The variants the benchmark knows, in the order a full run takes them (JetStream first while its
+ * workers run, then MirrorMaker 2 at the destination, then at the source, so that each group of
+ * Connect workers starts once).
+ */
+public final class Variants {
+
+    public static final String JS_1_ROUTE = "js-1route";
+    public static final String JS_3_ROUTES = "js-3routes";
+    public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
+    public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
+    public static final String JS_1_ROUTE_ALO = "js-1route-alo";
+    public static final String JS_1_ROUTE_ADAPTIVE = "js-1route-adaptive";
+    public static final String JS_3_ROUTES_ADAPTIVE = "js-3routes-adaptive";
+    public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
+    public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
+    public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
+    public static final String JS_HETERO_ADAPTIVE = "js-hetero-adaptive";
+    public static final String JS_HETERO_ROUND_ROBIN = "js-hetero-rr";
+    public static final String JS_1_ROUTE_DIRECT = "js-1route-direct";
+    public static final String MM2_DEFAULT_DST = "mm2-default-dst";
+    public static final String MM2_TUNED_DST = "mm2-tuned-dst";
+    public static final String MM2_TUNED_SRC = "mm2-tuned-src";
+    public static final String MM2_TUNED_3WORKERS = "mm2-tuned-3workers";
+    public static final String MM2_TUNED_SRC_EOS = "mm2-tuned-src-eos";
+
+    private static final Map<String, Variant> CATALOG = new LinkedHashMap<>();
+
+    static {
+        add(Variant.jetStream(JS_1_ROUTE, "JetStream, 1 route (shipped defaults)", 1, null));
+        add(Variant.jetStream(JS_3_ROUTES, "JetStream, 3 routes (shipped defaults)", 3, null));
+        // One route without a relay at the source site (issue 30): the source-site tasks connect over the
+        // WAN to the egress relay, which is its own ingress; two JVMs on the path instead of three.
+        add(Variant.jetStreamDirect(JS_1_ROUTE_DIRECT, "JetStream, 1 route, source straight to the egress relay"));
+        add(Variant.jetStream(JS_1_ROUTE_ZSTD, "JetStream, 1 route, zstd", 1, "zstd"));
+        add(Variant.jetStream(JS_3_ROUTES_ZSTD, "JetStream, 3 routes, zstd", 3, "zstd"));
+        // MirrorMaker 2's guarantee (at-least-once) on JetStream's side too: latency and CPU compared
+        // like with like with mm2-tuned-src; js-1route against mm2-tuned-src-eos is the exactly-once pair.
+        add(Variant.jetStreamAtLeastOnce(JS_1_ROUTE_ALO, "JetStream, 1 route, at-least-once (MM2's guarantee)", 1));
+        // The varying-rate scenario's batching: the adaptive policy (the shipped caps as its upper
+        // bounds) against a sweep of fixed caps, small to large, on one route; js-1route is the sweep's
+        // point at today's defaults (fixed, 10,000 records, 1 MiB, 20 ms linger: ~960 records of 1 KiB).
+        add(Variant.jetStreamWith(JS_1_ROUTE_ADAPTIVE, "JetStream, 1 route, batch.policy=adaptive",
+                Map.of("batch.policy", "adaptive")));
+        // cold-start and capacity-change (issue 13): adaptive batching on three routes (adaptive routing);
+        // js-3routes is its partner with today's fixed batching
+        add(Variant.jetStreamWith(JS_3_ROUTES_ADAPTIVE, "JetStream, 3 routes, batch.policy=adaptive", 3,
+                Map.of("batch.policy", "adaptive")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_SMALL, "JetStream, 1 route, fixed: 32 records, 2 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.records", "32", "batch.linger.ms", "2")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM, "JetStream, 1 route, fixed: 256 records, 5 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.records", "256", "batch.linger.ms", "5")));
+        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
+                Map.of("batch.policy", "fixed", "batch.max.bytes", "4194304", "batch.linger.ms", "100")));
+        // The heterogeneous scenario's routes (Heterogeneous): priced, capped adaptive routing against round-robin.
+        add(Variant.jetStream(JS_HETERO_ADAPTIVE, "JetStream, 3 unequal routes, adaptive routing with prices and a"
+                + " spend cap", 3, null));
+        add(Variant.jetStream(JS_HETERO_ROUND_ROBIN, "JetStream, 3 unequal routes, round-robin", 3, null));
+        // Default MM2 drains about 1.4 MB/s: a third of the backlog keeps its drain near a minute.
+        add(Variant.mirrorMaker(MM2_DEFAULT_DST, "MM2 defaults, at the destination",
+                new Variant.Mm2Setup(List.of("b2"), false, false, 1), 1.0 / 3));
+        add(Variant.mirrorMaker(MM2_TUNED_DST, "MM2 tuned, at the destination",
+                new Variant.Mm2Setup(List.of("b2"), false, true, 6), 1.0));
+        add(Variant.mirrorMaker(MM2_TUNED_SRC, "MM2 tuned, at the source (zstd before the WAN)",
+                new Variant.Mm2Setup(List.of("a1"), true, true, 6), 1.0));
+        add(Variant.mirrorMaker(MM2_TUNED_3WORKERS, "MM2 tuned, one worker on each of a1, a2, a3",
+                new Variant.Mm2Setup(List.of("a1", "a2", "a3"), true, true, 6), 1.0));
+        // JetStream's guarantee by default: exactly-once. MM2 at the source then commits its
+        // transactions across the WAN; a third of the backlog until its drain rate is known.
+        add(Variant.mirrorMaker(MM2_TUNED_SRC_EOS, "MM2 tuned, at the source, exactly-once",
+                new Variant.Mm2Setup(List.of("a1"), true, true, 6, true), 1.0 / 3));
+    }
+
+    private Variants() {
+    }
+
+    private static void add(Variant variant) {
+        CATALOG.put(variant.id(), variant);
+    }
+
+    /** Every variant, in run order. */
+    public static List<Variant> all() {
+        return List.copyOf(CATALOG.values());
+    }
+
+    /** Every variant id, in run order. */
+    public static List<String> ids() {
+        return List.copyOf(CATALOG.keySet());
+    }
+
+    /** The variants of a full run of scenario {@code wan} with the steady load (issue 10's set). */
+    public static List<String> fullRun() {
+        return List.of(JS_1_ROUTE, JS_3_ROUTES, JS_1_ROUTE_ZSTD, JS_3_ROUTES_ZSTD, JS_1_ROUTE_ALO, MM2_DEFAULT_DST,
+                MM2_TUNED_DST, MM2_TUNED_SRC, MM2_TUNED_3WORKERS, MM2_TUNED_SRC_EOS);
+    }
+
+    /**
+     * The varying-rate load's variants: the adaptive policy and four fixed settings (small, medium,
+     * today's defaults, large), all on one route, so that the top step fits one uplink.
+     */
+    public static List<String> varyingRateRun() {
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE, JS_1_ROUTE_FIXED_SMALL, JS_1_ROUTE_FIXED_MEDIUM,
+                JS_1_ROUTE_FIXED_LARGE);
+    }
+
+    /** The quick varying-rate load: the adaptive policy and today's fixed defaults. */
+    public static List<String> varyingRateQuick() {
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE);
+    }
+
+    /**
+     * The cold-start scenario's variants: adaptive batching against today's fixed defaults, on one route
+     * and on three.
+     */
+    public static List<String> coldStartRun() {
+        return List.of(JS_1_ROUTE, JS_3_ROUTES, JS_1_ROUTE_ADAPTIVE, JS_3_ROUTES_ADAPTIVE);
+    }
+
+    /** The capacity-change scenario's variants: three routes, adaptive and today's fixed batching. */
+    public static List<String> capacityChangeRun() {
+        return List.of(JS_3_ROUTES, JS_3_ROUTES_ADAPTIVE);
+    }
+
+    /** The quick form of either scenario with events: three routes, adaptive batching. */
+    public static List<String> eventsQuick() {
+        return List.of(JS_3_ROUTES_ADAPTIVE);
+    }
+
+    /** The variants of {@code --quick}: JetStream's three routes against MM2 tuned at the source. */
+    public static List<String> quickRun() {
+        return List.of(JS_3_ROUTES, MM2_TUNED_SRC);
+    }
+
+    /**
+     * The named variants in run order (not the order given).
+     *
+     * @throws IllegalArgumentException naming the unknown ids and the known ones
+     */
+    public static List<Variant> select(List<String> ids) {
+        List<String> unknown = new ArrayList<>();
+        for (String id : ids) {
+            if (!CATALOG.containsKey(id)) {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown variant(s) " + unknown + "; known: "
+                    + String.join(", ", CATALOG.keySet()));
+        }
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("no variant selected; known: " + String.join(", ", CATALOG.keySet()));
+        }
+        return CATALOG.values().stream().filter(v -> ids.contains(v.id())).toList();
+    }
+
+    public static Variant byId(String id) {
+        return select(List.of(id)).get(0);
+    }
+}

@@ -1,0 +1,47 @@
+package io.jetstream.kafka.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchPlanTest {
+
+    @Test
+    void theQuickPlanRacesThreeRoutesAgainstMm2AtTheSourceWithSmallVolumes() {
+        BenchPlan quick = BenchPlan.defaults("wan", true, Path.of("out"), "cmd");
+        assertThat(quick.variants()).containsExactly(Variants.JS_3_ROUTES, Variants.MM2_TUNED_SRC);
+        assertThat(quick.outputName()).isEqualTo("wan-quick");
+        assertThat(quick.backlogBytes()).isLessThanOrEqualTo(30_000_000L);
+        assertThat(quick.latencyPhase()).isLessThanOrEqualTo(Duration.ofSeconds(10));
+
+        BenchPlan full = BenchPlan.defaults("wan", false, Path.of("out"), "cmd");
+        assertThat(full.outputName()).isEqualTo("wan");
+        assertThat(full.variants()).containsExactlyElementsOf(Variants.fullRun());
+        assertThat(full.uplinkBitsPerSecond()).isEqualTo(40_000_000L);
+    }
+
+    @Test
+    void variantsRunInCatalogOrderAndUnknownOnesAreNamed() {
+        assertThat(Variants.select(List.of(Variants.MM2_TUNED_SRC, Variants.JS_1_ROUTE)))
+                .extracting(Variant::id).containsExactly(Variants.JS_1_ROUTE, Variants.MM2_TUNED_SRC);
+        assertThatThrownBy(() -> Variants.select(List.of("js-9routes")))
+                .hasMessageContaining("js-9routes").hasMessageContaining(Variants.MM2_DEFAULT_DST);
+    }
+
+    @Test
+    void badValuesNameTheirOption() {
+        BenchPlan plan = BenchPlan.defaults("wan", true, Path.of("out"), "cmd");
+        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, 0, Duration.ZERO, 1000, 25_000_000))
+                .hasMessageContaining("--latency-s");
+        assertThatThrownBy(() -> plan.withPhases(Duration.ZERO, 0, Duration.ofSeconds(5), 1000, 10))
+                .hasMessageContaining("--backlog-mb");
+        assertThatThrownBy(() -> plan.withNetwork(BenchPlan.NetworkMode.AUTO, 10, Duration.ofMillis(25)))
+                .hasMessageContaining("--uplink-mbit");
+        assertThatThrownBy(() -> BenchPlan.defaults("lan", false, Path.of("out"), "cmd"))
+                .hasMessageContaining("scenario 'lan'");
+    }
+}
