@@ -21,7 +21,7 @@ public final class EmbeddedRelay implements AutoCloseable {
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
-    private final BufferBudget budget;
+    private final ByteBudget budget;
     private final RelayHealth health;
     private final DataPipelineFactory dataPath;
     private final DataPipelineContext context;
@@ -32,7 +32,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     public EmbeddedRelay(RelayConfig config, DataPipelineFactory dataPath) {
         this.config = config;
         this.metrics = new RelayMetrics(config.relayId());
-        this.budget = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
+        this.budget = new ByteBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         this.health = new RelayHealth(config.relayId(), Clock.system());
         health.advanceTo(RelayHealth.Status.UP);
         this.dataPath = dataPath;
@@ -56,7 +56,7 @@ public final class EmbeddedRelay implements AutoCloseable {
         return metrics;
     }
 
-    public BufferBudget budget() {
+    public ByteBudget budget() {
         return budget;
     }
 

@@ -40,7 +40,7 @@ class RelayServerInitializerTest {
                 new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
         DefaultChannelGroup group = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         DataPipelineContext context = new DataPipelineContext(config, metrics,
-                BufferBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport,
+                ByteBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport,
                         Clock.system()),
                 new RelayHealth("r", Clock.system()));
         return new EmbeddedChannel(new RelayServerInitializer(ssl, transport, dataPath, context, group, () -> accepting,
