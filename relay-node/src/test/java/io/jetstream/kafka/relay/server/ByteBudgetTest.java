@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import io.prometheus.metrics.core.metrics.Gauge;
 import org.junit.jupiter.api.Test;
 
-class BufferBudgetTest {
+class ByteBudgetTest {
 
     private final Gauge bytes = Gauge.builder().name("bytes").build();
     private final Gauge batches = Gauge.builder().name("batches").build();
