@@ -16,8 +16,8 @@ import io.jetstream.kafka.relay.admin.AdminServerInitializer;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.transport.BoundedReadAllocator;
 import io.jetstream.kafka.transport.FrameBuffers;
 import io.netty.bootstrap.ServerBootstrap;
@@ -134,9 +134,9 @@ public final class RelayServer implements AutoCloseable {
 
                 LastResortHandler lastResort = new LastResortHandler(metrics);
                 TransportPipeline inbound = new TransportPipeline(config,
-                        new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
+                        new ConnectionCounter(metrics, RoleLabel.PENDING), lastResort);
                 TransportPipeline outbound = new TransportPipeline(config,
-                        new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
+                        new ConnectionCounter(metrics, RoleLabel.RELAY_OUT), lastResort);
                 PeerConnector peerConnector = new PeerConnector(config, clientSsl, metrics, dataChannels, outbound,
                         clock);
                 DataPipelineContext context = new DataPipelineContext(config, metrics, relayBuffer, peerConnector, health,

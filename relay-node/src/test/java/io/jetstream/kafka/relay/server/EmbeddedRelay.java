@@ -5,8 +5,8 @@ import java.util.Optional;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -37,9 +37,9 @@ public final class EmbeddedRelay implements AutoCloseable {
         health.advanceTo(RelayHealth.Status.UP);
         this.dataPath = dataPath;
         LastResortHandler lastResort = new LastResortHandler(metrics);
-        this.transport = new TransportPipeline(config, new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
+        this.transport = new TransportPipeline(config, new ConnectionCounter(metrics, RoleLabel.PENDING), lastResort);
         TransportPipeline outbound = new TransportPipeline(config,
-                new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
+                new ConnectionCounter(metrics, RoleLabel.RELAY_OUT), lastResort);
         this.context = new DataPipelineContext(config, metrics, budget,
                 new PeerConnector(config, Optional.empty(), metrics, channels, outbound, Clock.system()), health);
         this.admission = new HandshakeAdmission(config, metrics);
