@@ -437,7 +437,7 @@ final class RelayConfigDef {
                         .importance(Importance.HIGH).displayName("Route hops")
                         .doc("Data addresses (host:port) of the relays the batches pass through after this one,"
                                 + " in order; the last one is the destination's egress relay. [] or local: this"
-                                + " relay is the egress (sink-site tasks subscribe to it)."))
+                                + " relay is the egress (destination-site tasks subscribe to it)."))
                 .add(key(routeKey(destination, route, ROUTE_PRICE_PER_GB), Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Price per GB")
