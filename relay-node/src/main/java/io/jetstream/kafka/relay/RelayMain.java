@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Command line of the standalone relay: {@code java -jar jetstream-relay-node-<v>-all.jar --config FILE}
- * (the container's entry point, and later {@code ./jetstream relay --config FILE}).
+ * (the container's entry point); {@code ./jetstream relay --config FILE} (the launcher's
+ * {@code RelayCommand}) runs it with the same arguments.
  *
  * <p>Validates the configuration (every problem printed, naming its key; exit 2), starts the
  * relay (exit 1 if a listener cannot bind), and blocks until it stops. SIGTERM or Ctrl-C drains

@@ -23,11 +23,11 @@ import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Shares;
 import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
+import io.jetstream.kafka.relay.testing.TestPki;
 import io.jetstream.kafka.relay.testing.TestRelay;
 import io.jetstream.kafka.relay.testing.TestSender;
-import io.jetstream.kafka.relay.testing.TestPki;
 import io.jetstream.kafka.relay.testing.TestSubscriber;
 import io.jetstream.kafka.transport.ClientTls;
 import io.netty.channel.EventLoopGroup;
@@ -192,10 +192,10 @@ class RelayChainIT {
             assertThat(relay.metrics().acks().get()).isEqualTo(batches);
         }
         assertThat(a1.metrics().route(TestRelay.DESTINATION, "via-c1").batchesOut().get()).isEqualTo(batches);
-        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
-        assertThat(c1.metrics().connections(ConnectionRole.RELAY_IN).get()).isEqualTo(1);
-        assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
-        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).get()).isEqualTo(2);
+        assertThat(a1.metrics().connections(RoleLabel.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(c1.metrics().connections(RoleLabel.RELAY_IN).get()).isEqualTo(1);
+        assertThat(c1.metrics().connections(RoleLabel.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(b1.metrics().connections(RoleLabel.SINK_TASK).get()).isEqualTo(2);
         assertThat(c1.metrics().scrape()).contains("route=\"relay-a1>" + c1.hop() + ">" + b1.hop() + "\"");
     }
 
@@ -222,7 +222,7 @@ class RelayChainIT {
         await("50 acks").atMost(WAIT).until(() -> sender.oks() == 50);
 
         assertThat(subscriber.orderViolations()).isEmpty();
-        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).as("a1 -> b1 over mutual TLS")
+        assertThat(a1.metrics().connections(RoleLabel.RELAY_OUT).get()).as("a1 -> b1 over mutual TLS")
                 .isEqualTo(1);
     }
 
@@ -253,8 +253,8 @@ class RelayChainIT {
                         && a1.metrics().errors(ErrorKind.AUTHENTICATION_FAILED).get() >= 1);
         assertThat(strangerSubscriber.isReady()).isFalse();
         assertThat(strangerSender.isReady()).isFalse();
-        assertThat(b1.metrics().connections(ConnectionRole.SINK_TASK).get()).isZero();
-        assertThat(a1.metrics().connections(ConnectionRole.SOURCE_TASK).get()).isZero();
+        assertThat(b1.metrics().connections(RoleLabel.SINK_TASK).get()).isZero();
+        assertThat(a1.metrics().connections(RoleLabel.SOURCE_TASK).get()).isZero();
 
         // The bound certificates are served, and a1 (cn:relay-a1) may forward to b1.
         TestSubscriber subscriber = keep(new TestSubscriber("sink-task-0", b1Address, 0, 1, clients,

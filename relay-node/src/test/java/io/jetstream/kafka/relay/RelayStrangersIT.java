@@ -34,9 +34,9 @@ import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.core.wire.ProtocolException;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.testing.AdminClient;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
@@ -190,7 +190,7 @@ class RelayStrangersIT {
     }
 
     private static long pending(TestRelay relay) {
-        return (long) relay.metrics().connections(ConnectionRole.PENDING).get();
+        return (long) relay.metrics().connections(RoleLabel.PENDING).get();
     }
 
     private static AdminClient admin(TestRelay relay) {
@@ -251,7 +251,7 @@ class RelayStrangersIT {
             peers.add(socket);
         }
         await("every peer authenticated").atMost(WAIT)
-                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == STRANGERS);
+                .until(() -> relay.metrics().connections(RoleLabel.SOURCE_TASK).get() == STRANGERS);
         // Each relay connection now holds the start of a 16 MiB frame: before the fix, each reserved
         // the whole frame as soon as its first bytes spanned two reads (120 x 16 MiB = 1.9 GiB).
         await("every partial frame received").atMost(WAIT).until(() -> relay.metrics().scrape().lines()
@@ -268,7 +268,7 @@ class RelayStrangersIT {
             socket.close();
         }
         await("every connection closed").atMost(WAIT)
-                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 0);
+                .until(() -> relay.metrics().connections(RoleLabel.SOURCE_TASK).get() == 0);
     }
 
     /**
@@ -300,7 +300,7 @@ class RelayStrangersIT {
                 .until(() -> relay.metrics().errors(ErrorKind.CONTROL_DROPPED).get() > 0);
         long grown = DirectMemory.ofThisProcess().usedBytes() - usedBefore;
         assertThat(grown).as("direct memory grown by %d bytes", grown).isLessThan(16L << 20);
-        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get())
+        assertThat(relay.metrics().connections(RoleLabel.SOURCE_TASK).get())
                 .as("pinging is no offence: the peer stays connected").isEqualTo(1);
         assertThat(admin(relay).get("/health").statusCode()).isEqualTo(200);
     }
@@ -365,7 +365,7 @@ class RelayStrangersIT {
         Socket next = connect(relay);
         writeQuietly(next, hello(PeerRole.SENDER, TestRelay.TOKEN));
         await("admitted and authenticated").atMost(WAIT)
-                .until(() -> relay.metrics().connections(ConnectionRole.SOURCE_TASK).get() == 2);
+                .until(() -> relay.metrics().connections(RoleLabel.SOURCE_TASK).get() == 2);
         assertThat(relay.metrics().errors(ErrorKind.CONNECTION_LIMIT).get()).isEqualTo(1);
         assertThat(good.isReady()).as("authenticated peers are untouched").isTrue();
     }
@@ -392,7 +392,7 @@ class RelayStrangersIT {
             assertThat(nack.message()).contains(trapHop).contains("not allowed").contains("next.hops.allowed");
             assertThat(c1.metrics().nacks(NackReason.NEXT_HOP_NOT_ALLOWED).get()).isEqualTo(1);
             assertThat(c1.metrics().errors(ErrorKind.NEXT_HOP_NOT_ALLOWED).get()).isEqualTo(1);
-            assertThat(c1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isZero();
+            assertThat(c1.metrics().connections(RoleLabel.RELAY_OUT).get()).isZero();
             // A link would have started connecting before the answer was written: give a connection
             // attempt a second to arrive, bounded by the accept timeout.
             trap.setSoTimeout(1_000);

@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.testing.LeakChecks;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.testing.MountedSecret;
 import io.jetstream.kafka.relay.testing.TestPki;
 import io.jetstream.kafka.relay.testing.TestRelay;
@@ -178,7 +178,7 @@ class TlsRotationIT {
         assertThat(sender.disconnects).as("the sender's first connection stayed up").isEmpty();
         assertThat(sender.oks()).isEqualTo(sender.sent.size());
         assertThat(subscriber.orderViolations()).isEmpty();
-        assertThat(a1.metrics().connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(a1.metrics().connections(RoleLabel.RELAY_OUT).get()).isEqualTo(1);
         assertThat(a1.metrics().tlsReloadFailures().get()).isZero();
         assertThat(b1.metrics().tlsReloadFailures().get()).isZero();
 
@@ -189,8 +189,8 @@ class TlsRotationIT {
         b1Config.put("listener.port", b1.data().getPort());
         TestRelay b1Again = keep(TestRelay.start(b1Config));
         await("a1 reconnects to b1 and the subscriber to b1").atMost(WAIT)
-                .until(() -> b1Again.metrics().connections(ConnectionRole.RELAY_IN).get() == 1
-                        && b1Again.metrics().connections(ConnectionRole.SINK_TASK).get() == 1 && subscriber.isReady());
+                .until(() -> b1Again.metrics().connections(RoleLabel.RELAY_IN).get() == 1
+                        && b1Again.metrics().connections(RoleLabel.SINK_TASK).get() == 1 && subscriber.isReady());
         long oksBefore = sender.oks();
         for (int i = 0; i < 20; i++) {
             sender.send(TOPIC, i % 6, 5, 200);

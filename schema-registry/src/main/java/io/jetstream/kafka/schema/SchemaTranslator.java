@@ -202,9 +202,4 @@ public final class SchemaTranslator {
     public long holds() {
         return held.get();
     }
-
-    /** Schemas received from the source and kept. */
-    public int shippedSchemas() {
-        return shipped.size();
-    }
 }

@@ -27,14 +27,6 @@ public record TlsMaterial(List<X509Certificate> trust, List<X509Certificate> cha
         return chain.isEmpty() ? Optional.empty() : Optional.of(chain.get(0));
     }
 
-    public X509Certificate[] trustArray() {
-        return trust.toArray(X509Certificate[]::new);
-    }
-
-    public X509Certificate[] chainArray() {
-        return chain.toArray(X509Certificate[]::new);
-    }
-
     /** Serial number (hex), subject and end of validity of the leaf, for logs; or "no certificate". */
     public String describeLeaf() {
         return leaf().map(c -> "certificate serial " + c.getSerialNumber().toString(16) + " subject "

@@ -2,7 +2,7 @@ package io.jetstream.kafka.core.batch;
 
 /**
  * Limits a decoder enforces on a batch before it allocates for it. They bound the heap one batch
- * can claim at the sink, whatever the peer declares:
+ * can claim at the destination, whatever the peer declares:
  * <ul>
  *   <li>a payload that declares, or decompresses to, more than {@code maxUncompressedBytes};
  *   <li>more than {@code maxRecords} records;

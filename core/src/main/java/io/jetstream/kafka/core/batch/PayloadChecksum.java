@@ -7,7 +7,7 @@ import java.util.zip.CRC32C;
 /**
  * CRC32C of batch payloads as sent (after compression). The JDK implementation uses the CPU's
  * CRC32C instructions, so checking a payload costs far less than decoding it; an ingress relay may
- * check it to reject a corrupt sender early, the sink always checks it.
+ * check it to reject a corrupt sender early, the destination always checks it.
  */
 public final class PayloadChecksum {
 

@@ -8,13 +8,13 @@ import org.apache.kafka.common.Uuid;
  * The unit JetStream replicates: consecutive records of <em>one</em> origin topic-partition.
  *
  * <p>One partition per batch keeps the rest of the system simple: the egress relay routes a whole
- * batch to the one subscriber that owns its partition, the sink applies it atomically in order,
+ * batch to the one subscriber that owns its partition, the destination applies it atomically in order,
  * and one acknowledgement commits one offset range. Senders that read many partitions build one
  * batch per partition and send them concurrently.
  *
  * <p>Ordering rule: {@code prevOffset} is the last offset of the previous batch of this partition
  * from the same sender (-1 for the first batch after an assignment, whose {@code coveredFrom}
- * says where the sender's coverage starts). The sink applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
+ * says where the sender's coverage starts). The destination applies the batch when {@code prevOffset <= lastWritten(partition)}, skipping
  * records at or below {@code lastWritten}, and holds it otherwise. This tolerates offset gaps
  * (compaction, transaction markers) and task reassignment.
  *

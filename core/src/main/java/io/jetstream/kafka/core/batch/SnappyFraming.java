@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Why: {@code SnappyInputStream} allocates a buffer of each chunk's declared compressed length
  * (up to 512 MiB) and of each chunk's declared uncompressed length (up to 4 GiB) before it checks
- * anything. A peer could make the sink allocate that much with a few bytes. This scan checks every
+ * anything. A peer could make the destination allocate that much with a few bytes. This scan checks every
  * chunk length against the bytes that actually follow, and the sum of the uncompressed lengths
  * against the size declared in the batch header, so only honest lengths reach the library.
  *

@@ -87,11 +87,6 @@ public final class InFlightWindow<P> {
             return sentAtNanos;
         }
 
-        /** When the batch is due for another attempt unless acknowledged first. */
-        public long deadlineNanos() {
-            return deadlineNanos;
-        }
-
         public int attempts() {
             return attempts;
         }

@@ -336,30 +336,12 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
         return (long) Math.max(1, Math.min(settings.maxInFlightBytes(), pipe));
     }
 
-    /** The decision in force (null before the first {@link #decision} call). */
-    public synchronized BatchDecision lastDecision() {
-        return current;
-    }
-
     /**
      * Times the batch size changed since creation; a measure of stability (a linger set anew for the
      * partitions' rate, the size kept, is not counted).
      */
     public synchronized long decisionChanges() {
         return changes;
-    }
-
-    public synchronized StreamEstimates streamEstimates(long nowNanos) {
-        return stream.estimates(nowNanos);
-    }
-
-    public synchronized LinkEstimates pathEstimates(long nowNanos) {
-        return link.estimates(nowNanos);
-    }
-
-    /** The path up to the egress relay as receipts measure it; empty before the first receipt. */
-    public synchronized Optional<LinkEstimates> receiptEstimates(long nowNanos) {
-        return Optional.ofNullable(carriedEstimates(nowNanos));
     }
 
     public AdaptiveBatchSettings settings() {

@@ -82,10 +82,6 @@ public final class DecayingRate {
         return started ? Math.max(0, Math.max(nowNanos, lastNanos) - startNanos) : 0;
     }
 
-    public boolean hasSamples() {
-        return started;
-    }
-
     private void decayTo(long nowNanos) {
         if (nowNanos > lastNanos) {
             decayedSum *= Math.exp(-(nowNanos - lastNanos) / tauNanos);

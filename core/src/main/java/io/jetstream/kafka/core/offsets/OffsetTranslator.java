@@ -95,11 +95,6 @@ public final class OffsetTranslator {
         return byOrigin.isEmpty() ? -1 : byOrigin.firstKey();
     }
 
-    /** The origin position after the last mapped record (-1 while empty). */
-    public long lastOriginPosition() {
-        return byOrigin.isEmpty() ? -1 : byOrigin.lastEntry().getValue().lastOrigin() + 1;
-    }
-
     /**
      * Whether the entries held are of the origin topic incarnation {@code currentTopicId} (the id the
      * origin cluster gives the topic now; {@link Uuid#ZERO_UUID} when the topic does not exist). Entries

@@ -3,7 +3,7 @@ package io.jetstream.kafka.core.protocol;
 import java.util.Objects;
 
 /**
- * Outcome of one BATCH (or TOPIC_METADATA), sent by the sink-site subscriber, or by the relay that
+ * Outcome of one BATCH (or TOPIC_METADATA), sent by the destination-site subscriber, or by the relay that
  * gave up on it, back along the reverse path hop by hop to the origin sender. Each relay matches it
  * to the connection the batch came from by {@code (originNodeId, batchId)}.
  *

@@ -12,11 +12,11 @@ public enum AckReason {
     NO_SUBSCRIBER(1, true),
     /** A relay on the path could not reach the next hop; try another route. */
     NEXT_HOP_UNREACHABLE(2, true),
-    /** A relay or the sink is over its in-flight budget; back off. */
+    /** A relay or the destination-site task is over its in-flight budget; back off. */
     OVERLOADED(3, true),
-    /** OK: the sink had already written every record of the batch. */
+    /** OK: the destination-site task had already written every record of the batch. */
     DUPLICATE(4, false),
-    /** The sink failed to write to the destination cluster. */
+    /** The destination-site task failed to write to the destination cluster. */
     WRITE_FAILED(5, true),
     /** The batch was not acknowledged downstream in time. */
     TIMEOUT(6, true),

@@ -6,7 +6,7 @@ public enum PeerRole {
     SENDER(1),
     /** Another relay: forwards BATCH and TOPIC_METADATA one hop further, returns ACK. */
     RELAY(2),
-    /** A sink-site connector task: sends SUBSCRIBE and ACK, receives BATCH and TOPIC_METADATA. */
+    /** A destination-site connector task: sends SUBSCRIBE and ACK, receives BATCH and TOPIC_METADATA. */
     SUBSCRIBER(3);
 
     private static final PeerRole[] BY_CODE = WireEnums.indexByCode(PeerRole.class, PeerRole::code);

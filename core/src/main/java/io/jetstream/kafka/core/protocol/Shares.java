@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Splits a stream's origin partitions into shares, one per sink-site task. The egress relay and
- * the sink connector must agree without talking, so the function is pure and fixed by the protocol:
+ * Splits a stream's origin partitions into shares, one per destination-site task. The egress relay and
+ * the destination-site connector must agree without talking, so the function is pure and fixed by the protocol:
  *
  * <pre>
  * owner(topic, partition, shareCount) =

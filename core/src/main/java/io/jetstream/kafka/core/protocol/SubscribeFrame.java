@@ -1,14 +1,14 @@
 package io.jetstream.kafka.core.protocol;
 
 /**
- * A sink-site task subscribes to a share of a stream's origin partitions at an egress relay: it
+ * A destination-site task subscribes to a share of a stream's origin partitions at an egress relay: it
  * receives the batches of every partition with {@code Shares.owner(topic, partition, shareCount) ==
  * shareIndex}. Answered by {@link SubscribeOkFrame} or an {@link ErrorFrame}.
  *
  * @param streamId stream to receive
  * @param subscriberId stable id of the subscribing task (a newer subscription with the same share replaces it)
  * @param shareIndex this task's share, {@code 0 <= shareIndex < shareCount}
- * @param shareCount number of shares the stream's partitions are split into (the sink task count), 1..65535
+ * @param shareCount number of shares the stream's partitions are split into (the destination-site task count), 1..65535
  * @param epoch when the subscribing task instance started (epoch milliseconds, >= 0): of two
  *        subscriptions for the same share the relay keeps the one with the higher epoch and closes
  *        the other with {@code ERROR(SUPERSEDED)}, so a left-over instance (a task whose stop timed

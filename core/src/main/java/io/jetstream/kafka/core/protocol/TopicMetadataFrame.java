@@ -7,7 +7,7 @@ import java.util.TreeMap;
 import org.apache.kafka.common.Uuid;
 
 /**
- * Describes an origin topic so the sink site can create or align the destination topic. Routed
+ * Describes an origin topic so the destination site can create or align the destination topic. Routed
  * like a batch (same routing header, same hop handling) and acknowledged by an {@link AckFrame}
  * whose batch id is the metadata id (drawn from the sender's batch id sequence) with partition and
  * lastOffset -1.

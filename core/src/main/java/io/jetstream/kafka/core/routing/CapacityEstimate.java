@@ -43,9 +43,4 @@ final class CapacityEstimate {
         }
         return Math.max(value, e.deliveredBytesPerSecond());
     }
-
-    /** Whether the route's capacity was ever measured. */
-    boolean everMeasured() {
-        return !Double.isNaN(lastMeasured);
-    }
 }

@@ -141,10 +141,6 @@ final class RouteHealth {
         return state;
     }
 
-    int consecutiveFailures() {
-        return consecutiveFailures;
-    }
-
     /** State changes since creation; a measure of flapping. */
     long transitions() {
         return transitions;

@@ -24,8 +24,4 @@ public record SpendCap(double total, double perWindow) {
     public static SpendCap perWindow(double money) {
         return new SpendCap(Double.POSITIVE_INFINITY, money);
     }
-
-    public boolean limited() {
-        return Double.isFinite(total) || Double.isFinite(perWindow);
-    }
 }

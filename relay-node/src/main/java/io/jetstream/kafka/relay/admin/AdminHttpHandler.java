@@ -6,8 +6,8 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
@@ -87,7 +87,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         body.put("relayId", health.relayId());
         body.put("uptimeMs", health.uptimeMs());
         long open = 0;
-        for (ConnectionRole role : ConnectionRole.values()) {
+        for (RoleLabel role : RoleLabel.values()) {
             open += (long) metrics.connections(role).get();
         }
         body.put("dataConnections", open);

@@ -126,7 +126,7 @@ final class RelayConfigDef {
                         .doc("As routing.probe.share, for routes costlier than the cheapest tier. Each probe is"
                                 + " paid and counts against routing.spend.cap.per.hour, so 0 (no probing) by default."));
         new ConfigGroup(def, GROUP_ROUTING)
-                .add(key(NEXT_HOPS_ALLOWED, Type.LIST).defaultValue("").validator(HopAddressListValidator.INSTANCE)
+                .add(key(NEXT_HOPS_ALLOWED, Type.LIST).defaultValue("").validator(HopListValidator.ADDRESSES)
                         .importance(Importance.HIGH).displayName("Allowed next hops")
                         .doc("Data addresses (host:port) of relays this relay may forward to when a batch's path"
                                 + " names them, besides the hops of its own routes. An intermediate relay (one with"
@@ -433,11 +433,11 @@ final class RelayConfigDef {
     static ConfigDef route(String destination, String route) {
         ConfigDef def = new ConfigDef();
         new ConfigGroup(def, GROUP_ROUTING)
-                .add(key(routeKey(destination, route, ROUTE_HOPS), Type.LIST).validator(HopListValidator.INSTANCE)
+                .add(key(routeKey(destination, route, ROUTE_HOPS), Type.LIST).validator(HopListValidator.ROUTE_HOPS)
                         .importance(Importance.HIGH).displayName("Route hops")
                         .doc("Data addresses (host:port) of the relays the batches pass through after this one,"
                                 + " in order; the last one is the destination's egress relay. [] or local: this"
-                                + " relay is the egress (sink-site tasks subscribe to it)."))
+                                + " relay is the egress (destination-site tasks subscribe to it)."))
                 .add(key(routeKey(destination, route, ROUTE_PRICE_PER_GB), Type.DOUBLE).defaultValue(0.0)
                         .validator(Range.atLeast(0.0))
                         .importance(Importance.MEDIUM).displayName("Price per GB")

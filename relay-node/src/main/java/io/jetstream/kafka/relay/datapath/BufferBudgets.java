@@ -2,7 +2,7 @@ package io.jetstream.kafka.relay.datapath;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.jetstream.kafka.relay.server.BufferBudget;
+import io.jetstream.kafka.relay.server.ByteBudget;
 
 /**
  * The one owner of the relay's buffer budget ({@code buffer.max.bytes}) and of each upstream
@@ -19,7 +19,7 @@ import io.jetstream.kafka.relay.server.BufferBudget;
  */
 final class BufferBudgets {
 
-    private final BufferBudget relay;
+    private final ByteBudget relay;
     private final Waiters roomWaiters;
 
     /**
@@ -27,23 +27,23 @@ final class BufferBudgets {
      *                    and {@code jetstream_relay_inflight_batches})
      * @param roomWaiters upstreams to wake when bytes return
      */
-    BufferBudgets(BufferBudget relay, Waiters roomWaiters) {
+    BufferBudgets(ByteBudget relay, Waiters roomWaiters) {
         this.relay = relay;
         this.roomWaiters = roomWaiters;
     }
 
     /** Opens the budget of one upstream connection, whose handler is woken whenever its bytes return. */
     Account open(Waiter owner, long connectionMaxBytes) {
-        return new Account(owner, BufferBudget.unmetered(connectionMaxBytes));
+        return new Account(owner, ByteBudget.unmetered(connectionMaxBytes));
     }
 
     /** One upstream connection's budget, within the relay's. */
     final class Account {
 
         private final Waiter owner;
-        private final BufferBudget connection;
+        private final ByteBudget connection;
 
-        private Account(Waiter owner, BufferBudget connection) {
+        private Account(Waiter owner, ByteBudget connection) {
             this.owner = owner;
             this.connection = connection;
         }

@@ -1,7 +1,7 @@
 package io.jetstream.kafka.relay.datapath;
 
 import io.jetstream.kafka.relay.admin.RelayHealth;
-import io.jetstream.kafka.relay.server.BufferBudget;
+import io.jetstream.kafka.relay.server.ByteBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +17,11 @@ final class Drain {
 
     private final RelayHealth health;
     private final String relayId;
-    private final BufferBudget relayBuffer;
+    private final ByteBudget relayBuffer;
     private volatile boolean draining;
 
     /** @param relayBuffer what is still in flight, for the log line */
-    Drain(RelayHealth health, String relayId, BufferBudget relayBuffer) {
+    Drain(RelayHealth health, String relayId, ByteBudget relayBuffer) {
         this.health = health;
         this.relayId = relayId;
         this.relayBuffer = relayBuffer;

@@ -9,19 +9,18 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
+import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.HelloFrame;
 import io.jetstream.kafka.core.protocol.HelloOkFrame;
-import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.ProtocolVersion;
-import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.relay.config.PeerIdentity;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.StreamSpec;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.PeerMetrics;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
-import io.jetstream.kafka.relay.server.ConnectionRoles;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
+import io.jetstream.kafka.relay.server.ConnectionCounter;
 import io.jetstream.kafka.relay.server.DrainStartedEvent;
 import io.jetstream.kafka.transport.FrameDecoderHandler;
 import io.jetstream.kafka.transport.FrameEncoderHandler;
@@ -161,7 +160,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (ok.macs()) {
             FrameEncoderHandler.useMacs(ctx.channel());
         }
-        ConnectionRoles.assign(ctx.channel(), connectionRole(hello.role()), metrics);
+        ConnectionCounter.assign(ctx.channel(), RoleLabel.of(hello.role()), metrics);
         ctx.writeAndFlush(ok);
         log.debug("Accepted {} on {}", session, ctx.channel());
 
@@ -194,14 +193,6 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private void refuse(ChannelHandlerContext ctx, ErrorKind kind, HelloFrame hello, String detail) {
         rejected = true;
         refusals.refuse(ctx, kind, hello, detail);
-    }
-
-    private static ConnectionRole connectionRole(PeerRole role) {
-        return switch (role) {
-            case SENDER -> ConnectionRole.SOURCE_TASK;
-            case RELAY -> ConnectionRole.RELAY_IN;
-            case SUBSCRIBER -> ConnectionRole.SINK_TASK;
-        };
     }
 
     @Override

@@ -6,10 +6,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.PeerMetrics;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.transport.PeerClient;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -117,7 +117,7 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
     public void onReady(PeerClient c) {
         String relayId = c.peerNodeId();
         state = State.READY;
-        relayMetrics.connections(ConnectionRole.RELAY_OUT).inc();
+        relayMetrics.connections(RoleLabel.RELAY_OUT).inc();
         log.info("Connected to next hop {} ({}) for stream {}", hop, relayId, streamId);
         waiters.wakeAll();
     }
@@ -127,7 +127,7 @@ final class NextHopLink implements Downstream, PeerClient.Listener {
         State previous = state;
         state = State.DOWN;
         if (previous == State.READY) {
-            relayMetrics.connections(ConnectionRole.RELAY_OUT).dec();
+            relayMetrics.connections(RoleLabel.RELAY_OUT).dec();
             log.info("Lost next hop {} for stream {}: {}", hop, streamId, cause == null ? "closed" : cause.toString());
         } else if (previous == State.CONNECTING) {
             relayMetrics.errors(ErrorKind.CONNECT_FAILED).inc();

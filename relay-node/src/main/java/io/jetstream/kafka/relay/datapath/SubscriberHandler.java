@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A sink-site task subscribed at this relay (its egress): one SUBSCRIBE for the connection's
+ * A destination-site task subscribed at this relay (its egress): one SUBSCRIBE for the connection's
  * stream registers its share ({@code SUBSCRIBE_OK}); from then on batches of the partitions it owns
  * are written to it and its ACKs travel back upstream. The connection is always read (it carries
  * only small ACKs and heartbeats, and every ACK frees buffer space); what is written to it is

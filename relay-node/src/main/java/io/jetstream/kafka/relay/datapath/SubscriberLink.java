@@ -11,7 +11,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * A subscribed sink-site task, as a {@link Downstream} of the egress: batches of the partitions
+ * A subscribed destination-site task, as a {@link Downstream} of the egress: batches of the partitions
  * its share owns are written to its connection. Lives as long as that connection.
  */
 final class SubscriberLink implements Downstream {

@@ -16,7 +16,7 @@ import io.jetstream.kafka.core.protocol.SubscribeFrame;
  *
  * <p>Invariant: every subscription of a stream has the same share count and a share index of its
  * own, so each partition has exactly one owner ({@code Shares.owns}). A new subscription conflicts
- * with those of the same share and, when its share count differs (a rescale of the sink-site
+ * with those of the same share and, when its share count differs (a rescale of the destination-site
  * connector, or someone with the subscriber token), with every subscription of the stream. It takes
  * their place when its epoch (when the subscribing task instance started) is at least each of
  * theirs, so a newer task instance, and the new tasks of a rescale, replace what they succeed; it is

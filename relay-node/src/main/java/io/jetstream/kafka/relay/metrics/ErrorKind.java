@@ -38,7 +38,7 @@ public enum ErrorKind {
      */
     BUFFER_FULL,
     /**
-     * A subscription closed or refused because a newer instance of the same sink-site task holds
+     * A subscription closed or refused because a newer instance of the same destination-site task holds
      * its share (a task instance left over from a stop that timed out).
      */
     SUPERSEDED,

@@ -106,7 +106,7 @@ public final class RelayMetrics implements AutoCloseable {
     private final GaugeDataPoint tlsCertificateExpiry;
     private final CounterDataPoint acks;
     private final Map<ErrorKind, CounterDataPoint> errorsByKind = new EnumMap<>(ErrorKind.class);
-    private final Map<ConnectionRole, GaugeDataPoint> connectionsByRole = new EnumMap<>(ConnectionRole.class);
+    private final Map<RoleLabel, GaugeDataPoint> connectionsByRole = new EnumMap<>(RoleLabel.class);
     private final Map<NackReason, CounterDataPoint> nacksByReason = new EnumMap<>(NackReason.class);
     private final PeerSeries peers;
     private final Map<List<String>, RouteMetrics> routes = new ConcurrentHashMap<>();
@@ -209,7 +209,7 @@ public final class RelayMetrics implements AutoCloseable {
         for (ErrorKind kind : ErrorKind.values()) {
             errorsByKind.put(kind, errors.labelValues(kind.label()));
         }
-        for (ConnectionRole role : ConnectionRole.values()) {
+        for (RoleLabel role : RoleLabel.values()) {
             connectionsByRole.put(role, connections.labelValues(role.label()));
         }
         for (NackReason reason : NackReason.values()) {
@@ -317,7 +317,7 @@ public final class RelayMetrics implements AutoCloseable {
         return errorsByKind.get(kind);
     }
 
-    public GaugeDataPoint connections(ConnectionRole role) {
+    public GaugeDataPoint connections(RoleLabel role) {
         return connectionsByRole.get(role);
     }
 

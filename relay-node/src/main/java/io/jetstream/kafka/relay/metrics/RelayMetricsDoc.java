@@ -25,7 +25,7 @@ public final class RelayMetricsDoc {
         }
         out.append("\nLabel values:\n\n");
         values(out, "errors_total{kind}", ErrorKind.values(), ErrorKind::label);
-        values(out, "connections{role}", ConnectionRole.values(), ConnectionRole::label);
+        values(out, "connections{role}", RoleLabel.values(), RoleLabel::label);
         values(out, "nacks_total{reason}", NackReason.values(), NackReason::label);
         out.append("- `peer`: the id a connector task or relay announces at handshake, or the address of a next hop;"
                 + " at most `metrics.peers.max` peers have series of their own, more share `peer=\"")

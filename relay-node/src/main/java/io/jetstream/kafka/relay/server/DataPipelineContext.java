@@ -17,14 +17,14 @@ public final class DataPipelineContext {
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
-    private final BufferBudget relayBuffer;
+    private final ByteBudget relayBuffer;
     private final PeerConnector peerConnector;
     private final RelayHealth health;
     private final EventLoopGroup eventLoops;
     private final Clock clock;
 
     /** A context without event loops of its own (handler tests on an {@code EmbeddedChannel}). */
-    public DataPipelineContext(RelayConfig config, RelayMetrics metrics, BufferBudget relayBuffer,
+    public DataPipelineContext(RelayConfig config, RelayMetrics metrics, ByteBudget relayBuffer,
                                PeerConnector peerConnector, RelayHealth health) {
         this(config, metrics, relayBuffer, peerConnector, health, null, Clock.system());
     }
@@ -34,7 +34,7 @@ public final class DataPipelineContext {
      *                   before any channel asks (null when there are none, as in handler tests)
      * @param clock      the relay's clock: ack latencies, route timing, heartbeats
      */
-    public DataPipelineContext(RelayConfig config, RelayMetrics metrics, BufferBudget relayBuffer,
+    public DataPipelineContext(RelayConfig config, RelayMetrics metrics, ByteBudget relayBuffer,
                                PeerConnector peerConnector, RelayHealth health, EventLoopGroup eventLoops,
                                Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -57,7 +57,7 @@ public final class DataPipelineContext {
     }
 
     /** The relay-wide budget of {@code buffer.max.bytes}; graceful shutdown waits for it to empty. */
-    public BufferBudget relayBuffer() {
+    public ByteBudget relayBuffer() {
         return relayBuffer;
     }
 

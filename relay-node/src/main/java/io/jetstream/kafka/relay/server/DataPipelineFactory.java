@@ -34,7 +34,7 @@ import io.netty.channel.Channel;
  * <p>Frame size must be bounded with {@link DataPipelineContext#config()}{@code .frameMaxBytes()}
  * (e.g. in a {@code LengthFieldBasedFrameDecoder}), errors counted through
  * {@link DataPipelineContext#metrics()}, and a connection's role reported with
- * {@link ConnectionRoles#assign} once the handshake has identified the peer.
+ * {@link ConnectionCounter#assign} once the handshake has identified the peer.
  */
 public interface DataPipelineFactory {
 

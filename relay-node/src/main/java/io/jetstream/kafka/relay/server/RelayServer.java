@@ -16,8 +16,8 @@ import io.jetstream.kafka.relay.admin.AdminServerInitializer;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.transport.BoundedReadAllocator;
 import io.jetstream.kafka.transport.FrameBuffers;
 import io.netty.bootstrap.ServerBootstrap;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>stops accepting data connections and reports {@code DRAINING} on {@code /health} (503);</li>
  *   <li>fires {@link DrainStartedEvent} into every data connection;</li>
- *   <li>waits until the relay holds no batch ({@link BufferBudget#whenEmpty()}) or the grace
+ *   <li>waits until the relay holds no batch ({@link ByteBudget#whenEmpty()}) or the grace
  *       period is over;</li>
  *   <li>closes every data connection (accepted and outgoing), then the admin listener, then the
  *       event loops, and logs how long it took and what, if anything, was abandoned.</li>
@@ -72,7 +72,7 @@ public final class RelayServer implements AutoCloseable {
     private final RelayHealth health;
     /** The relay's one clock, handed to its health and its data path. */
     private final Clock clock = Clock.system();
-    private final BufferBudget relayBuffer;
+    private final ByteBudget relayBuffer;
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object lifecycleLock = new Object();
 
@@ -102,7 +102,7 @@ public final class RelayServer implements AutoCloseable {
             metrics.directMemoryUsedBytes().set(directMemory.usedBytes());
             metrics.directMemoryMaxBytes().set(directMemory.maxBytes());
         });
-        this.relayBuffer = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
+        this.relayBuffer = new ByteBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         metrics.bufferLimitBytes().set(config.bufferMaxBytes());
         metrics.limitPeers(config.metricsPeersMax(), config.metricsPeerRetention());
     }
@@ -134,9 +134,9 @@ public final class RelayServer implements AutoCloseable {
 
                 LastResortHandler lastResort = new LastResortHandler(metrics);
                 TransportPipeline inbound = new TransportPipeline(config,
-                        new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
+                        new ConnectionCounter(metrics, RoleLabel.PENDING), lastResort);
                 TransportPipeline outbound = new TransportPipeline(config,
-                        new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
+                        new ConnectionCounter(metrics, RoleLabel.RELAY_OUT), lastResort);
                 PeerConnector peerConnector = new PeerConnector(config, clientSsl, metrics, dataChannels, outbound,
                         clock);
                 DataPipelineContext context = new DataPipelineContext(config, metrics, relayBuffer, peerConnector, health,
@@ -388,7 +388,7 @@ public final class RelayServer implements AutoCloseable {
     }
 
     /** The relay-wide buffer budget that the data path reserves from. */
-    public BufferBudget relayBuffer() {
+    public ByteBudget relayBuffer() {
         return relayBuffer;
     }
 

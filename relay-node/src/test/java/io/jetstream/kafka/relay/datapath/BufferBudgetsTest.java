@@ -2,7 +2,7 @@ package io.jetstream.kafka.relay.datapath;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jetstream.kafka.relay.server.BufferBudget;
+import io.jetstream.kafka.relay.server.ByteBudget;
 import org.junit.jupiter.api.Test;
 
 /** The one owner of the buffer budgets: what a reservation returns, when, and whom it wakes. */
@@ -18,7 +18,7 @@ class BufferBudgetsTest {
         }
     }
 
-    private final BufferBudget relay = BufferBudget.unmetered(1_000);
+    private final ByteBudget relay = ByteBudget.unmetered(1_000);
     private final Waiters roomWaiters = new Waiters();
     private final BufferBudgets budgets = new BufferBudgets(relay, roomWaiters);
     private final CountingWaiter owner = new CountingWaiter();

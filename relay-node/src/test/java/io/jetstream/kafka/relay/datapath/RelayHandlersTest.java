@@ -22,16 +22,16 @@ import io.jetstream.kafka.core.protocol.PingFrame;
 import io.jetstream.kafka.core.protocol.PongFrame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.Shares;
-import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.jetstream.kafka.core.protocol.SubscribeOkFrame;
+import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.codec.FrameCodec;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.core.testing.LeakChecks;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.NackReason;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.server.EmbeddedRelay;
 import io.jetstream.kafka.relay.testing.TestBatches;
 import io.jetstream.kafka.relay.testing.TestRelay;
@@ -170,8 +170,8 @@ class RelayHandlersTest {
 
         EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
 
-        assertThat(relay.metrics().connections(ConnectionRole.SOURCE_TASK).get()).isEqualTo(1);
-        assertThat(relay.metrics().connections(ConnectionRole.PENDING).get()).isZero();
+        assertThat(relay.metrics().connections(RoleLabel.SOURCE_TASK).get()).isEqualTo(1);
+        assertThat(relay.metrics().connections(RoleLabel.PENDING).get()).isZero();
         assertThat(sender.pipeline().names()).containsSubsequence("traffic", "frame-decoder", "frame-encoder",
                 "heartbeat", "role", "unhandled").doesNotContain("handshake");
         write(sender, new PingFrame(7, 8));

@@ -5,8 +5,8 @@ import java.util.Optional;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -21,7 +21,7 @@ public final class EmbeddedRelay implements AutoCloseable {
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
-    private final BufferBudget budget;
+    private final ByteBudget budget;
     private final RelayHealth health;
     private final DataPipelineFactory dataPath;
     private final DataPipelineContext context;
@@ -32,14 +32,14 @@ public final class EmbeddedRelay implements AutoCloseable {
     public EmbeddedRelay(RelayConfig config, DataPipelineFactory dataPath) {
         this.config = config;
         this.metrics = new RelayMetrics(config.relayId());
-        this.budget = new BufferBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
+        this.budget = new ByteBudget(config.bufferMaxBytes(), metrics.bufferedBytes(), metrics.inFlightBatches());
         this.health = new RelayHealth(config.relayId(), Clock.system());
         health.advanceTo(RelayHealth.Status.UP);
         this.dataPath = dataPath;
         LastResortHandler lastResort = new LastResortHandler(metrics);
-        this.transport = new TransportPipeline(config, new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
+        this.transport = new TransportPipeline(config, new ConnectionCounter(metrics, RoleLabel.PENDING), lastResort);
         TransportPipeline outbound = new TransportPipeline(config,
-                new ConnectionRoles(metrics, ConnectionRole.RELAY_OUT), lastResort);
+                new ConnectionCounter(metrics, RoleLabel.RELAY_OUT), lastResort);
         this.context = new DataPipelineContext(config, metrics, budget,
                 new PeerConnector(config, Optional.empty(), metrics, channels, outbound, Clock.system()), health);
         this.admission = new HandshakeAdmission(config, metrics);
@@ -56,7 +56,7 @@ public final class EmbeddedRelay implements AutoCloseable {
         return metrics;
     }
 
-    public BufferBudget budget() {
+    public ByteBudget budget() {
         return budget;
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,9 +61,9 @@ class HandshakeAdmissionTest {
         EmbeddedChannel channel = channel();
         admission.admit(channel);
 
-        ConnectionRoles.assign(channel, ConnectionRole.PENDING, metrics);
+        ConnectionCounter.assign(channel, RoleLabel.PENDING, metrics);
         assertThat(admission.pending()).isEqualTo(1);
-        ConnectionRoles.assign(channel, ConnectionRole.SOURCE_TASK, metrics);
+        ConnectionCounter.assign(channel, RoleLabel.SOURCE_TASK, metrics);
         assertThat(admission.pending()).isZero();
     }
 

@@ -10,9 +10,9 @@ import java.util.Optional;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestPki;
 import io.netty.buffer.ByteBuf;
@@ -37,10 +37,10 @@ class RelayServerInitializerTest {
                                     boolean accepting) {
         LastResortHandler lastResort = new LastResortHandler(metrics);
         TransportPipeline transport = new TransportPipeline(config,
-                new ConnectionRoles(metrics, ConnectionRole.PENDING), lastResort);
+                new ConnectionCounter(metrics, RoleLabel.PENDING), lastResort);
         DefaultChannelGroup group = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         DataPipelineContext context = new DataPipelineContext(config, metrics,
-                BufferBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport,
+                ByteBudget.unmetered(1024), new PeerConnector(config, Optional.empty(), metrics, group, transport,
                         Clock.system()),
                 new RelayHealth("r", Clock.system()));
         return new EmbeddedChannel(new RelayServerInitializer(ssl, transport, dataPath, context, group, () -> accepting,
@@ -60,9 +60,9 @@ class RelayServerInitializerTest {
 
         assertThat(channel.pipeline().names()).startsWith(
                 "idle", "flush-consolidation", "connection-role", "data-path", "unhandled");
-        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
+        assertThat(metrics.connections(RoleLabel.PENDING).get()).isEqualTo(1);
         assertThat(channel.finishAndReleaseAll()).isFalse();
-        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isZero();
+        assertThat(metrics.connections(RoleLabel.PENDING).get()).isZero();
     }
 
     @Test
@@ -95,12 +95,12 @@ class RelayServerInitializerTest {
     void assignedRoleIsCountedUntilTheConnectionCloses() {
         EmbeddedChannel channel = plaintextChannel(MARKER);
 
-        ConnectionRoles.assign(channel, ConnectionRole.SOURCE_TASK, metrics);
+        ConnectionCounter.assign(channel, RoleLabel.SOURCE_TASK, metrics);
 
-        assertThat(metrics.connections(ConnectionRole.PENDING).get()).isZero();
-        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).get()).isEqualTo(1);
+        assertThat(metrics.connections(RoleLabel.PENDING).get()).isZero();
+        assertThat(metrics.connections(RoleLabel.SOURCE_TASK).get()).isEqualTo(1);
         channel.close();
-        assertThat(metrics.connections(ConnectionRole.SOURCE_TASK).get()).isZero();
+        assertThat(metrics.connections(RoleLabel.SOURCE_TASK).get()).isZero();
     }
 
     @Test

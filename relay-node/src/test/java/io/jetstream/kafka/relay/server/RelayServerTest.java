@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import io.jetstream.kafka.relay.admin.DirectMemory;
 import io.jetstream.kafka.relay.admin.RelayHealth;
 import io.jetstream.kafka.relay.config.RelayConfig;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.testing.AdminClient;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestOnlyEchoPipelineFactory;
@@ -74,10 +74,10 @@ class RelayServerTest {
         assertThat(server.health().status()).isEqualTo(RelayHealth.Status.UP);
         try (Socket socket = new Socket(bound.data().getAddress(), bound.data().getPort())) {
             assertThat(echo(socket, "hello relay")).isEqualTo("hello relay");
-            assertThat(metrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
+            assertThat(metrics.connections(RoleLabel.PENDING).get()).isEqualTo(1);
         }
         await("connection to be uncounted").atMost(WAIT)
-                .until(() -> metrics.connections(ConnectionRole.PENDING).get() == 0);
+                .until(() -> metrics.connections(RoleLabel.PENDING).get() == 0);
     }
 
     @Test

@@ -25,9 +25,9 @@ import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.relay.config.HopAddress;
 import io.jetstream.kafka.relay.config.RelayConfig;
 import io.jetstream.kafka.relay.config.RelayConfigException;
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.ErrorKind;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.jetstream.kafka.relay.testing.TestConfigs;
 import io.jetstream.kafka.relay.testing.TestOnlyEchoPipelineFactory;
 import io.jetstream.kafka.relay.testing.TestPki;
@@ -94,7 +94,7 @@ class RelayServerTlsTest {
     private PeerConnector connectorOf(RelayConfig config) {
         return new PeerConnector(config, RelayTls.load(config, clientMetrics, Clock.system()).map(RelayTls::client), clientMetrics,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
-                new TransportPipeline(config, new ConnectionRoles(clientMetrics, ConnectionRole.RELAY_OUT),
+                new TransportPipeline(config, new ConnectionCounter(clientMetrics, RoleLabel.RELAY_OUT),
                         new LastResortHandler(clientMetrics)), Clock.system());
     }
 
@@ -138,8 +138,8 @@ class RelayServerTlsTest {
                 channel -> reply.complete(pingOver(channel))).sync();
 
         assertThat(reply.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("ping");
-        assertThat(clientMetrics.connections(ConnectionRole.RELAY_OUT).get()).isEqualTo(1);
-        assertThat(serverMetrics.connections(ConnectionRole.PENDING).get()).isEqualTo(1);
+        assertThat(clientMetrics.connections(RoleLabel.RELAY_OUT).get()).isEqualTo(1);
+        assertThat(serverMetrics.connections(RoleLabel.PENDING).get()).isEqualTo(1);
     }
 
     @Test

@@ -24,7 +24,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * A sink-site task stand-in: a {@link PeerClient} with role SUBSCRIBER for one share that records
+ * A destination-site task stand-in: a {@link PeerClient} with role SUBSCRIBER for one share that records
  * every batch header it receives, per partition in arrival order, and acknowledges each at once.
  */
 public final class TestSubscriber implements PeerClient.Listener, AutoCloseable {

@@ -52,7 +52,10 @@ public final class RelayClients implements AutoCloseable {
     /** How long {@link #close} lets the event loop finish what it runs. */
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
-    /** What a task is to its relays, and what it asks of them beyond the shared settings. */
+    /**
+     * What a task is to its relays: the {@link PeerRole} its clients declare in HELLO, and what goes
+     * with it beyond the shared settings (thread names, receipts, the subscription).
+     */
     public record Role(PeerRole peerRole, String threadPrefix, boolean receipts, SubscribeFrame subscription) {
 
         public Role {

@@ -6,7 +6,7 @@ import io.jetstream.kafka.core.protocol.AckStatus;
 import io.netty.buffer.ByteBuf;
 
 /**
- * ACK (type 4), travelling back from the sink (or a relay that gave up) to the origin sender.
+ * ACK (type 4), travelling back from the destination-site task (or a relay that gave up) to the origin sender.
  *
  * <pre>
  * +--------+------+---------+--------+--------+-----------+------------+

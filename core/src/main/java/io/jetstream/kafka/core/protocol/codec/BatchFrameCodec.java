@@ -31,7 +31,7 @@ import io.netty.buffer.ByteBuf;
  * </pre>
  * The payload is everything after the topic up to the end of the frame; it is handed out as a
  * retained slice of the input, never copied. It is not inspected here: CRC, size and record format
- * are checked by {@link io.jetstream.kafka.core.batch.BatchDecoder} at the sink (and optionally by
+ * are checked by {@link io.jetstream.kafka.core.batch.BatchDecoder} at the destination (and optionally by
  * {@link BatchFrame#verifyChecksum()} at the ingress).
  */
 final class BatchFrameCodec implements BodyCodec<BatchFrame> {

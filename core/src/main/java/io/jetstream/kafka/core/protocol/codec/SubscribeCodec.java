@@ -4,7 +4,7 @@ import io.jetstream.kafka.core.protocol.SubscribeFrame;
 import io.netty.buffer.ByteBuf;
 
 /**
- * SUBSCRIBE (type 5), from a sink-site task to an egress relay.
+ * SUBSCRIBE (type 5), from a destination-site task to an egress relay.
  *
  * <pre>
  * +--------+------+------------+------------+-------+----------+--------------+

@@ -163,7 +163,7 @@ class FrameCodecTest {
         BatchFrame atEgress = roundTrip(atIngress.withRouting(atIngress.header().routing().advance()));
         assertThat(atEgress.header().routing().isAtEgress()).isTrue();
 
-        // egress -> subscriber; the sink verifies and decodes the payload and acknowledges
+        // egress -> subscriber; the subscriber verifies and decodes the payload and acknowledges
         BatchFrame atSink = roundTrip(atEgress);
         try {
             atSink.verifyChecksum();

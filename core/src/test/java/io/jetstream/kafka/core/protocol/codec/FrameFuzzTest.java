@@ -193,7 +193,7 @@ class FrameFuzzTest {
             try {
                 batchDecoder.decode(batch.encodedBatch());
             } catch (ProtocolException expected) {
-                // the payload may be damaged while the header is fine: that is the sink's NACK case
+                // the payload may be damaged while the header is fine: that is the subscriber's NACK case
             }
         }
     }

@@ -8,11 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import io.prometheus.metrics.core.metrics.Gauge;
 import org.junit.jupiter.api.Test;
 
-class BufferBudgetTest {
+class ByteBudgetTest {
 
     private final Gauge bytes = Gauge.builder().name("bytes").build();
     private final Gauge batches = Gauge.builder().name("batches").build();
-    private final BufferBudget budget = new BufferBudget(100, bytes, batches);
+    private final ByteBudget budget = new ByteBudget(100, bytes, batches);
 
     @Test
     void reservesUpToTheLimitAndNeverBeyond() {
@@ -63,6 +63,6 @@ class BufferBudgetTest {
     @Test
     void rejectsNonPositiveSizes() {
         assertThatThrownBy(() -> budget.tryReserve(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new BufferBudget(0, bytes, batches)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ByteBudget(0, bytes, batches)).isInstanceOf(IllegalArgumentException.class);
     }
 }

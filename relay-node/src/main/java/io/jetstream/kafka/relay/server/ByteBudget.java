@@ -8,8 +8,10 @@ import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 import io.prometheus.metrics.core.metrics.Gauge;
 
 /**
- * A byte budget for batches held by the relay ({@code buffer.max.bytes}), and the count of those
- * batches, which is what a graceful shutdown waits to reach zero.
+ * One byte budget: a maximum, the bytes reserved within it, and the count of batches holding
+ * them. The relay-wide one ({@code buffer.max.bytes}) is what a graceful shutdown waits to empty;
+ * each upstream connection has an unmetered one ({@code buffer.max.bytes.per.connection}). The
+ * data path's {@code BufferBudgets} owns both kinds and is the only one that reserves and returns.
  *
  * <p>A batch's bytes are reserved before it is taken ({@link #tryReserve}) and released once the
  * batch is acknowledged downstream or failed back upstream ({@link #release}), possibly most of
@@ -19,7 +21,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
  * blocks and never over-commits. Lock-free and thread-safe; the
  * metrics gauges follow every change.
  */
-public final class BufferBudget {
+public final class ByteBudget {
 
     private final long maxBytes;
     private final GaugeDataPoint bytesGauge;
@@ -33,7 +35,7 @@ public final class BufferBudget {
      * @param bytesGauge   follows the reserved bytes ({@code jetstream_relay_buffered_bytes})
      * @param batchesGauge follows the batch count ({@code jetstream_relay_inflight_batches})
      */
-    public BufferBudget(long maxBytes, GaugeDataPoint bytesGauge, GaugeDataPoint batchesGauge) {
+    public ByteBudget(long maxBytes, GaugeDataPoint bytesGauge, GaugeDataPoint batchesGauge) {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
         }
@@ -43,8 +45,8 @@ public final class BufferBudget {
     }
 
     /** A budget that reports to no metric, e.g. for one connection's share. */
-    public static BufferBudget unmetered(long maxBytes) {
-        return new BufferBudget(maxBytes, unexported(), unexported());
+    public static ByteBudget unmetered(long maxBytes) {
+        return new ByteBudget(maxBytes, unexported(), unexported());
     }
 
     /** A gauge in no registry: counts like the others, exported nowhere. */

@@ -1,7 +1,7 @@
 package io.jetstream.kafka.relay.server;
 
-import io.jetstream.kafka.relay.metrics.ConnectionRole;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
+import io.jetstream.kafka.relay.metrics.RoleLabel;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -9,34 +9,34 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 
 /**
- * Keeps {@code jetstream_relay_connections{role}} right for every data connection, whatever the
- * data-path handlers do: a connection counts as {@code pending} (or {@code relay_out} for one this
- * relay opened) from activation, moves to the role the handshake reveals through
+ * Counts every data connection in {@code jetstream_relay_connections} under its {@link RoleLabel},
+ * whatever the data-path handlers do: a connection counts as {@code pending} (or {@code relay_out}
+ * for one this relay opened) from activation, moves to the label the handshake reveals through
  * {@link #assign}, and is uncounted when it closes.
  */
 @ChannelHandler.Sharable
-public final class ConnectionRoles extends ChannelInboundHandlerAdapter {
+public final class ConnectionCounter extends ChannelInboundHandlerAdapter {
 
-    private static final AttributeKey<ConnectionRole> ROLE = AttributeKey.valueOf(ConnectionRoles.class, "role");
+    private static final AttributeKey<RoleLabel> ROLE = AttributeKey.valueOf(ConnectionCounter.class, "role");
 
     private final RelayMetrics metrics;
-    private final ConnectionRole initialRole;
+    private final RoleLabel initialRole;
 
-    ConnectionRoles(RelayMetrics metrics, ConnectionRole initialRole) {
+    ConnectionCounter(RelayMetrics metrics, RoleLabel initialRole) {
         this.metrics = metrics;
         this.initialRole = initialRole;
     }
 
     /**
-     * Records what the peer of a connection is, once the handshake has said so. Call on the
+     * Counts a connection under what its peer is, once the handshake has said so. Call on the
      * channel's event loop.
      */
-    public static void assign(Channel channel, ConnectionRole role, RelayMetrics metrics) {
-        if (role != ConnectionRole.PENDING) {
+    public static void assign(Channel channel, RoleLabel role, RelayMetrics metrics) {
+        if (role != RoleLabel.PENDING) {
             // The handshake identified the peer: it no longer counts against the handshake limits.
             HandshakeAdmission.authenticated(channel);
         }
-        ConnectionRole previous = channel.attr(ROLE).getAndSet(role);
+        RoleLabel previous = channel.attr(ROLE).getAndSet(role);
         if (previous == role) {
             return;
         }
@@ -52,11 +52,6 @@ public final class ConnectionRoles extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The role last assigned to a connection, or null. */
-    public static ConnectionRole roleOf(Channel channel) {
-        return channel.attr(ROLE).get();
-    }
-
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         assign(ctx.channel(), initialRole, metrics);
@@ -65,7 +60,7 @@ public final class ConnectionRoles extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        ConnectionRole role = ctx.channel().attr(ROLE).getAndSet(null);
+        RoleLabel role = ctx.channel().attr(ROLE).getAndSet(null);
         if (role != null) {
             metrics.connections(role).dec();
         }
