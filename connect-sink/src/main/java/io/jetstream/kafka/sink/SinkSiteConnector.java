@@ -1,6 +1,14 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
+import io.jetstream.kafka.sink.checkpoint.GroupCheckpointer;
+import io.jetstream.kafka.sink.config.CheckpointConfigs;
+import io.jetstream.kafka.sink.config.ConnectKeys;
+import io.jetstream.kafka.sink.config.SinkSiteConfig;
+import io.jetstream.kafka.sink.config.SinkSiteTaskConfig;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionAborter;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionWatches;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,8 +38,8 @@ public final class SinkSiteConnector extends SourceConnector {
     private static final Logger log = LoggerFactory.getLogger(SinkSiteConnector.class);
 
     /** Keys added to each task's configuration (declared in {@link SinkSiteTaskConfig}): its share. */
-    static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
-    static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
+    public static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
+    public static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
 
     private Map<String, String> props;
     /** Consumer group checkpoints and sync, when emit.checkpoints.enabled (one per connector). */
@@ -64,7 +72,7 @@ public final class SinkSiteConnector extends SourceConnector {
         if (CheckpointConfigs.enabled(config)) {
             checkpointer = new GroupCheckpointer(config, props.getOrDefault("name", "jetstream-sink"));
         }
-        if (HangingTransactionConfigs.exactlyOnce(props)) {
+        if (ConnectKeys.exactlyOnce(props)) {
             String name = props.getOrDefault("name", "jetstream-sink");
             hangingTransactions = HangingTransactionWatches.WORKER.hold(name, this.props,
                     holder -> HangingTransactionAborter.start(config, name, holder), hangingTransactionsHolder);

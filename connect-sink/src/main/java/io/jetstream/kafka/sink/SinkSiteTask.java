@@ -9,17 +9,34 @@ import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
+import io.jetstream.kafka.sink.atleastonce.CrashTakeover;
+import io.jetstream.kafka.sink.atleastonce.DestinationTail;
+import io.jetstream.kafka.sink.config.OffsetMapConfigs;
+import io.jetstream.kafka.sink.config.SinkSiteTaskConfig;
+import io.jetstream.kafka.sink.exactlyonce.StableCommits;
+import io.jetstream.kafka.sink.exactlyonce.WorkerTransactionsCheck;
+import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
+import io.jetstream.kafka.sink.metrics.SinkTaskView;
+import io.jetstream.kafka.sink.naming.TopicNamingPolicy;
+import io.jetstream.kafka.sink.offsetmap.OffsetMapTopic;
+import io.jetstream.kafka.sink.offsetmap.OffsetMapWriter;
+import io.jetstream.kafka.sink.progress.BoundedReads;
+import io.jetstream.kafka.sink.progress.SourceOffsets;
+import io.jetstream.kafka.sink.receiver.FrameIntegrity;
+import io.jetstream.kafka.sink.receiver.RelayUpstream;
+import io.jetstream.kafka.sink.receiver.ReplicationReceiver;
+import io.jetstream.kafka.sink.schemas.SinkSiteSchemas;
+import io.jetstream.kafka.sink.topics.DestinationTopics;
+import io.jetstream.kafka.sink.topics.MetadataGenerations;
+import io.jetstream.kafka.sink.topics.TopicCreationBudget;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +56,6 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -73,18 +89,6 @@ import org.slf4j.LoggerFactory;
 public final class SinkSiteTask extends SourceTask {
 
     private static final Logger log = LoggerFactory.getLogger(SinkSiteTask.class);
-    static final String CLUSTER = "cluster";
-    static final String TOPIC = "topic";
-    static final String PARTITION = "partition";
-    static final String OFFSET = "offset";
-    /** The origin topic's id (incarnation) the offset belongs to, when the source sent it. */
-    static final String TOPIC_ID = "topic.id";
-    /** The id of the incarnation before it, once a recreated topic was met. */
-    static final String PREVIOUS_TOPIC_ID = "topic.id.previous";
-    /** Ids of the incarnations before that one, newest first, joined with commas; refused as obsolete. */
-    static final String OLDER_TOPIC_IDS = "topic.ids.older";
-    /** At-least-once: the predicted destination offset of the record, see {@link DestinationOffsets}. */
-    static final String DESTINATION_OFFSET = "destination.offset";
     /**
      * Longest wait for one read of the stored progress (Connect's reader has no limit of its own):
      * well below the worker's graceful stop timeout, so a stop is never held up by a broker outage;
@@ -188,7 +192,7 @@ public final class SinkSiteTask extends SourceTask {
                         config.topicCreateUnsignedMax(), config.topicCreateUnsignedInterval(), java.time.Clock.systemUTC()));
         FrameIntegrity integrity = FrameIntegrity.of(config.integrityKey(), config.integrityRequired());
         receiver = newReceiver(config, relaySettings.streamId(), nodeId, integrity);
-        metrics.receiverGauges(receiver);
+        metrics.receiverGauges(receiver::bufferedBytes);
         takeover = new CrashTakeover(naming, new TakeoverReads(), metrics::rewritten);
         if (OffsetMapConfigs.enabled(config)) {
             startOffsetMap(config, admin);
@@ -250,7 +254,7 @@ public final class SinkSiteTask extends SourceTask {
                 },
                 STABLE_RECHECK, config.stableTimeout(), clock::nanoTime, Executors.newSingleThreadScheduledExecutor(
                         new DefaultThreadFactory("jetstream-stable-" + nodeId, true)));
-        metrics.stableCommitsGauges(stableCommits);
+        metrics.stableCommitsGauges(stableCommits::waiting);
     }
 
     /** One subscriber client per egress relay (not connected yet), each feeding the receiver. */
@@ -276,7 +280,7 @@ public final class SinkSiteTask extends SourceTask {
                 return stored.progress(origin.topic(), origin.partition());
             }
         });
-        metrics.offsetMapGauges(offsetMap);
+        metrics.offsetMapGauges(offsetMap::entries, offsetMap::corrections, offsetMap::unmappedRecords);
     }
 
     /**
@@ -314,7 +318,7 @@ public final class SinkSiteTask extends SourceTask {
     private final class StoredProgress implements ReplicationReceiver.ProgressStore {
         @Override
         public ReplicationReceiver.Progress progress(String originTopic, int partition) {
-            return progressOf(storedOffset(new TopicPartition(originTopic, partition)));
+            return SourceOffsets.progressOf(storedOffset(new TopicPartition(originTopic, partition)));
         }
 
         @Override
@@ -327,43 +331,8 @@ public final class SinkSiteTask extends SourceTask {
                     "stored progress of " + partitions.size() + " partition(s)",
                     () -> context.offsetStorageReader().offsets(keys.values()));
             Map<TopicPartition, ReplicationReceiver.Progress> out = new HashMap<>();
-            keys.forEach((tp, key) -> out.put(tp, progressOf(offsets.get(key))));
+            keys.forEach((tp, key) -> out.put(tp, SourceOffsets.progressOf(offsets.get(key))));
             return out;
-        }
-    }
-
-    /** A partition's stored progress, as {@link #sourceOffset} wrote it. */
-    static ReplicationReceiver.Progress progressOf(Map<String, Object> offset) {
-        if (offset == null || !(offset.get(OFFSET) instanceof Number number)) {
-            return ReplicationReceiver.Progress.NONE;
-        }
-        return new ReplicationReceiver.Progress(number.longValue(), topicId(offset.get(TOPIC_ID)),
-                topicId(offset.get(PREVIOUS_TOPIC_ID)), olderTopicIds(offset.get(OLDER_TOPIC_IDS)));
-    }
-
-    private static List<Uuid> olderTopicIds(Object stored) {
-        if (!(stored instanceof String text) || text.isEmpty()) {
-            return List.of();
-        }
-        List<Uuid> out = new ArrayList<>();
-        for (String id : text.split(",")) {
-            Uuid parsed = topicId(id);
-            if (!Uuid.ZERO_UUID.equals(parsed)) {
-                out.add(parsed);
-            }
-        }
-        return out;
-    }
-
-    private static Uuid topicId(Object stored) {
-        if (!(stored instanceof String text)) {
-            return Uuid.ZERO_UUID;
-        }
-        try {
-            return Uuid.fromString(text);
-        } catch (IllegalArgumentException e) {
-            log.warn("Stored progress names an unreadable topic id '{}'; taken as unknown", text);
-            return Uuid.ZERO_UUID;
         }
     }
 
@@ -398,17 +367,9 @@ public final class SinkSiteTask extends SourceTask {
                 () -> context.offsetStorageReader().offset(sourcePartition(origin.topic(), origin.partition())));
     }
 
-    /**
-     * The Connect source partition of an origin partition. A sorted map: Connect finds stored
-     * offsets by the serialized key, so the key order must be the same in every JVM (Map.of's
-     * iteration order is not).
-     */
+    /** The Connect source partition of an origin partition ({@link SourceOffsets#sourcePartition}). */
     private Map<String, Object> sourcePartition(String originTopic, int partition) {
-        Map<String, Object> key = new TreeMap<>();
-        key.put(CLUSTER, sourceAlias);
-        key.put(TOPIC, originTopic);
-        key.put(PARTITION, partition);
-        return key;
+        return SourceOffsets.sourcePartition(sourceAlias, originTopic, partition);
     }
 
     /** A destination topic was found deleted: records written to it are released, not awaited. */
@@ -567,8 +528,8 @@ public final class SinkSiteTask extends SourceTask {
             if (lastOfItsRun) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> offset = (Map<String, Object>) records.get(i).sourceOffset();
-                lastSourceOffsets.put(new TopicPartition((String) partition.get(TOPIC),
-                        ((Number) partition.get(PARTITION)).intValue()), offset);
+                lastSourceOffsets.put(new TopicPartition((String) partition.get(SourceOffsets.TOPIC),
+                        ((Number) partition.get(SourceOffsets.PARTITION)).intValue()), offset);
             }
         }
         for (OffsetMapWriter.MapRecord entry : offsetMap.entriesFor(deliveries)) {
@@ -605,34 +566,11 @@ public final class SinkSiteTask extends SourceTask {
     private Map<String, Object> sourceOffset(ReplicationReceiver.Delivery delivery) {
         long offset = delivery.record().offset();
         ReplicationReceiver.Incarnation incarnation = delivery.incarnation();
-        long predicted = DestinationOffsets.UNKNOWN;
+        long predicted = SourceOffsets.UNKNOWN_DESTINATION_OFFSET;
         if (!exactlyOnce) {
             predicted = takeover.predictNext(new TopicPartition(delivery.originTopic(), delivery.partition()));
         }
-        return sourceOffset(offset, incarnation, predicted);
-    }
-
-    /** The stored progress of a record, read back by {@link #progressOf}. */
-    static Map<String, Object> sourceOffset(long offset, ReplicationReceiver.Incarnation incarnation, long predicted) {
-        if (predicted == DestinationOffsets.UNKNOWN && incarnation.previousTopicIdString == null) {
-            return incarnation.known() ? Map.of(OFFSET, offset, TOPIC_ID, incarnation.topicIdString)
-                    : Map.of(OFFSET, offset);
-        }
-        Map<String, Object> out = new HashMap<>(8);
-        out.put(OFFSET, offset);
-        if (incarnation.known()) {
-            out.put(TOPIC_ID, incarnation.topicIdString);
-        }
-        if (incarnation.previousTopicIdString != null) {
-            out.put(PREVIOUS_TOPIC_ID, incarnation.previousTopicIdString);
-        }
-        if (incarnation.olderTopicIdsString != null) {
-            out.put(OLDER_TOPIC_IDS, incarnation.olderTopicIdsString);
-        }
-        if (predicted != DestinationOffsets.UNKNOWN) {
-            out.put(DESTINATION_OFFSET, predicted);
-        }
-        return out;
+        return SourceOffsets.sourceOffset(offset, incarnation, predicted);
     }
 
     @Override
@@ -648,8 +586,8 @@ public final class SinkSiteTask extends SourceTask {
             metrics.replicationLatency(System.currentTimeMillis() - record.timestamp());
         }
         Map<String, ?> partition = record.sourcePartition();
-        String originTopic = (String) partition.get(TOPIC);
-        int originPartition = ((Number) partition.get(PARTITION)).intValue();
+        String originTopic = (String) partition.get(SourceOffsets.TOPIC);
+        int originPartition = ((Number) partition.get(SourceOffsets.PARTITION)).intValue();
         if (metadata != null && record.timestamp() != null) {
             metrics.written(new TopicPartition(originTopic, originPartition), record.timestamp());
         }
@@ -661,7 +599,7 @@ public final class SinkSiteTask extends SourceTask {
             }
         }
         Map<String, ?> offset = record.sourceOffset();
-        long originOffset = ((Number) offset.get(OFFSET)).longValue();
+        long originOffset = ((Number) offset.get(SourceOffsets.OFFSET)).longValue();
         if (offsetMap != null) {
             offsetMap.verify(new TopicPartition(originTopic, originPartition), originOffset,
                     metadata != null && metadata.hasOffset() ? metadata.offset() : -1L);
@@ -670,10 +608,10 @@ public final class SinkSiteTask extends SourceTask {
             boolean written = metadata != null && metadata.hasOffset();
             TopicPartition destination = written ? new TopicPartition(metadata.topic(), metadata.partition()) : null;
             long destinationOffset = written ? metadata.offset() : -1L;
-            stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(TOPIC_ID),
+            stableCommits.written(new TopicPartition(originTopic, originPartition), originOffset, offset.get(SourceOffsets.TOPIC_ID),
                     destination, destinationOffset);
         } else {
-            receiver.onWritten(originTopic, originPartition, originOffset, offset.get(TOPIC_ID));
+            receiver.onWritten(originTopic, originPartition, originOffset, offset.get(SourceOffsets.TOPIC_ID));
         }
     }
 
