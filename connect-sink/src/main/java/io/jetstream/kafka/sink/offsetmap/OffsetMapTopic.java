@@ -17,15 +17,48 @@ import org.slf4j.LoggerFactory;
  * Creates the offset map topic when it is missing: one partition (entries are small and a reader
  * reads the whole map), delete policy with a bounded retention (entries are ranges, each its own
  * fact, so compaction by key would lose them). Several tasks may race: "already exists" is success.
+ * Made once per task instance ({@link #ready()}); until it exists the task takes no batches (they
+ * wait at the relay and the source), so no record is written unmapped. Task thread only.
  */
 public final class OffsetMapTopic {
 
     private static final Logger log = LoggerFactory.getLogger(OffsetMapTopic.class);
 
-    private OffsetMapTopic() {
+    private final Admin admin;
+    private final String name;
+    private final Duration retention;
+    private final short replicationFactor;
+    private final Duration timeout;
+    /** Whether the topic is known to exist. */
+    private boolean ready;
+
+    public OffsetMapTopic(Admin admin, String name, Duration retention, short replicationFactor, Duration timeout) {
+        this.admin = admin;
+        this.name = name;
+        this.retention = retention;
+        this.replicationFactor = replicationFactor;
+        this.timeout = timeout;
     }
 
-    public static void ensure(Admin admin, String topic, Duration retention, short replicationFactor, Duration timeout)
+    public String name() {
+        return name;
+    }
+
+    /** Makes the topic if it is missing, once; whether it exists (a failure is logged, and tried again next time). */
+    public boolean ready() {
+        if (ready) {
+            return true;
+        }
+        try {
+            ensure(admin, name, retention, replicationFactor, timeout);
+            ready = true;
+        } catch (Exception e) {
+            log.warn("Cannot make the offset map topic {}; batches wait until it exists: {}", name, e.toString());
+        }
+        return ready;
+    }
+
+    private static void ensure(Admin admin, String topic, Duration retention, short replicationFactor, Duration timeout)
             throws Exception {
         if (admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(topic)) {
             return;

@@ -2,8 +2,10 @@ package io.jetstream.kafka.sink.offsetmap;
 
 import io.jetstream.kafka.core.offsets.OffsetMapCodec;
 import io.jetstream.kafka.core.offsets.OffsetMapEntry;
+import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
 import io.jetstream.kafka.sink.naming.TopicNamingPolicy;
 import io.jetstream.kafka.sink.receiver.ReplicationReceiver;
+import io.jetstream.kafka.sink.topics.DestinationTopics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +75,25 @@ public final class OffsetMapWriter {
     private final AtomicLong entries = new AtomicLong();
     private final AtomicLong correctionCount = new AtomicLong();
     private final AtomicLong unmappedRecords = new AtomicLong();
+
+    /** The writer of a task, reading end offsets of {@code topics} and stored progress; its gauges registered. */
+    public static OffsetMapWriter start(String sourceAlias, TopicNamingPolicy naming, boolean transactional,
+                                        DestinationTopics topics, ReplicationReceiver.ProgressStore stored,
+                                        SinkSiteMetrics metrics) {
+        OffsetMapWriter writer = new OffsetMapWriter(sourceAlias, naming, transactional, new Positions() {
+            @Override
+            public long endOffset(String destinationTopic, int partition) throws Exception {
+                return topics.endOffset(destinationTopic, partition);
+            }
+
+            @Override
+            public ReplicationReceiver.Progress stored(TopicPartition origin) {
+                return stored.progress(origin.topic(), origin.partition());
+            }
+        });
+        metrics.offsetMapGauges(writer::entries, writer::corrections, writer::unmappedRecords);
+        return writer;
+    }
 
     public OffsetMapWriter(String sourceAlias, TopicNamingPolicy naming, boolean transactional, Positions positions) {
         this.sourceAlias = Objects.requireNonNull(sourceAlias, "sourceAlias");

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,16 @@ public final class SourceOffsets {
         key.put(TOPIC, originTopic);
         key.put(PARTITION, partition);
         return key;
+    }
+
+    /** The origin partition a Connect source partition ({@link #sourcePartition}) stands for. */
+    public static TopicPartition origin(Map<String, ?> sourcePartition) {
+        return new TopicPartition((String) sourcePartition.get(TOPIC), ((Number) sourcePartition.get(PARTITION)).intValue());
+    }
+
+    /** The origin offset a record's stored progress ({@link #sourceOffset}) names. */
+    public static long originOffset(Map<String, ?> sourceOffset) {
+        return ((Number) sourceOffset.get(OFFSET)).longValue();
     }
 
     /** The stored progress of a record, read back by {@link #progressOf}. */

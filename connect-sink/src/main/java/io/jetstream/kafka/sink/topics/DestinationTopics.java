@@ -109,6 +109,21 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
     private final TopicCreationBudget creations;
 
     /**
+     * A task's destination topics as its configuration says: creation, config sync, the partition cap,
+     * the freshness of metadata and, without {@code integrity.key}, the cap on creations from unsigned
+     * metadata.
+     */
+    public static DestinationTopics start(Admin admin, TopicNamingPolicy naming, SinkSiteConfig config,
+                                          Consumer<String> onRecreated) {
+        return new DestinationTopics(admin, naming, config.topicCreation(), config.topicReplicationFactor(),
+                config.topicConfigsSync(), config.topicConfigsExclude().asMatchPredicate(), config.clusterCallTimeout(),
+                onRecreated, config.topicPartitionsMax(), new MetadataGenerations(Clock.systemUTC(),
+                config.topicMetadataMaxAge()), config.integrityKey().isPresent() ? TopicCreationBudget.UNLIMITED
+                : new TopicCreationBudget(config.topicCreateUnsignedMax(), config.topicCreateUnsignedInterval(),
+                Clock.systemUTC()));
+    }
+
+    /**
      * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
      *                    that takes longer throws a {@link java.util.concurrent.TimeoutException}
      */

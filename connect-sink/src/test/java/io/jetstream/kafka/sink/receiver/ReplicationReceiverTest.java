@@ -19,6 +19,8 @@ import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
+import io.jetstream.kafka.sink.atleastonce.AtLeastOnceDelivery;
+import io.jetstream.kafka.sink.atleastonce.CrashTakeover;
 import io.jetstream.kafka.sink.metrics.EndToEndLiveness;
 import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
 import io.jetstream.kafka.sink.naming.TopicNamingPolicy;
@@ -32,6 +34,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
@@ -94,32 +98,32 @@ public class ReplicationReceiverTest {
     private long nextId = 1;
     private volatile boolean failReads;
 
-    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes) {
-        return receiver(durability, bufferBytes, ReplicationReceiver.GapPolicy.FAIL);
+    private ReplicationReceiver receiver(long bufferBytes) {
+        return receiver(bufferBytes, ReplicationReceiver.GapPolicy.FAIL);
     }
 
-    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+    private ReplicationReceiver receiver(long bufferBytes,
                                          ReplicationReceiver.GapPolicy gapPolicy) {
-        return receiver(durability, bufferBytes, gapPolicy, ReplicationReceiver.RecreationPolicy.CONTINUE);
+        return receiver(bufferBytes, gapPolicy, ReplicationReceiver.RecreationPolicy.CONTINUE);
     }
 
-    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+    private ReplicationReceiver receiver(long bufferBytes,
                                          ReplicationReceiver.GapPolicy gapPolicy,
                                          ReplicationReceiver.RecreationPolicy recreationPolicy) {
-        return receiver(durability, bufferBytes, gapPolicy, recreationPolicy, FrameIntegrity.OFF);
+        return receiver(bufferBytes, gapPolicy, recreationPolicy, FrameIntegrity.OFF);
     }
 
     private ReplicationReceiver receiver(FrameIntegrity integrity) {
-        return receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.FAIL,
+        return receiver(1 << 20, ReplicationReceiver.GapPolicy.FAIL,
                 ReplicationReceiver.RecreationPolicy.CONTINUE, integrity);
     }
 
-    private ReplicationReceiver receiver(ReplicationReceiver.Durability durability, long bufferBytes,
+    private ReplicationReceiver receiver(long bufferBytes,
                                          ReplicationReceiver.GapPolicy gapPolicy,
                                          ReplicationReceiver.RecreationPolicy recreationPolicy,
                                          FrameIntegrity integrity) {
         receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo", Pattern.compile("orders|B\\..*"),
-                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, durability, gapPolicy,
+                TopicNamingPolicy.create("prefix", "A", "."), "B", bufferBytes, 1000, gapPolicy,
                 recreationPolicy),
                 (topic, partition) -> {
                     if (failReads) {
@@ -178,7 +182,7 @@ public class ReplicationReceiverTest {
      */
     @Test
     void aSmallBatchReadIntoABigBufferDoesNotPinItWhileQueued() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         BatchFrame small = batch("orders", -1, 0);
         ByteBuf big = PooledByteBufAllocator.DEFAULT.directBuffer(16 << 20);
         big.writerIndex(8 << 20); // as if a large frame came first
@@ -196,7 +200,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aBatchAboutTheSizeOfItsBufferIsQueuedWithoutACopy() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         BatchFrame batch = batch("orders", -1, 0, 1, 2);
 
         receiver.onFrame(upstream, batch);
@@ -208,7 +212,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aGapTheSourceCannotVouchForFailsByDefaultNamingPartitionAndRange() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 999L);
         receiver.onFrame(upstream, covering("orders", 999, 1_500, 1_500, 1_501));
         assertThatThrownBy(this::pollOffsets).isInstanceOf(OffsetGapException.class)
@@ -221,7 +225,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void anAcceptedGapIsCountedAndReplicationContinues() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.ACCEPT);
+        receiver(1 << 20, ReplicationReceiver.GapPolicy.ACCEPT);
         stored.put("orders-0", 999L);
         receiver.onFrame(upstream, covering("orders", -1, 1_500, 1_500, 1_501));
         receiver.onFrame(upstream, batch("orders", 1_501, 1_502));
@@ -232,7 +236,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void gapsTheSourceExplainsAreNoGaps() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 999L);
         // a new chain vouching from the committed offset, then transaction markers between records
         receiver.onFrame(upstream, covering("orders", -1, 990, 1_001, 1_005));
@@ -260,7 +264,7 @@ public class ReplicationReceiverTest {
     @Test
     void aSkipMarkerFillsTheChainSoTheBatchesAfterItAreWrittenWithoutAGapAndIsAcknowledgedOnceTheyAreDurable()
             throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20); // offset.gap.policy=fail
+        receiver(1 << 20); // offset.gap.policy=fail
         stored.put("orders-0", 9L);
         receiver.onFrame(upstream, batch("orders", 9, 10, 11));
         receiver.onFrame(upstream, batch("orders", 14, 15, 16)); // arrives before the marker: held
@@ -271,9 +275,9 @@ public class ReplicationReceiverTest {
         assertThat(metric("skipped-at-source-records-total")).isEqualTo(3.0);
         assertThat(metric("skipped-at-source-batches-total")).isEqualTo(1.0);
 
-        receiver.onWritten("orders", 0, 11, null);
+        receiver.onDurable("orders", 0, 11, null);
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(11L);
-        receiver.onWritten("orders", 0, 16, null);
+        receiver.onDurable("orders", 0, 16, null);
         assertThat(upstream.acks).as("the marker once a record after it is durable, its skipped offsets never being "
                 + "stored as progress").extracting(AckFrame::lastOffset).containsExactly(11L, 14L, 16L);
         assertThat(upstream.acks).allMatch(AckFrame::isOk);
@@ -286,7 +290,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aSkipMarkerOfATopicNothingIsWrittenOfHereIsAcknowledgedAtOnce() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, batch("secrets", -1, 0, 1));
         receiver.onFrame(upstream, skipMarker("secrets", -1, 0, 1));
         receiver.onFrame(upstream, batch("secrets", 1, 2));
@@ -323,7 +327,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aSkipMarkerOfTheIncarnationBeforeIsAcknowledgedAtOnceWhereItsBatchWasRefused() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 4L);
         storedIds.put("orders-0", NEW);
         storedPreviousIds.put("orders-0", OLD);
@@ -338,7 +342,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aRecreatedTopicIsReplicatedFromItsFirstRecordAfterTheOldOnes() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 999L);
         storedIds.put("orders-0", OLD);
         receiver.onFrame(upstream, of(OLD, "orders", 999, 1_000));
@@ -357,9 +361,9 @@ public class ReplicationReceiverTest {
         });
         assertThat(gapMetric("topic-recreations-total")).isEqualTo(1.0);
 
-        receiver.onWritten("orders", 0, 1_001, OLD.toString());
+        receiver.onDurable("orders", 0, 1_001, OLD.toString());
         assertThat(upstream.acks).as("the old incarnation's commits release nothing of the new one").isEmpty();
-        receiver.onWritten("orders", 0, 2, NEW.toString());
+        receiver.onDurable("orders", 0, 2, NEW.toString());
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(2L);
 
         receiver.onFrame(upstream, of(OLD, "orders", 1_001, 1_002));
@@ -372,7 +376,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aRestartedTaskKnowsTheIncarnationAndTheOneBeforeFromStoredProgress() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 2L);
         storedIds.put("orders-0", NEW);
         storedPreviousIds.put("orders-0", OLD);
@@ -385,7 +389,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void progressStoredWithoutAnIdTakesTheFirstIdThatArrives() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 9L);
         receiver.onFrame(upstream, of(OLD, "orders", 9, 9, 10));
         assertThat(pollOffsets()).as("the stored progress is the same topic's").containsExactly(10L);
@@ -402,7 +406,7 @@ public class ReplicationReceiverTest {
     @Test
     void aBatchWithoutATopicIdThatDoesNotFollowIsRefusedRetriablyAndNotHeldWhereTheIncarnationIsKnown()
             throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 9L);
         storedIds.put("orders-0", OLD);
 
@@ -430,7 +434,7 @@ public class ReplicationReceiverTest {
      */
     @Test
     void aBatchWithoutATopicIdIsNeverWrittenIntoATopicRecreatedSince() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 2L);
         storedIds.put("orders-0", NEW);
         storedPreviousIds.put("orders-0", OLD);
@@ -455,7 +459,7 @@ public class ReplicationReceiverTest {
     @Test
     void aReplayedBatchOfAnIncarnationLeftTwoRecreationsAgoIsRefusedNotTakenForARecreation() throws Exception {
         Uuid newest = Uuid.randomUuid();
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 999L);
         storedIds.put("orders-0", OLD);
         receiver.onFrame(upstream, of(NEW, "orders", -1, 0, 1));
@@ -484,7 +488,7 @@ public class ReplicationReceiverTest {
     @Test
     void aRestartedTaskRefusesEveryIncarnationItsStoredProgressLeft() throws Exception {
         Uuid newest = Uuid.randomUuid();
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 5L);
         storedIds.put("orders-0", newest);
         storedPreviousIds.put("orders-0", NEW);
@@ -525,7 +529,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aRecreatedTopicFailsTheTaskWhenThePolicySaysSo() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20, ReplicationReceiver.GapPolicy.FAIL,
+        receiver(1 << 20, ReplicationReceiver.GapPolicy.FAIL,
                 ReplicationReceiver.RecreationPolicy.FAIL);
         stored.put("orders-0", 999L);
         storedIds.put("orders-0", OLD);
@@ -546,7 +550,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void anEmptyBatchContinuingTheChainIsAHeartbeatAcknowledgedAtOnceWritingNothing() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 14L);
 
         receiver.onFrame(upstream, batch("orders", 14));
@@ -558,59 +562,68 @@ public class ReplicationReceiverTest {
 
     @Test
     void deliversInOrderAndAcknowledgesWhenCommittedExactlyOnce() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         stored.put("orders-0", 9L);
         receiver.onFrame(upstream, batch("orders", 12, 13, 14));
         receiver.onFrame(upstream, batch("orders", 9, 10, 11, 12));
         assertThat(pollOffsets()).containsExactly(10L, 11L, 12L, 13L, 14L);
         assertThat(topics.ensured).contains("orders-0");
         assertThat(upstream.acks).isEmpty();
-        receiver.onWritten("orders", 0, 12, null);
+        receiver.onDurable("orders", 0, 12, null);
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L);
-        receiver.onWritten("orders", 0, 14, null);
+        receiver.onDurable("orders", 0, 14, null);
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(12L, 14L);
         assertThat(upstream.acks).allMatch(AckFrame::isOk);
     }
 
+    /** At-least-once as the task runs it: Connect reports records written, then flushes offsets. */
+    private DeliveryGuarantee atLeastOnce() {
+        return new AtLeastOnceDelivery(new CrashTakeover(TopicNamingPolicy.create("prefix", "A", "."), null,
+                count -> { }), receiver);
+    }
+
     @Test
     void atLeastOnceAcknowledgesOnlyWhatTheStoredProgressCovers() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_OFFSET_FLUSH, 1 << 20);
+        receiver(1 << 20);
+        DeliveryGuarantee atLeastOnce = atLeastOnce();
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         receiver.onFrame(upstream, batch("orders", 1, 2, 3));
         assertThat(pollOffsets()).containsExactly(0L, 1L, 2L, 3L);
-        receiver.onWritten("orders", 0, 3, null);
+        atLeastOnce.written(new TopicPartition("orders", 0), 3, null,
+                new RecordMetadata(new TopicPartition("A.orders", 0), 3, 0, 0L, 1, 1));
         assertThat(upstream.acks).as("producer acknowledgement alone is not durable").isEmpty();
-        receiver.onOffsetsFlushed();
+        atLeastOnce.committed();
         assertThat(upstream.acks).as("the flush stored nothing yet").isEmpty();
         stored.put("orders-0", 2L);
-        receiver.onOffsetsFlushed();
+        atLeastOnce.committed();
         assertThat(upstream.acks).as("stored progress covers the first batch only")
                 .extracting(AckFrame::lastOffset).containsExactly(1L);
         stored.put("orders-0", 3L);
-        receiver.onOffsetsFlushed();
+        atLeastOnce.committed();
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(1L, 3L);
     }
 
     @Test
     void atLeastOnceKeepsAcknowledgementsWaitingWhenTheStoreCannotBeRead() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_OFFSET_FLUSH, 1 << 20);
+        receiver(1 << 20);
+        DeliveryGuarantee atLeastOnce = atLeastOnce();
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
         stored.put("orders-0", 1L);
         failReads = true;
-        receiver.onOffsetsFlushed();
+        atLeastOnce.committed();
         assertThat(upstream.acks).isEmpty();
         failReads = false;
-        receiver.onOffsetsFlushed();
+        atLeastOnce.committed();
         assertThat(upstream.acks).extracting(AckFrame::lastOffset).containsExactly(1L);
     }
 
     @Test
     void resentBatchIsDroppedAsDuplicateAndAcknowledged() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
-        receiver.onWritten("orders", 0, 1, null);
+        receiver.onDurable("orders", 0, 1, null);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).isEmpty();
         assertThat(upstream.acks).hasSize(2);
@@ -618,7 +631,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void refusesTopicsOutsideTheAllowListAndReplicasOfThisSite() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, batch("secrets", -1, 0));
         receiver.onFrame(upstream, batch("B.orders", -1, 0));
         assertThat(pollOffsets()).isEmpty();
@@ -629,7 +642,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void heldBatchesAreChargedTheirDecodedSizeNotTheirCompressedOne() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, large(5, 6)); // ahead of its predecessor: held, 600 KB decoded
         receiver.onFrame(upstream, large(6, 7));
         assertThat(pollOffsets()).isEmpty();
@@ -649,7 +662,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aShareTakenOverByANewerSubscriberFailsTheTaskVisibly() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
         receiver.onFrame(upstream, ErrorFrame.of(ErrorCode.SUPERSEDED, "share 0/2 of stream demo is held by node-x"));
@@ -659,7 +672,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void fullBufferRefusesWithARetriableOverload() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 300);
+        receiver(300);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         receiver.onFrame(upstream, batch("orders", 1, 2, 3));
         assertThat(upstream.acks).extracting(AckFrame::reason).containsExactly(AckReason.OVERLOADED);
@@ -669,7 +682,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aQueueHalfFullPausesTheRelayConnectionUntilPollDrainsIt() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1000);
+        receiver(1000);
         receiver.onFrame(upstream, batch("orders", -1, 0, 1));
         assertThat(upstream.reading).isEmpty();
         receiver.onFrame(upstream, batch("orders", 1, 2, 3));
@@ -682,7 +695,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void aNewTaskInstanceTakesOverTheMetricsOfAnOrphanedOne() {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         PluginMetricsRegistration shared = new PluginMetricsRegistration(new PluginMetricsImpl(metrics,
                 Map.of("task", "0")));
         SinkSiteMetrics orphan = new SinkSiteMetrics(new TaskMetrics(shared));
@@ -718,7 +731,7 @@ public class ReplicationReceiverTest {
         receiver(FrameIntegrity.of(key, true));
         receiver.onFrame(upstream, signed(batch("orders", -1, 0, 1)));
         assertThat(pollOffsets()).containsExactly(0L, 1L);
-        receiver.onWritten("orders", 0, 1, null);
+        receiver.onDurable("orders", 0, 1, null);
         receiver.onFrame(upstream, signed(batch("orders", -1, 0, 1)));
         assertThat(pollOffsets()).as("a re-sent batch").isEmpty();
 
@@ -796,7 +809,7 @@ public class ReplicationReceiverTest {
         BatchFrame altered = signed(batch("orders", 1, 2));
         receiver.onFrame(upstream, altered.withMac(FrameMac.of(new byte[FrameMac.LENGTH])));
         assertThat(pollOffsets()).isEmpty();
-        receiver.onWritten("orders", 0, 1, null);
+        receiver.onDurable("orders", 0, 1, null);
         assertThat(upstream.acks).extracting(AckFrame::reason)
                 .containsExactlyInAnyOrder(AckReason.NOT_AUTHORIZED, AckReason.NONE);
         assertEveryAckSignedByTheDestination();
@@ -823,7 +836,7 @@ public class ReplicationReceiverTest {
 
     @Test
     void topicMetadataIsAppliedAndAcknowledged() throws Exception {
-        receiver(ReplicationReceiver.Durability.ON_RECORD_COMMIT, 1 << 20);
+        receiver(1 << 20);
         receiver.onFrame(upstream, new TopicMetadataFrame(RoutingHeader.unrouted("demo", 99, "node-1", "B"), "orders", 6,
                 Map.of("retention.ms", "1000")));
         assertThat(pollOffsets()).isEmpty();

@@ -76,7 +76,7 @@ class SinkSiteSchemasTest {
     private final SinkSiteMetrics sinkMetrics = new SinkSiteMetrics(new TaskMetrics(
             new PluginMetricsRegistration(new PluginMetricsImpl(metrics, Map.of()))));
     private final ReplicationReceiver receiver = new ReplicationReceiver(new ReplicationReceiver.Settings("demo",
-            Pattern.compile(".*"), naming, "B", 1 << 20, 1000, ReplicationReceiver.Durability.ON_RECORD_COMMIT),
+            Pattern.compile(".*"), naming, "B", 1 << 20, 1000),
             (topic, partition) -> ReplicationReceiver.Progress.NONE, topics, sinkMetrics, Runnable::run,
             FrameIntegrity.OFF, new SinkSiteSchemas(registry, new SchemaTranslator(registry, SubjectNameStrategy.TOPIC,
                     SubjectNameStrategy.TOPIC, 100), naming, sinkMetrics, Duration.ofMinutes(10), now::get));

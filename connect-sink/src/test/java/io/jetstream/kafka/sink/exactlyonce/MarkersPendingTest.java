@@ -1,4 +1,4 @@
-package io.jetstream.kafka.sink;
+package io.jetstream.kafka.sink.exactlyonce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Whether records that look stuck below a destination partition's stable offset are held by a hanging
- * transaction ({@link SinkSiteTask#markersPending}), against the broker's answers as an Admin gives them
+ * transaction ({@link AdminStableOffsets#markersPending}), against the broker's answers as an Admin gives them
  * (the Admin is the unit's collaborator, so it is a mock here; StableCommitsTest covers what follows).
  */
 class MarkersPendingTest {
@@ -63,7 +63,7 @@ class MarkersPendingTest {
         producersRead(List.of(open(7, 0)), List.of(open(7, 0)));
         coordinatorSays(TransactionState.ONGOING, 7);
 
-        assertThat(SinkSiteTask.markersPending(admin, TP, 3, TIMEOUT)).isFalse();
+        assertThat(AdminStableOffsets.markersPending(admin, TP, 3, TIMEOUT)).isFalse();
     }
 
     @Test
@@ -73,7 +73,7 @@ class MarkersPendingTest {
         producersRead(List.of(open(7, 0)), List.of());
         coordinatorSays(TransactionState.COMPLETE_COMMIT, 7);
 
-        assertThat(SinkSiteTask.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
+        assertThat(AdminStableOffsets.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
     }
 
     @Test
@@ -81,14 +81,14 @@ class MarkersPendingTest {
         producersRead(List.of(open(7, 0)), List.of(open(7, 9)));
         coordinatorSays(TransactionState.ONGOING, 7);
 
-        assertThat(SinkSiteTask.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
+        assertThat(AdminStableOffsets.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
     }
 
     @Test
     void onlyTransactionsStartedAtOrBeforeTheHeldRecordsCanHoldThem() throws Exception {
         producersRead(List.of(open(7, 4)));
 
-        assertThat(SinkSiteTask.markersPending(admin, TP, 3, TIMEOUT)).as("started after offset 3").isTrue();
+        assertThat(AdminStableOffsets.markersPending(admin, TP, 3, TIMEOUT)).as("started after offset 3").isTrue();
     }
 
     @Test
@@ -96,6 +96,6 @@ class MarkersPendingTest {
         producersRead(List.of(open(7, 0)), List.of(open(7, 0)));
         coordinatorSays(TransactionState.PREPARE_COMMIT, 7);
 
-        assertThat(SinkSiteTask.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
+        assertThat(AdminStableOffsets.markersPending(admin, TP, 3, TIMEOUT)).isTrue();
     }
 }
