@@ -123,7 +123,8 @@ public final class SinkSiteTask extends SourceTask {
         receiver = newReceiver(config, naming, relaySettings.streamId(), nodeId, integrity);
         metrics.receiverGauges(receiver::bufferedBytes);
         DeliveryGuarantee guarantee = config.exactlyOnce()
-                ? ExactlyOnceDelivery.start(config, targetCluster, nodeId, receiver, metrics, clock, createdNanos)
+                ? ExactlyOnceDelivery.start(config, targetCluster, nodeId, receiver, metrics, clock, createdNanos,
+                        log)
                 : AtLeastOnceDelivery.start(naming, topics, storedProgress::storedOffset, targetCluster,
                         config.clusterCallTimeout(), clock, metrics, receiver);
         this.guarantee = guarantee;

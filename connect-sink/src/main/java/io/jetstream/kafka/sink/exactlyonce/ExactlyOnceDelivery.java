@@ -17,7 +17,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Exactly-once delivery ({@code exactly.once.support=required}): Connect writes each poll's records
@@ -33,7 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExactlyOnceDelivery implements DeliveryGuarantee {
 
-    private static final Logger log = LoggerFactory.getLogger(ExactlyOnceDelivery.class);
     /**
      * Checks of the stable offsets are at least this far apart. An acknowledgement waits up to this
      * long more; the source's window (max.in.flight.bytes) dwarfs what that holds, and each check costs
@@ -42,6 +40,8 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
      */
     static final Duration STABLE_RECHECK = Duration.ofMillis(100);
 
+    /** The task's log: what proves the worker runs without transactions is reported there. */
+    private final Logger taskLog;
     /** The time transaction gaps, stability checks and call deadlines go by. */
     private final Clock clock;
     /** Proves the worker writes without transactions. */
@@ -57,7 +57,8 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
     private final StableCommits stableCommits;
 
     private ExactlyOnceDelivery(SinkSiteTaskConfig config, ClusterClients targetCluster, String nodeId,
-                                ReplicationReceiver receiver, Clock clock, long startNanos) {
+                                ReplicationReceiver receiver, Clock clock, long startNanos, Logger taskLog) {
+        this.taskLog = taskLog;
         this.clock = clock;
         this.lastCommitNanos = startNanos;
         this.transactionGapNanos = config.transactionGap().toNanos();
@@ -76,13 +77,13 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
 
     /**
      * Starts the stability checks of a task; {@code startNanos} is when the task was made, the first
-     * transaction gap's start.
+     * transaction gap's start; {@code taskLog} is the task's log, where an operator looks for why it failed.
      */
     public static ExactlyOnceDelivery start(SinkSiteTaskConfig config, ClusterClients targetCluster, String nodeId,
                                             ReplicationReceiver receiver, SinkSiteMetrics metrics, Clock clock,
-                                            long startNanos) {
+                                            long startNanos, Logger taskLog) {
         ExactlyOnceDelivery delivery = new ExactlyOnceDelivery(config, targetCluster, nodeId, receiver, clock,
-                startNanos);
+                startNanos, taskLog);
         metrics.stableCommitsGauges(delivery.stableCommits::waiting);
         return delivery;
     }
@@ -146,7 +147,7 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
         WorkerTransactionsCheck.Evidence found = polling == null ? null // never polled: nothing written
                 : transactionsCheck.committed(caller == polling, caller.getName());
         if (found != null) {
-            log.error(found.message());
+            taskLog.error(found.message());
         }
         if (transactionsCheck.evidence() != null) {
             return false; // acknowledges nothing: poll() fails the task
