@@ -38,8 +38,8 @@ public final class SinkSiteConnector extends SourceConnector {
     private static final Logger log = LoggerFactory.getLogger(SinkSiteConnector.class);
 
     /** Keys added to each task's configuration (declared in {@link SinkSiteTaskConfig}): its share. */
-    public static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
-    public static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
+    static final String TASK_ID = SinkSiteTaskConfig.TASK_ID;
+    static final String TASK_COUNT = SinkSiteTaskConfig.TASK_COUNT;
 
     private Map<String, String> props;
     /** Consumer group checkpoints and sync, when emit.checkpoints.enabled (one per connector). */

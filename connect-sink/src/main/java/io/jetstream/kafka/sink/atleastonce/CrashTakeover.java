@@ -34,7 +34,7 @@ public final class CrashTakeover {
     private static final Logger log = LoggerFactory.getLogger(CrashTakeover.class);
 
     /** What the takeover reads of the destination cluster and of Connect's stored progress. */
-    public interface Destination {
+    interface Destination {
         /** The end offset of a destination partition. */
         long endOffset(String topic, int partition) throws Exception;
 
@@ -61,7 +61,7 @@ public final class CrashTakeover {
     }
 
     /** Takes over every origin partition that appears for the first time in this poll. */
-    public void takeOverNewPartitions(List<ReplicationReceiver.Delivery> deliveries) {
+    void takeOverNewPartitions(List<ReplicationReceiver.Delivery> deliveries) {
         Map<TopicPartition, List<ReplicatedRecord>> firstRuns = new HashMap<>();
         for (ReplicationReceiver.Delivery delivery : deliveries) {
             TopicPartition origin = new TopicPartition(delivery.originTopic(), delivery.partition());
@@ -73,13 +73,13 @@ public final class CrashTakeover {
     }
 
     /** The destination offset the next record of {@code origin} will get, or {@link DestinationOffsets#UNKNOWN}. */
-    public long predictNext(TopicPartition origin) {
+    long predictNext(TopicPartition origin) {
         DestinationOffsets cursor = cursors.get(origin);
         return cursor == null ? DestinationOffsets.UNKNOWN : cursor.predictNext();
     }
 
     /** A record of {@code origin} was written at {@code destinationOffset}. */
-    public void onWritten(TopicPartition origin, long destinationOffset) {
+    void onWritten(TopicPartition origin, long destinationOffset) {
         DestinationOffsets cursor = cursors.get(origin);
         if (cursor != null) {
             cursor.onWritten(destinationOffset);
@@ -87,7 +87,7 @@ public final class CrashTakeover {
     }
 
     /** A record of {@code origin} was not written (dropped by a transformation). */
-    public void onSkipped(TopicPartition origin) {
+    void onSkipped(TopicPartition origin) {
         DestinationOffsets cursor = cursors.get(origin);
         if (cursor != null) {
             cursor.onSkipped();

@@ -24,7 +24,7 @@ import io.jetstream.kafka.sink.progress.SourceOffsets;
  * producer's thread, in the order the records were created (Connect's producer keeps per-partition
  * order).
  */
-public final class DestinationOffsets {
+final class DestinationOffsets {
 
     /** No prediction: the destination end offset could not be read at takeover. */
     static final long UNKNOWN = SourceOffsets.UNKNOWN_DESTINATION_OFFSET;

@@ -23,7 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * (key, value, headers and, when the origin record has one, timestamp). Used only for that rare
  * case; with stored progress {@link DestinationOffsets} is exact and reads nothing.
  */
-public final class DestinationTail {
+final class DestinationTail {
 
     /** How many of the last records of a destination partition are searched. */
     static final int WINDOW = 100_000;
@@ -84,7 +84,7 @@ public final class DestinationTail {
      * Fingerprints of the records in {@code [max(start, endOffset - WINDOW), endOffset)} of a
      * destination partition, and the offset of the first; reads uncommitted records too.
      */
-    public static Window read(ClusterClients cluster, String clientId, TopicPartition partition, long endOffset,
+    static Window read(ClusterClients cluster, String clientId, TopicPartition partition, long endOffset,
                        boolean withTimestamps, Duration timeout, Clock clock) {
         Map<String, Object> config = cluster.config(clientId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -110,7 +110,7 @@ public final class DestinationTail {
     }
 
     /** Fingerprints of consecutive destination offsets from {@code start} (0 where an offset holds no record). */
-    public record Window(long start, long[] fingerprints) {
+    record Window(long start, long[] fingerprints) {
     }
 
     private static long start() {

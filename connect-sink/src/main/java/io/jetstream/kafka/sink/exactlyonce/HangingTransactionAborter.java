@@ -120,7 +120,7 @@ public final class HangingTransactionAborter implements AutoCloseable {
      * @param nanoClock   the time {@link #UNHELD_LIMIT} goes by
      * @param name        for the log: the connector's name
      */
-    HangingTransactionAborter(HangingTransactions transactions, Duration interval, Listener listener,
+    public HangingTransactionAborter(HangingTransactions transactions, Duration interval, Listener listener,
                               AutoCloseable resources, ScheduledExecutorService executor, Duration stopTimeout,
                               LongSupplier nanoClock, String name) {
         this.transactions = transactions;

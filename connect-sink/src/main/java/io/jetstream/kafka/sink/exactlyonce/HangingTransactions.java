@@ -123,7 +123,7 @@ public final class HangingTransactions {
      * @param observeFor      how long a transaction must be seen hanging before it is aborted
      * @param wallClockMillis the time in the brokers' clock (producers' last write times are theirs)
      */
-    HangingTransactions(Cluster cluster, String connectorName, Duration observeFor, LongSupplier wallClockMillis) {
+    public HangingTransactions(Cluster cluster, String connectorName, Duration observeFor, LongSupplier wallClockMillis) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.ownTransactionalIds = Pattern.compile("(.+)-" + Pattern.quote(connectorName) + "-(\\d+)");
         this.observeFor = observeFor;

@@ -44,14 +44,14 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: {@link #written} and {@link #committed} on the task thread; checks on the executor
  * given (one thread, shut down by {@link #close()}); {@link Release} is called on that thread.
  */
-public final class StableCommits implements AutoCloseable {
+final class StableCommits implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StableCommits.class);
     /** Marks kept per origin partition before new ones are merged into the last (memory bound). */
     static final int MAX_MARKS_PER_PARTITION = 64;
 
     /** Reads last stable offsets, in one cluster call for all partitions. */
-    public interface StableOffsets {
+    interface StableOffsets {
         Map<TopicPartition, Long> lastStableOffsets(List<TopicPartition> destinations) throws Exception;
 
         /**
@@ -68,7 +68,7 @@ public final class StableCommits implements AutoCloseable {
     }
 
     /** Told when an origin partition's records up to an offset are stable. */
-    public interface Release {
+    interface Release {
         void stable(TopicPartition origin, long originOffset, Object topicId);
     }
 
@@ -106,7 +106,7 @@ public final class StableCommits implements AutoCloseable {
     private long markersLate;
     private volatile boolean closed;
 
-    public StableCommits(StableOffsets offsets, Release release, Duration recheck, Duration stuckAfter, LongSupplier nanoTime,
+    StableCommits(StableOffsets offsets, Release release, Duration recheck, Duration stuckAfter, LongSupplier nanoTime,
                   ScheduledExecutorService executor) {
         this.offsets = Objects.requireNonNull(offsets, "offsets");
         this.release = Objects.requireNonNull(release, "release");
@@ -121,7 +121,7 @@ public final class StableCommits implements AutoCloseable {
      * transaction being committed (Connect's {@code commitRecord}); {@code destination} is null when
      * the record was not written (a transformation dropped it). Task thread.
      */
-    public void written(TopicPartition origin, long originOffset, Object topicId, TopicPartition destination,
+    void written(TopicPartition origin, long originOffset, Object topicId, TopicPartition destination,
                  long destinationOffset) {
         synchronized (lock) {
             Open before = open.get(origin);
@@ -135,7 +135,7 @@ public final class StableCommits implements AutoCloseable {
     }
 
     /** The transaction whose records {@link #written} reported has committed; checks soon. Task thread. */
-    public void committed() {
+    void committed() {
         synchronized (lock) {
             if (open.isEmpty()) {
                 return;
@@ -179,7 +179,7 @@ public final class StableCommits implements AutoCloseable {
      * it can never become readable, and waiting for them would fail the task as a hang. They were
      * written; what happened to them after is the deleter's doing. Releases every mark that names it.
      */
-    public void destinationReplaced(String topic) {
+    void destinationReplaced(String topic) {
         List<Mark> released = new ArrayList<>();
         List<TopicPartition> releasedOrigins = new ArrayList<>();
         synchronized (lock) {
@@ -206,14 +206,14 @@ public final class StableCommits implements AutoCloseable {
     }
 
     /** Commits reported but not yet stable, over all partitions. */
-    public int waiting() {
+    int waiting() {
         synchronized (lock) {
             return marks.values().stream().mapToInt(ArrayDeque::size).sum();
         }
     }
 
     /** Set once records stayed unstable past the bound; the task should fail with it. */
-    public RuntimeException failure() {
+    RuntimeException failure() {
         return failure;
     }
 

@@ -28,10 +28,10 @@ package io.jetstream.kafka.sink.exactlyonce;
  * <p>The first evidence is kept ({@link #evidence}) and reported once. Threads: Connect's offset
  * committer thread and the task thread.
  */
-public final class WorkerTransactionsCheck {
+final class WorkerTransactionsCheck {
 
     /** What shows the worker runs without transactions; {@link #message} is the task's failure. */
-    public record Evidence(String message) {
+    record Evidence(String message) {
     }
 
     private volatile Evidence evidence;
@@ -41,7 +41,7 @@ public final class WorkerTransactionsCheck {
      *
      * @return the evidence if this call is the first to show the worker runs without transactions, else null
      */
-    public synchronized Evidence committed(boolean onTaskThread, String thread) {
+    synchronized Evidence committed(boolean onTaskThread, String thread) {
         if (onTaskThread) {
             return null;
         }
@@ -50,7 +50,7 @@ public final class WorkerTransactionsCheck {
     }
 
     /** The first evidence found, or null while none was. */
-    public Evidence evidence() {
+    Evidence evidence() {
         return evidence;
     }
 

@@ -56,7 +56,7 @@ public final class EndToEndLiveness {
     private final AtomicLong heardMillis = new AtomicLong(NEVER);
     private final Map<TopicPartition, PartitionState> partitions = new ConcurrentHashMap<>();
 
-    EndToEndLiveness(LongSupplier clockMillis, Gauges gauges) {
+    public EndToEndLiveness(LongSupplier clockMillis, Gauges gauges) {
         this.clockMillis = clockMillis;
         this.gauges = gauges;
         gauges.gauge(HEARTBEAT_AGE, "Seconds since the newest batch or end-to-end heartbeat that arrived was made"

@@ -28,7 +28,7 @@ public final class ReplicationPolicyNaming implements TopicNamingPolicy {
     private final Map<String, ?> settings;
     private String sourceAlias;
 
-    ReplicationPolicyNaming(Object policy, Map<String, ?> settings) {
+    public ReplicationPolicyNaming(Object policy, Map<String, ?> settings) {
         this.policy = (ReplicationPolicy) Objects.requireNonNull(policy, "policy");
         this.settings = Map.copyOf(settings);
     }

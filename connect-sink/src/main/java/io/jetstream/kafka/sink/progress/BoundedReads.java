@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * successor. Through this class a read gives up after the bound (the blocked read is interrupted)
  * and the caller refuses the batch retriably instead.
  */
-public final class BoundedReads implements AutoCloseable {
+final class BoundedReads implements AutoCloseable {
 
     /** A read that did not complete within the bound, or could not start; retriable. */
     static final class ReadUnavailableException extends RuntimeException {
@@ -32,7 +32,7 @@ public final class BoundedReads implements AutoCloseable {
     private final ExecutorService executor;
     private final Duration timeout;
 
-    public BoundedReads(String threadName, Duration timeout) {
+    BoundedReads(String threadName, Duration timeout) {
         this.timeout = timeout;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, threadName);
@@ -47,7 +47,7 @@ public final class BoundedReads implements AutoCloseable {
      * @throws ReadUnavailableException when it does not complete within the bound (it is then
      *         interrupted), when this reader is closed, or when the calling thread is interrupted
      */
-    public <T> T read(String what, Callable<T> read) {
+    <T> T read(String what, Callable<T> read) {
         Future<T> future;
         try {
             future = executor.submit(read);

@@ -51,7 +51,7 @@ public final class SinkSiteSchemas implements ReplicationReceiver.Translator, Au
      * @param holdTimeout how long a partition may stay held before {@link #overdue} fails the task;
      *     null: never
      */
-    SinkSiteSchemas(SchemaRegistryClient registry, SchemaTranslator translator, TopicNamingPolicy naming,
+    public SinkSiteSchemas(SchemaRegistryClient registry, SchemaTranslator translator, TopicNamingPolicy naming,
                     SinkSiteMetrics metrics, Duration holdTimeout, LongSupplier nanoTime) {
         this.holdTimeout = holdTimeout;
         this.nanoTime = nanoTime;

@@ -62,7 +62,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
 
     /** The origin asks for more partitions than {@code create.topics.partitions.max} allows (final). */
     public static final class PartitionLimitException extends Exception {
-        PartitionLimitException(String message) {
+        public PartitionLimitException(String message) {
             super(message, null, false, false);
         }
     }
@@ -71,7 +71,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
     public static final class StaleMetadataException extends Exception {
         private final MetadataGenerations.Staleness staleness;
 
-        StaleMetadataException(MetadataGenerations.Staleness staleness, String message) {
+        public StaleMetadataException(MetadataGenerations.Staleness staleness, String message) {
             super(message, null, false, false);
             this.staleness = staleness;
         }
@@ -83,14 +83,14 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
 
     /** Creating the topic would exceed {@code create.topics.unsigned.max} (retried by the source later). */
     public static final class CreationLimitException extends Exception {
-        CreationLimitException(String message) {
+        public CreationLimitException(String message) {
             super(message, null, false, false);
         }
     }
 
     /** The destination topic does not exist and the origin's metadata has not arrived yet (retriable). */
     public static final class MetadataPendingException extends Exception {
-        MetadataPendingException(String message) {
+        public MetadataPendingException(String message) {
             super(message, null, false, false);
         }
     }
@@ -127,14 +127,14 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
      * @param callTimeout longest wait for one Admin call ({@code cluster.call.timeout.ms}); a call
      *                    that takes longer throws a {@link java.util.concurrent.TimeoutException}
      */
-    public DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Duration callTimeout) {
         this(admin, naming, create, replicationFactor, syncConfigs, name -> false, callTimeout, topic -> { },
                 Integer.MAX_VALUE);
     }
 
     /** With the default maximum age of metadata and no cap on creations. */
-    public DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
                       Consumer<String> onRecreated, int partitionsMax) {
         this(admin, naming, create, replicationFactor, syncConfigs, excludedConfig, callTimeout, onRecreated,
@@ -150,7 +150,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
      * @param generations    which metadata is fresh enough to apply
      * @param creations      how many topics may still be created ({@link TopicCreationBudget#UNLIMITED} with a key)
      */
-    public DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
+    DestinationTopics(Admin admin, TopicNamingPolicy naming, boolean create, short replicationFactor,
                       boolean syncConfigs, Predicate<String> excludedConfig, Duration callTimeout,
                       Consumer<String> onRecreated, int partitionsMax, MetadataGenerations generations,
                       TopicCreationBudget creations) {

@@ -13,7 +13,7 @@ import java.util.ArrayDeque;
  * partitions. A sliding window: a creation counts for one interval after it happened. With a key
  * the source is authenticated and {@link #UNLIMITED} applies. Thread-safe.
  */
-public final class TopicCreationBudget {
+final class TopicCreationBudget {
 
     /** No cap (metadata signed by the source-site connector). */
     public static final TopicCreationBudget UNLIMITED = new TopicCreationBudget(Integer.MAX_VALUE,
@@ -25,7 +25,7 @@ public final class TopicCreationBudget {
     private final Clock clock;
     private final ArrayDeque<Long> creations = new ArrayDeque<>();
 
-    public TopicCreationBudget(int max, Duration interval, Clock clock) {
+    TopicCreationBudget(int max, Duration interval, Clock clock) {
         this.max = max;
         this.intervalMillis = interval.toMillis();
         this.clock = clock;
