@@ -1,6 +1,14 @@
 package io.jetstream.kafka.sink;
 
 import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
+import io.jetstream.kafka.sink.checkpoint.GroupCheckpointer;
+import io.jetstream.kafka.sink.config.CheckpointConfigs;
+import io.jetstream.kafka.sink.config.ConnectKeys;
+import io.jetstream.kafka.sink.config.SinkSiteConfig;
+import io.jetstream.kafka.sink.config.SinkSiteTaskConfig;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionAborter;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionWatches;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -64,7 +72,7 @@ public final class SinkSiteConnector extends SourceConnector {
         if (CheckpointConfigs.enabled(config)) {
             checkpointer = new GroupCheckpointer(config, props.getOrDefault("name", "jetstream-sink"));
         }
-        if (HangingTransactionConfigs.exactlyOnce(props)) {
+        if (ConnectKeys.exactlyOnce(props)) {
             String name = props.getOrDefault("name", "jetstream-sink");
             hangingTransactions = HangingTransactionWatches.WORKER.hold(name, this.props,
                     holder -> HangingTransactionAborter.start(config, name, holder), hangingTransactionsHolder);

@@ -3,6 +3,12 @@ package io.jetstream.kafka.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jetstream.kafka.sink.config.HangingTransactionConfigs;
+import io.jetstream.kafka.sink.config.SinkSiteConfig;
+import io.jetstream.kafka.sink.config.SinkSiteConfigTest;
+import io.jetstream.kafka.sink.config.SinkSiteTaskConfig;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionAborter;
+import io.jetstream.kafka.sink.exactlyonce.HangingTransactionWatches;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
@@ -26,6 +32,41 @@ class SinkSiteConnectorTest {
         later.get(1).remove(SinkSiteTaskConfig.TASK_GENERATION);
         assertThat(later.get(1)).isEqualTo(first.get(1));
         new SinkSiteTaskConfig(later.get(0));
+    }
+
+    @Test
+    void taskIOfNTakesShareIOfN() {
+        List<Map<String, String>> tasks = SinkSiteConnector.taskConfigs(SinkSiteConfigTest.valid(), 4);
+        assertThat(tasks).extracting(t -> t.get(SinkSiteConnector.TASK_ID)).containsExactly("0", "1", "2", "3");
+        assertThat(tasks).allMatch(t -> t.get(SinkSiteConnector.TASK_COUNT).equals("4"));
+        SinkSiteTaskConfig third = new SinkSiteTaskConfig(tasks.get(2));
+        assertThat(third.taskId()).isEqualTo(2);
+        assertThat(third.taskCount()).isEqualTo(4);
+        assertThat(third.exactlyOnce()).isFalse();
+    }
+
+    @Test
+    void aMalformedTaskConfigurationNamesTheKey() {
+        Map<String, String> task = SinkSiteConnector.taskConfigs(SinkSiteConfigTest.valid(), 2).get(1);
+        task.put(SinkSiteTaskConfig.TASK_ID, "2");
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task)).hasMessageContaining(SinkSiteTaskConfig.TASK_ID)
+                .hasMessageContaining("must be below");
+        task.remove(SinkSiteTaskConfig.TASK_COUNT);
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task)).hasMessageContaining(SinkSiteTaskConfig.TASK_COUNT);
+        Map<String, String> exactlyOnce = SinkSiteConnector.taskConfigs(SinkSiteConfigTest.valid(), 1).get(0);
+        exactlyOnce.put(SinkSiteTaskConfig.EXACTLY_ONCE_SUPPORT, "REQUIRED");
+        assertThat(new SinkSiteTaskConfig(exactlyOnce).exactlyOnce()).isTrue();
+    }
+
+    @Test
+    void theTaskKnowsWhetherEachPollIsOneTransactionFromConnectsBoundaryKey() {
+        Map<String, String> task = SinkSiteConnector.taskConfigs(SinkSiteConfigTest.valid(), 1).get(0);
+        assertThat(new SinkSiteTaskConfig(task).transactionPerPoll()).as("Connect's default, poll").isTrue();
+        task.put(SinkSiteTaskConfig.TRANSACTION_BOUNDARY, "Interval");
+        assertThat(new SinkSiteTaskConfig(task).transactionPerPoll()).isFalse();
+        task.put(SinkSiteTaskConfig.TRANSACTION_BOUNDARY, "every-poll");
+        assertThatThrownBy(() -> new SinkSiteTaskConfig(task))
+                .hasMessageContaining(SinkSiteTaskConfig.TRANSACTION_BOUNDARY);
     }
 
     @Test
