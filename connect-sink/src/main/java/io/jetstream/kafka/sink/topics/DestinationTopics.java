@@ -18,8 +18,6 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,14 +51,9 @@ import org.slf4j.LoggerFactory;
  * are never touched either way. Creation from unsigned metadata is capped
  * ({@link TopicCreationBudget}).
  *
- * <p>Readiness: a topic this task created or grew takes writes only once every partition answers a
- * ListOffsets at its leader, that is once the leader has made the partition's log. Until then its
- * batches are refused with {@link MetadataPendingException} (the source sends them again). A broker
- * makes the logs of a new topic one by one; at many partitions on a busy broker that takes long enough
- * (a minute was seen at 1,200 partitions) that a transaction writing to the first partitions while
- * the rest are still being made kept its markers pending past the stable-offset check, and the
- * task failed as if a transaction hung. One ListOffsets over the topic per
- * {@link #READINESS_CHECK_INTERVAL} at most while it is not ready; none after.
+ * <p>Readiness: a topic this task created or grew takes writes only once its leaders serve every
+ * partition ({@link TopicReadiness}): at many partitions on a busy broker, transactions written while
+ * the logs were still being made kept their markers pending past the stable-offset check.
  */
 public final class DestinationTopics implements TopicProvisioner, AutoCloseable {
 
@@ -106,11 +99,6 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
         }
     }
 
-    /** Least time between two readiness checks of one topic. */
-    static final Duration READINESS_CHECK_INTERVAL = Duration.ofMillis(500);
-    /** Longest wait for one readiness check (below {@code cluster.call.timeout.ms} if that is lower). */
-    static final Duration READINESS_CHECK_TIMEOUT = Duration.ofSeconds(2);
-
     private final Admin admin;
     private final TopicNamingPolicy naming;
     private final boolean create;
@@ -123,10 +111,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
     private final int partitionsMax;
     private final MetadataGenerations generations;
     private final TopicCreationBudget creations;
-    /** Topics created or grown here whose partitions have not all answered yet, to the nano time of the next check. */
-    private final Map<String, Long> unready = new ConcurrentHashMap<>();
-    private final Map<String, Long> unreadySince = new ConcurrentHashMap<>();
-    private volatile Duration readinessCheckInterval = READINESS_CHECK_INTERVAL;
+    private final TopicReadiness readiness;
 
     /**
      * A task's destination topics as its configuration says: creation, config sync, the partition cap,
@@ -181,6 +166,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
         this.onRecreated = onRecreated;
         this.callTimeoutMillis = callTimeout.toMillis();
         this.admin = admin;
+        this.readiness = new TopicReadiness(admin, callTimeout);
         this.naming = naming;
         this.create = create;
         this.replicationFactor = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
@@ -192,9 +178,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
         String topic = naming.destinationTopic(originTopic);
         Integer known = destinationPartitions.get(topic);
         if (known != null && known > partition) {
-            if (!unready.isEmpty() && unready.containsKey(topic)) {
-                awaitReady(topic, known);
-            }
+            readiness.check(topic, known);
             return;
         }
         if (create && !origin.containsKey(originTopic) && describe(topic) == null) {
@@ -203,72 +187,12 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
         }
         int wanted = Math.max(partition + 1, originCount(originTopic));
         ensurePartitions(originTopic, topic, wanted);
-        if (unready.containsKey(topic)) {
-            awaitReady(topic, destinationPartitions.getOrDefault(topic, wanted));
-        }
-    }
-
-    /**
-     * Refuses the batch (retriably) while a topic created or grown here has a partition that its leader
-     * does not serve yet; checks again at most every {@link #readinessCheckInterval}.
-     */
-    private void awaitReady(String topic, int partitionCount) throws MetadataPendingException {
-        long now = System.nanoTime();
-        Long next = unready.get(topic);
-        if (next == null) {
-            return;
-        }
-        if (now - next < 0) {
-            throw new MetadataPendingException("destination topic " + topic + " was just created or grown and not "
-                    + "every partition is served by its leader yet");
-        }
-        unready.put(topic, now + readinessCheckInterval.toNanos());
-        String notServed = firstPartitionNotServed(topic, partitionCount);
-        if (notServed != null) {
-            throw new MetadataPendingException("destination topic " + topic + " was just created or grown and "
-                    + notServed);
-        }
-        unready.remove(topic);
-        Long since = unreadySince.remove(topic);
-        log.info("Topic {}: all {} partitions are served by their leaders{}; writing to it", topic, partitionCount,
-                since == null ? "" : " " + (now - since) / 1_000_000 + " ms after it was created or grown");
-    }
-
-    /** A description of the first partition of {@code topic} that does not answer a ListOffsets, or null when all do. */
-    private String firstPartitionNotServed(String topic, int partitionCount) {
-        Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
-        for (int p = 0; p < partitionCount; p++) {
-            latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-        }
-        long timeoutMillis = Math.min(callTimeoutMillis, READINESS_CHECK_TIMEOUT.toMillis());
-        ListOffsetsResult result = admin.listOffsets(latest, new ListOffsetsOptions().timeoutMs((int) timeoutMillis));
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        for (TopicPartition tp : latest.keySet()) {
-            try {
-                result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (ExecutionException e) {
-                return "partition " + tp.partition() + " is not served by its leader yet ("
-                        + e.getCause().getClass().getSimpleName() + ")";
-            } catch (java.util.concurrent.TimeoutException e) {
-                return "partition " + tp.partition() + " did not answer within " + timeoutMillis + " ms";
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "the check was interrupted";
-            }
-        }
-        return null;
-    }
-
-    /** Marks a topic just created or grown: its batches wait until every partition answers at its leader. */
-    private void notReadyYet(String topic) {
-        long now = System.nanoTime();
-        unready.put(topic, now);
-        unreadySince.putIfAbsent(topic, now);
+        readiness.check(topic, destinationPartitions.getOrDefault(topic, wanted));
     }
 
     /** For tests: check readiness on every batch. */
     void readinessCheckInterval(Duration interval) {
-        this.readinessCheckInterval = interval;
+        readiness.checkInterval(interval);
     }
 
     /**
@@ -421,7 +345,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
                 admin.createTopics(List.of(newTopic)).all().get(callTimeoutMillis, TimeUnit.MILLISECONDS);
                 log.info("Created topic {} with {} partitions (origin {})", topic, wanted, originTopic);
                 destinationPartitions.put(topic, wanted);
-                notReadyYet(topic);
+                readiness.notReadyYet(topic);
                 return true;
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
@@ -431,7 +355,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
                 if (current == null) {
                     throw new IllegalStateException("topic " + topic + " exists but cannot be described");
                 }
-                notReadyYet(topic); // made by another task a moment ago, perhaps
+                readiness.notReadyYet(topic); // made by another task a moment ago, perhaps
             }
         }
         if (current < wanted) {
@@ -439,7 +363,7 @@ public final class DestinationTopics implements TopicProvisioner, AutoCloseable 
                 admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(wanted))).all()
                         .get(callTimeoutMillis, TimeUnit.MILLISECONDS);
                 log.info("Grew topic {} from {} to {} partitions", topic, current, wanted);
-                notReadyYet(topic);
+                readiness.notReadyYet(topic);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof InvalidPartitionsException)) {
                     throw e;
