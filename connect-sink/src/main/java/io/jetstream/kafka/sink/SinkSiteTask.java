@@ -160,7 +160,7 @@ public final class SinkSiteTask extends SourceTask {
 
     /** One subscriber client per egress relay (not connected yet), each feeding the receiver. */
     private void subscribe(RelayClientConfigs.Settings relaySettings, SubscribeFrame share, FrameIntegrity integrity) {
-        relayClients = RelayClients.open(relaySettings, RelayClients.Role.subscriber(share), share.subscriberId());
+        relayClients = RelayClients.open(relaySettings, RelayClients.Profile.subscriber(share), share.subscriberId());
         relayClients.connect(relay -> new RelayUpstream(receiver::onFrame), integrity.required(), "Egress relay {} does "
                 + "not carry end-to-end MACs (a relay built before them): every batch it delivers arrives unsigned and "
                 + "is refused, as integrity.required asks. Upgrade the relays of the path.");

@@ -123,7 +123,7 @@ public final class SourceSiteTask extends SinkTask {
      */
     private void startSender(SourceSiteTaskConfig config, RelayClientConfigs.Settings relaySettings, String nodeId,
                              SenderIntegrity integrity, boolean tolerateAll) {
-        relayClients = RelayClients.open(relaySettings, RelayClients.Role.sender(), nodeId);
+        relayClients = RelayClients.open(relaySettings, RelayClients.Profile.sender(), nodeId);
         RelayPreference.Tiers tiers = relayTiers(relaySettings, nodeId);
         batchPolicy = config.batchPolicy();
         sender = new ReplicationSender(new SenderSettings(relaySettings.streamId(), nodeId,

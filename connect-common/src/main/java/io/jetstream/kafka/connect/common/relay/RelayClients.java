@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * The relay connections of one connector task: one {@link PeerClient} per relay its
  * {@link RelayClientConfigs.Settings} list, all on one Netty event-loop thread of the task's own.
  * Both connectors make theirs here, so stream, token, TLS and timeouts reach the relays alike; what
- * differs is the {@link Role}: the source-site task sends (and asks for receipts), the
+ * differs is the {@link Profile}: the source-site task sends (and asks for receipts), the
  * destination-site task subscribes to its share.
  *
  * <p>Lifecycle: {@link #open} in the task's {@code start} (nothing connects yet), {@link #connect}
@@ -56,20 +56,20 @@ public final class RelayClients implements AutoCloseable {
      * What a task is to its relays: the {@link PeerRole} its clients declare in HELLO, and what goes
      * with it beyond the shared settings (thread names, receipts, the subscription).
      */
-    public record Role(PeerRole peerRole, String threadPrefix, boolean receipts, SubscribeFrame subscription) {
+    public record Profile(PeerRole peerRole, String threadPrefix, boolean receipts, SubscribeFrame subscription) {
 
-        public Role {
+        public Profile {
             Objects.requireNonNull(peerRole, "peerRole");
             Objects.requireNonNull(threadPrefix, "threadPrefix");
         }
 
         /** A source-site task: sends batches and asks for receipts from the egress relay. */
-        public static Role sender() {
+        public static Profile sender() {
             return new Role(PeerRole.SENDER, "jetstream-source-", true, null);
         }
 
         /** A destination-site task: subscribes to its share of the stream. */
-        public static Role subscriber(SubscribeFrame subscription) {
+        public static Profile subscriber(SubscribeFrame subscription) {
             return new Role(PeerRole.SUBSCRIBER, "jetstream-sink-", false,
                     Objects.requireNonNull(subscription, "subscription"));
         }
@@ -84,16 +84,16 @@ public final class RelayClients implements AutoCloseable {
     }
 
     private final RelayClientConfigs.Settings settings;
-    private final Role role;
+    private final Profile profile;
     private final String nodeId;
     private final SslContext ssl;
     private final EventLoopGroup group;
     private final List<PeerClient> clients = new ArrayList<>();
 
-    private RelayClients(RelayClientConfigs.Settings settings, Role role, String nodeId, SslContext ssl,
+    private RelayClients(RelayClientConfigs.Settings settings, Profile profile, String nodeId, SslContext ssl,
                          EventLoopGroup group) {
         this.settings = settings;
-        this.role = role;
+        this.profile = profile;
         this.nodeId = nodeId;
         this.ssl = ssl;
         this.group = group;
@@ -106,14 +106,14 @@ public final class RelayClients implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the TLS files cannot be used (the message names them)
      */
-    public static RelayClients open(RelayClientConfigs.Settings settings, Role role, String nodeId) {
+    public static RelayClients open(RelayClientConfigs.Settings settings, Profile profile, String nodeId) {
         SslContext ssl = settings.tls()
                 ? ClientTls.sslContext(TlsFiles.of(settings.caFile(), settings.certFile(), settings.keyFile()),
                         settings.tlsReloadInterval(), Clock.system(), ReloadingTlsFiles.Listener.NONE)
                 : null;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory(role.threadPrefix() + nodeId, true), NioIoHandler.newFactory());
-        return new RelayClients(settings, role, nodeId, ssl, group);
+                new DefaultThreadFactory(profile.threadPrefix() + nodeId, true), NioIoHandler.newFactory());
+        return new RelayClients(settings, profile, nodeId, ssl, group);
     }
 
     /**
@@ -126,14 +126,14 @@ public final class RelayClients implements AutoCloseable {
 
     /** The client configuration for one of the relays: the shared settings plus this task's role. */
     public PeerClientConfig config(InetSocketAddress relay) {
-        return PeerClientConfig.builder(relay, role.peerRole(), nodeId, settings.streamId(), settings.token().value())
+        return PeerClientConfig.builder(relay, profile.peerRole(), nodeId, settings.streamId(), settings.token().value())
                 .sslContext(ssl)
                 .connectTimeout(settings.connectTimeout())
                 .heartbeatInterval(settings.heartbeatInterval())
                 .reconnectBackoff(settings.reconnectBackoff(), settings.reconnectBackoffMax())
-                .receipts(role.receipts())
-                .subscription(role.subscription())
-                .minPeerMaxFrameBytes(role.peerRole() == PeerRole.SENDER ? SENDER_MIN_PEER_FRAME_BYTES
+                .receipts(profile.receipts())
+                .subscription(profile.subscription())
+                .minPeerMaxFrameBytes(profile.peerRole() == PeerRole.SENDER ? SENDER_MIN_PEER_FRAME_BYTES
                         : FrameLength.MIN_MAX_FRAME_BYTES)
                 .build();
     }

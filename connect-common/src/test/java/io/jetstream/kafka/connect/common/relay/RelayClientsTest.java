@@ -31,7 +31,7 @@ class RelayClientsTest {
 
     @Test
     void aSenderAsksForReceiptsAndCarriesTheSharedSettings() {
-        try (RelayClients clients = RelayClients.open(settings(false, Optional.empty()), RelayClients.Role.sender(),
+        try (RelayClients clients = RelayClients.open(settings(false, Optional.empty()), RelayClients.Profile.sender(),
                 "src-0-abc")) {
             PeerClientConfig config = clients.config(RELAY_A);
 
@@ -57,7 +57,7 @@ class RelayClientsTest {
     void aSubscriberSubscribesToItsShareWithoutReceipts() {
         SubscribeFrame share = new SubscribeFrame("orders", "dst-1-abc", 1, 3, 42L);
         try (RelayClients clients = RelayClients.open(settings(false, Optional.empty()),
-                RelayClients.Role.subscriber(share), "dst-1-abc")) {
+                RelayClients.Profile.subscriber(share), "dst-1-abc")) {
             PeerClientConfig config = clients.config(RELAY_B);
 
             assertThat(config.role()).isEqualTo(PeerRole.SUBSCRIBER);
@@ -68,7 +68,7 @@ class RelayClientsTest {
 
     @Test
     void tlsSettingsBuildAClientContext() {
-        try (RelayClients clients = RelayClients.open(settings(true, Optional.empty()), RelayClients.Role.sender(),
+        try (RelayClients clients = RelayClients.open(settings(true, Optional.empty()), RelayClients.Profile.sender(),
                 "src-0-abc")) {
             assertThat(clients.config(RELAY_A).tls()).isTrue();
         }
@@ -77,7 +77,7 @@ class RelayClientsTest {
     @Test
     void anUnusableCaFileIsRefusedWithItsName() {
         Path missing = Path.of("target", "no-such-ca.pem");
-        assertThatThrownBy(() -> RelayClients.open(settings(true, Optional.of(missing)), RelayClients.Role.sender(),
+        assertThatThrownBy(() -> RelayClients.open(settings(true, Optional.of(missing)), RelayClients.Profile.sender(),
                 "src-0-abc"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no-such-ca.pem");
@@ -86,7 +86,7 @@ class RelayClientsTest {
     @Test
     void oneConnectionPerRelayIsMadeInOrderAndBoundToItsClient() {
         List<InetSocketAddress> asked = new ArrayList<>();
-        RelayClients clients = RelayClients.open(settings(false, Optional.empty()), RelayClients.Role.sender(),
+        RelayClients clients = RelayClients.open(settings(false, Optional.empty()), RelayClients.Profile.sender(),
                 "src-0-abc");
         List<Recording> connections = clients.connect(address -> {
             asked.add(address);
