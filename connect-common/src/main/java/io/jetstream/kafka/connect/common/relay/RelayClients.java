@@ -65,12 +65,12 @@ public final class RelayClients implements AutoCloseable {
 
         /** A source-site task: sends batches and asks for receipts from the egress relay. */
         public static Profile sender() {
-            return new Role(PeerRole.SENDER, "jetstream-source-", true, null);
+            return new Profile(PeerRole.SENDER, "jetstream-source-", true, null);
         }
 
         /** A destination-site task: subscribes to its share of the stream. */
         public static Profile subscriber(SubscribeFrame subscription) {
-            return new Role(PeerRole.SUBSCRIBER, "jetstream-sink-", false,
+            return new Profile(PeerRole.SUBSCRIBER, "jetstream-sink-", false,
                     Objects.requireNonNull(subscription, "subscription"));
         }
     }
