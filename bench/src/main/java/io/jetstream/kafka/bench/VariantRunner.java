@@ -118,6 +118,10 @@ final class VariantRunner {
             }
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
+                if (plan.warmup().compareTo(CompilerSettling.STEP) >= 0) {
+                    run.produced.addAll(settle(run, probe));
+                    run.mark("compilers settled");
+                }
                 java.util.Optional<EventSchedule> schedule = plan.eventSchedule(variant.routes());
                 if (schedule.isPresent()) {
                     run.mark(plan.load().id());
@@ -353,6 +357,40 @@ final class VariantRunner {
         ProducedLog log = warm.run();
         probe.awaitArrivals(run.variant.id() + " warm-up", progress, log.size(), WARMUP_TIMEOUT, WARMUP_TIMEOUT);
         return log;
+    }
+
+    /**
+     * After the warm-up, more of it a {@link CompilerSettling#STEP} at a time until the JIT compilers of
+     * the variant's processes and of both brokers are quiet ({@link CompilerSettling}), so that the
+     * phases measure replication, not compilation, whichever variant runs first.
+     */
+    private List<ProducedLog> settle(Run run, ArrivalProbe probe) throws Exception {
+        List<String> watched = new ArrayList<>(run.replicator.processes());
+        watched.add("broker-A");
+        watched.add("broker-B");
+        CompilerSettling settling = new CompilerSettling(watched);
+        List<ProducedLog> logs = new ArrayList<>();
+        long records = Math.max(1, Math.round(plan.warmupRate() * CompilerSettling.STEP.toMillis() / 1000.0));
+        Map<String, Double> busy = Map.of();
+        int steps = 0;
+        while (steps < CompilerSettling.maxSteps()) {
+            Workload step = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate()),
+                    cluster.bootstrapA());
+            ArrivalProbe.RunProgress progress = probe.track(step.runId(), false);
+            Reading from = sampler.read();
+            ProducedLog log = step.run();
+            Reading to = sampler.read();
+            logs.add(log);
+            probe.awaitArrivals(run.variant.id() + " warm-up (compilers)", progress, log.size(), STALL,
+                    WARMUP_TIMEOUT);
+            steps++;
+            busy = settling.stillCompiling(Window.between(from, to, ticksPerSecond));
+            if (busy.isEmpty()) {
+                break;
+            }
+        }
+        say(run.variant, CompilerSettling.summary(steps, busy));
+        return logs;
     }
 
     /**
