@@ -13,8 +13,6 @@ import io.jetstream.kafka.source.sender.SenderIntegrity;
 import io.jetstream.kafka.source.sender.SenderSettings;
 import io.jetstream.kafka.transport.FrameBuffers;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.ScheduledFuture;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,12 +43,12 @@ import org.slf4j.LoggerFactory;
  * written, so Connect never commits past an unwritten record (no loss).
  *
  * <p>Threads: Connect's task thread calls put/preCommit/open/close; one Netty event-loop thread per
- * task runs the relay connections and a 5 ms timer (linger, re-sends).
+ * task runs the relay connections and the sender's timer (linger, re-sends: every 5 ms while batches
+ * are open or unanswered, every 100 ms otherwise, {@link SenderTimer}).
  */
 public final class SourceSiteTask extends SinkTask {
 
     private static final Logger log = LoggerFactory.getLogger(SourceSiteTask.class);
-    private static final Duration TICK = Duration.ofMillis(5);
 
     private SourceSiteConfig config;
     /** The time the sender, the batching gauges and the lag figures go by. */
@@ -68,7 +66,7 @@ public final class SourceSiteTask extends SinkTask {
     private RecordIntake intake;
     private Backpressure backpressure;
     private Admin admin;
-    private ScheduledFuture<?> ticker;
+    private SenderTimer timer;
     private SourceSiteMetrics metrics;
     /** The task's decisions and their reasons, for GET /jetstream/tasks and ./jetstream explain. */
     private TaskView view;
@@ -112,7 +110,8 @@ public final class SourceSiteTask extends SinkTask {
         startLag(originOffsets, nodeId);
         startView(connectorName, config.taskId());
         relayClients.start();
-        ticker = relayClients.scheduleAtFixedRate(this::tick, TICK);
+        timer = new SenderTimer(SenderTimer.on(relayClients.timerExecutor()), this::tick, sender::quiet);
+        timer.start();
         log.info("Source-site task {} started: {} -> {} via {}, {}; reads metadata from the {}", nodeId,
                 config.sourceAlias(), config.targetAlias(), relaySettings, integrity, sourceCluster);
     }
@@ -248,6 +247,7 @@ public final class SourceSiteTask extends SinkTask {
         refusedBatches.handle(sender); // errors.tolerance=all: report and skip what the destination refused
         intake.put(records);
         sender.tick();
+        timer.afterPut();
         backpressure.apply();
     }
 
@@ -283,8 +283,8 @@ public final class SourceSiteTask extends SinkTask {
     public void stop() {
         long start = System.nanoTime();
         closeQuietly(view, "task view");
-        if (ticker != null) {
-            ticker.cancel(false);
+        if (timer != null) {
+            timer.close();
         }
         if (lagRefresher != null) {
             lagRefresher.shutdownNow();

@@ -355,6 +355,14 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         return window.unackedBytes() + batches.bufferedBytes();
     }
 
+    /**
+     * Whether nothing waits for the timer: no open batch (no linger running) and nothing sealed and
+     * unanswered (no re-send or acknowledgement timeout to come). The task's timer then ticks slowly.
+     */
+    public synchronized boolean quiet() {
+        return window.size() == 0 && batches.bufferedBytes() == 0;
+    }
+
     public synchronized int inFlightBatches() {
         return window.size();
     }

@@ -176,10 +176,9 @@ public final class RelayClients implements AutoCloseable {
         return settings.streamId();
     }
 
-    /** Runs {@code task} every {@code period} on the clients' event-loop thread, until cancelled or closed. */
-    public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
-        long millis = period.toMillis();
-        return group.next().scheduleAtFixedRate(task, millis, millis, TimeUnit.MILLISECONDS);
+    /** The clients' event-loop thread, for a timer that reschedules itself (one thread: tasks run in order). */
+    public io.netty.util.concurrent.EventExecutor timerExecutor() {
+        return group.next();
     }
 
     /** Closes every client (a failure is logged, the others still close), then stops the event loop. */
