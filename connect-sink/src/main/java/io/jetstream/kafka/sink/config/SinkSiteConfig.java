@@ -68,9 +68,6 @@ public class SinkSiteConfig extends AbstractConfig {
     public static final String CLUSTER_CALL_TIMEOUT_MS = "cluster.call.timeout.ms";
     public static final String STABLE_TIMEOUT_MS = "exactly.once.stable.timeout.ms";
     public static final String TRANSACTION_GAP_MS = "exactly.once.transaction.gap.ms";
-    public static final String TRANSACTION_PARTITIONS_PER_SECOND = "exactly.once.transaction.partitions.per.second";
-    /** The longest gap {@value #TRANSACTION_PARTITIONS_PER_SECOND} makes after a transaction over many partitions. */
-    public static final Duration TRANSACTION_GAP_MAX = Duration.ofSeconds(1);
 
     private static final String CLUSTERS = "Clusters";
     private static final String TARGET_SECURITY = "Target cluster security";
@@ -260,18 +257,7 @@ public class SinkSiteConfig extends AbstractConfig {
                                 + "costs the destination broker markers on each partition it wrote. The gap makes "
                                 + "fewer, larger transactions at a low rate; under load a poll takes longer than it "
                                 + "anyway. 0: no wait (a transaction per poll, as soon as records are there).",
-                        DELIVERY, 8, Width.SHORT, "Gap between transactions (ms)")
-                .define(TRANSACTION_PARTITIONS_PER_SECOND, Type.INT, 2_000, ConfigDef.Range.between(0, 10_000_000),
-                        Importance.LOW, "Exactly-once only. After a transaction that carried records of N origin "
-                                + "partitions, the next one waits N divided by this many seconds since the commit "
-                                + "(at least " + TRANSACTION_GAP_MS + ", at most " + TRANSACTION_GAP_MAX.toMillis()
-                                + " ms). Each partition a transaction writes costs the destination broker a commit "
-                                + "marker and Connect a source offset record (written, then read back by the "
-                                + "worker): without this, a backlog over a thousand partitions makes a transaction "
-                                + "touching most of them every few tens of milliseconds, and those markers and "
-                                + "offsets cost as much as the records. At a steady rate a transaction carries few "
-                                + "partitions and the gap stays " + TRANSACTION_GAP_MS + ". 0: no limit.",
-                        DELIVERY, 9, Width.SHORT, "Origin partitions per second in transactions");
+                        DELIVERY, 8, Width.SHORT, "Gap between transactions (ms)");
         ClusterClientConfigs.define(def, ClusterClientConfigs.TARGET_PREFIX, TARGET_SECURITY,
                 "the destination cluster");
         RelayClientConfigs.define(def,
@@ -395,15 +381,6 @@ public class SinkSiteConfig extends AbstractConfig {
     /** Exactly-once: least time from a commit to the next transaction's records ({@value #TRANSACTION_GAP_MS}). */
     public Duration transactionGap() {
         return Duration.ofMillis(getLong(TRANSACTION_GAP_MS));
-    }
-
-    /**
-     * Exactly-once: the least gap per origin partition the last transaction carried
-     * ({@value #TRANSACTION_PARTITIONS_PER_SECOND}), in nanoseconds; 0 for none.
-     */
-    public long transactionGapNanosPerPartition() {
-        int perSecond = getInt(TRANSACTION_PARTITIONS_PER_SECOND);
-        return perSecond == 0 ? 0 : 1_000_000_000L / perSecond;
     }
 
     public Duration pollTimeout() {

@@ -2,7 +2,6 @@ package io.jetstream.kafka.sink.exactlyonce;
 
 import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.core.model.Clock;
-import io.jetstream.kafka.sink.config.SinkSiteConfig;
 import io.jetstream.kafka.sink.config.SinkSiteTaskConfig;
 import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
 import io.jetstream.kafka.sink.progress.SourceOffsets;
@@ -10,7 +9,6 @@ import io.jetstream.kafka.sink.receiver.DeliveryGuarantee;
 import io.jetstream.kafka.sink.receiver.ReplicationReceiver;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -27,7 +25,7 @@ import org.slf4j.Logger;
  * Whether the worker really runs the task in transactions Connect does not say;
  * {@link WorkerTransactionsCheck} proves it does not from what Connect reports, and the task then
  * fails before acknowledging more. Transactions are paced {@code exactly.once.transaction.gap.ms}
- * apart, more after a transaction over many partitions ({@link TransactionPacing}).
+ * apart ({@link #awaitTransactionGap}).
  *
  * <p>Threads: the task thread polls, and on a worker with exactly-once commits and reports records;
  * stability is checked on a thread of its own, which acknowledges.
@@ -48,8 +46,8 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
     private final Clock clock;
     /** Proves the worker writes without transactions. */
     private final WorkerTransactionsCheck transactionsCheck = new WorkerTransactionsCheck();
-    /** The gap before each transaction, from the settings read once at start, not per poll. */
-    private final TransactionPacing pacing;
+    /** {@code exactly.once.transaction.gap.ms}, read once at start, not per poll. */
+    private final long transactionGapNanos;
     /** When Connect last reported a transaction committed ({@link #committed()}). */
     private volatile long lastCommitNanos;
     /** The thread Connect polls the task on (null before the first poll): with exactly-once it commits there too. */
@@ -63,8 +61,7 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
         this.taskLog = taskLog;
         this.clock = clock;
         this.lastCommitNanos = startNanos;
-        this.pacing = new TransactionPacing(config.transactionGap().toNanos(),
-                config.transactionGapNanosPerPartition(), SinkSiteConfig.TRANSACTION_GAP_MAX.toNanos());
+        this.transactionGapNanos = config.transactionGap().toNanos();
         this.stableOffsetsAdmin = targetCluster.admin(nodeId + "-stable");
         this.stableCommits = new StableCommits(new AdminStableOffsets(stableOffsetsAdmin, config.clusterCallTimeout(),
                 clock),
@@ -111,25 +108,17 @@ public final class ExactlyOnceDelivery implements DeliveryGuarantee {
 
     /**
      * Exactly-once: lets {@code exactly.once.transaction.gap.ms} pass since the last commit before the
-     * next transaction's records go to Connect, so that their writes find the commit markers written;
-     * after a transaction over many origin partitions, longer ({@link TransactionPacing}).
+     * next transaction's records go to Connect, so that their writes find the commit markers written.
      */
     @Override
     public void awaitTransactionGap() throws InterruptedException {
-        long gap = pacing.nextGapNanos();
-        if (gap == 0) {
+        if (transactionGapNanos == 0) {
             return;
         }
         long since = clock.nanoTime() - lastCommitNanos;
-        if (since < gap) {
-            TimeUnit.NANOSECONDS.sleep(gap - since);
+        if (since < transactionGapNanos) {
+            TimeUnit.NANOSECONDS.sleep(transactionGapNanos - since);
         }
-    }
-
-    /** The next transaction's records: the gap after it follows the origin partitions they carry. */
-    @Override
-    public void polled(List<ReplicationReceiver.Delivery> deliveries) {
-        pacing.polled(deliveries);
     }
 
     /** No destination offset is stored: the transactions make the records' progress exact. */

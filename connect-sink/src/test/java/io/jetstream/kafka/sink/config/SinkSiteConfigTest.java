@@ -135,18 +135,6 @@ public class SinkSiteConfigTest {
     }
 
     @Test
-    void transactionsOverManyPartitionsArePacedByTwoThousandPartitionsASecondUnlessConfigured() {
-        assertThat(new SinkSiteConfig(valid()).transactionGapNanosPerPartition()).isEqualTo(500_000L);
-        Map<String, String> off = valid();
-        off.put("exactly.once.transaction.partitions.per.second", "0");
-        assertThat(new SinkSiteConfig(off).transactionGapNanosPerPartition()).isZero();
-        Map<String, String> negative = valid();
-        negative.put("exactly.once.transaction.partitions.per.second", "-5");
-        assertThatThrownBy(() -> new SinkSiteConfig(negative)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("exactly.once.transaction.partitions.per.second");
-    }
-
-    @Test
     void clusterCallsAreBoundedByTenSecondsUnlessConfigured() {
         assertThat(new SinkSiteConfig(valid()).clusterCallTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
         Map<String, String> shorter = valid();
