@@ -58,13 +58,30 @@ public final class TaskMetricsAgent {
         thread.start();
     }
 
+    /**
+     * Rounds between two look-ups of the metric names. A pattern query walks every MBean of the worker
+     * (thousands at 1,200 partitions: a series per partition) and took a quarter of a worker's CPU
+     * samples when done every round; the names change only when tasks or clients come and go.
+     */
+    private static final int ROUNDS_PER_LOOKUP = 20;
+
     private static void run(Path file) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> names = Set.of();
+        Map<String, Set<ObjectName>> clientNames = Map.of();
+        long round = 0;
         while (true) {
             try {
                 StringBuilder lines = new StringBuilder();
                 long now = System.currentTimeMillis();
-                Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,*"), null);
+                if (round++ % ROUNDS_PER_LOOKUP == 0 || names.isEmpty()) { // and until the tasks are there
+                    names = server.queryNames(new ObjectName("kafka.connect:type=plugins,*"), null);
+                    Map<String, Set<ObjectName>> found = new java.util.HashMap<>();
+                    for (String pattern : CLIENT_METRICS.keySet()) {
+                        found.put(pattern, server.queryNames(new ObjectName(pattern), null));
+                    }
+                    clientNames = found;
+                }
                 for (ObjectName name : names) {
                     if (name.getKeyProperty("topic") != null || name.getKeyProperty("task") == null) {
                         continue;
@@ -84,7 +101,7 @@ public final class TaskMetricsAgent {
                     }
                 }
                 for (Map.Entry<String, List<String>> group : CLIENT_METRICS.entrySet()) {
-                    for (ObjectName name : server.queryNames(new ObjectName(group.getKey()), null)) {
+                    for (ObjectName name : clientNames.getOrDefault(group.getKey(), Set.of())) {
                         StringBuilder line = new StringBuilder();
                         for (String metric : group.getValue()) {
                             try {
