@@ -16,6 +16,8 @@ final class PendingBatch {
     /** The relay of the last attempt, or null before the first. */
     Relay via;
     boolean onWire;
+    /** Sealed and never sent: waits in {@link SendWindow}'s queue for the in-flight window. */
+    boolean queued;
     /** The destination's final refusal, while the batch waits to be skipped; else null. */
     AckFrame refusal;
     /** For a skip marker: what the skipped batch was and why it was refused; else null. */

@@ -5,7 +5,10 @@ import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -17,6 +20,12 @@ import org.apache.kafka.common.TopicPartition;
  * holds every successor until its predecessor arrives); the oldest unacknowledged batch of a
  * partition passes even a full window. Retries: after the retry backoff for a route problem, after
  * a backoff that doubles with the attempts for anything else, at once after a lost relay.
+ *
+ * <p>Cost: a sealed batch the window does not admit waits in a queue of its own, in the order batches
+ * were sealed, apart from the deadlines of re-sends and acknowledgement timeouts. While the window
+ * is closed, a tick looks only at the partitions whose oldest batch waits there (the ones a closed
+ * window lets through), never at every waiting batch: at many partitions and a full link thousands
+ * wait, and walking them every 5 ms took 85% of the source worker (docs/experiments.md).
  *
  * <p>Not thread-safe: used under the sender's lock.
  */
@@ -40,6 +49,13 @@ final class SendWindow {
     private long onWireRecords;
     /** Whether a sealed batch found the window closed since the last tick's sending pass began. */
     private boolean full;
+    /** Sealed batches never sent yet ({@link PendingBatch#queued}), oldest first. */
+    private final Set<InFlightWindow.Entry<PendingBatch>> queued = new LinkedHashSet<>();
+    /**
+     * Partitions whose oldest unacknowledged batch may be in {@link #queued}: the batches a closed
+     * window still lets through. Checked when read (the head may have left meanwhile).
+     */
+    private final Set<TopicPartition> queuedHeads = new LinkedHashSet<>();
 
     SendWindow(SenderSettings settings, RelayChoice relays, BatchPolicy policy, SenderEvents events) {
         this.relays = relays;
@@ -49,31 +65,95 @@ final class SendWindow {
         this.ackTimeoutNanos = settings.ackTimeout().toNanos();
     }
 
-    /** Adds a sealed batch and sends it now, unless an older batch of its partition waits for its retry. */
+    /**
+     * Adds a sealed batch and sends it now, unless batches sealed before it wait for the window or an
+     * older batch of its partition waits (its oldest unacknowledged batch always tries at once).
+     */
     void add(long id, TopicPartition partition, long lastOffset, PendingBatch pending, long now) {
-        sendUnlessWaiting(window.add(id, partition, lastOffset, pending.records, pending.wireBytes, pending, now, now),
-                now);
+        offer(window.add(id, partition, lastOffset, pending.records, pending.wireBytes, pending, now,
+                now + NEVER_NANOS), now);
     }
 
     /** Puts {@code pending} (a skip marker) in the place of {@code entry} and sends it like {@link #add}. */
     void replace(InFlightWindow.Entry<PendingBatch> entry, long id, long lastOffset, PendingBatch pending, long now) {
-        sendUnlessWaiting(window.replace(entry, id, lastOffset, pending.records, pending.wireBytes, pending, now, now),
-                now);
-    }
-
-    private void sendUnlessWaiting(InFlightWindow.Entry<PendingBatch> entry, long now) {
-        if (!waitsForPredecessor(entry)) {
-            trySend(entry, now, policy.decision(now));
-        } // else it is due now and leaves with the next tick, after its predecessor
+        offer(window.replace(entry, id, lastOffset, pending.records, pending.wireBytes, pending, now,
+                now + NEVER_NANOS), now);
     }
 
     /**
-     * The tick's sending pass: what waits goes first (a batch unanswered within the ack timeout is
-     * taken for lost); a closed window still lets through what a partition waits for, and the pass
-     * stops at the first batch no relay takes, to keep the order.
+     * A new entry (not due by its deadline: it is sent here or queued) tries at once when nothing
+     * sealed before it waits, or when it is its partition's oldest; otherwise, or when the window
+     * turns it away, it waits in the queue for a tick.
+     */
+    private void offer(InFlightWindow.Entry<PendingBatch> entry, long now) {
+        boolean oldest = window.isOldestUnacked(entry);
+        if (oldest || queued.isEmpty() && !waitsForPredecessor(entry)) {
+            if (trySend(entry, now, policy.decision(now)) != Sent.WINDOW_CLOSED) {
+                return; // on the wire, or due for a retry when no relay took it
+            }
+        }
+        entry.payload().queued = true;
+        queued.add(entry);
+        if (oldest) {
+            queuedHeads.add(entry.partition());
+        }
+    }
+
+    /** A queued entry leaves the queue: it was sent, handed to the retries, answered or refused. */
+    private void dequeue(InFlightWindow.Entry<PendingBatch> entry) {
+        entry.payload().queued = false;
+        queued.remove(entry);
+    }
+
+    /**
+     * The tick's sending pass. First what is due again (a re-send after a backoff or a lost relay;
+     * a batch unanswered within the ack timeout is taken for lost), then the queue in the order
+     * batches were sealed, while the window admits them. A closed window still lets through each
+     * partition's oldest batch (what the destination waits for). The pass stops at the first batch
+     * no relay takes, to keep the order.
      */
     void sendDue(long now, BatchDecision caps) {
         full = false;
+        if (!sendRetries(now, caps)) {
+            return;
+        }
+        for (Iterator<InFlightWindow.Entry<PendingBatch>> it = queued.iterator(); it.hasNext(); ) {
+            InFlightWindow.Entry<PendingBatch> entry = it.next();
+            if (waitsForPredecessor(entry)) {
+                continue; // an older batch of the partition waits: it goes first
+            }
+            Sent sent = trySend(entry, now, caps);
+            if (sent == Sent.WINDOW_CLOSED) {
+                break;
+            }
+            it.remove();
+            entry.payload().queued = false;
+            if (sent == Sent.NO_RELAY) {
+                return; // due for a retry; keep the order, try again next tick
+            }
+        }
+        if (full) {
+            sendQueuedHeads(now, caps);
+        }
+    }
+
+    /** The queued batches a closed window lets through: each partition's oldest. */
+    private void sendQueuedHeads(long now, BatchDecision caps) {
+        for (Iterator<TopicPartition> it = queuedHeads.iterator(); it.hasNext(); ) {
+            InFlightWindow.Entry<PendingBatch> head = window.oldestUnacked(it.next());
+            it.remove();
+            if (head == null || !head.payload().queued) {
+                continue; // sent, answered or revoked meanwhile
+            }
+            dequeue(head);
+            if (trySend(head, now, caps) == Sent.NO_RELAY) {
+                return; // the other heads stay listed for the next tick
+            }
+        }
+    }
+
+    /** Re-sends what is due again; false when no relay took one (the pass stops there). */
+    private boolean sendRetries(long now, BatchDecision caps) {
         for (InFlightWindow.Entry<PendingBatch> entry : window.due(now)) {
             PendingBatch pending = entry.payload();
             if (pending.refusal != null) {
@@ -92,9 +172,10 @@ final class SendWindow {
                 continue; // an older batch of the partition waits for its retry: it goes first
             }
             if (trySend(entry, now, caps) == Sent.NO_RELAY) {
-                break; // keep the order, try again next tick
+                return false; // keep the order, try again next tick
             }
         }
+        return true;
     }
 
     /** Whether a sealed batch found the window closed since the last sending pass began. */
@@ -156,10 +237,18 @@ final class SendWindow {
 
     /** The destination acknowledged the batch: true when it was still in the window. */
     boolean ack(long batchId, PendingBatch pending) {
-        if (window.ack(batchId) == null) {
+        InFlightWindow.Entry<PendingBatch> entry = window.ack(batchId);
+        if (entry == null) {
             return false;
         }
+        if (pending.queued) {
+            dequeue(entry); // never sent: only an unsigned answer can say so, but it is the answer
+        }
         leaveWire(pending);
+        InFlightWindow.Entry<PendingBatch> head = window.oldestUnacked(entry.partition());
+        if (head != null && head.payload().queued) {
+            queuedHeads.add(head.partition()); // what the partition waits for now passes a closed window
+        }
         return true;
     }
 
@@ -169,6 +258,9 @@ final class SendWindow {
      */
     void retryLater(InFlightWindow.Entry<PendingBatch> entry, boolean soon, long now) {
         PendingBatch pending = entry.payload();
+        if (pending.queued) {
+            return; // never sent: an answer to it answers nothing; it leaves with the queue
+        }
         if (pending.onWire) {
             leaveWire(pending);
             policy.onBatchFailed(entry.records(), pending.wireBytes, entry.sentAtNanos(), now);
@@ -184,6 +276,9 @@ final class SendWindow {
 
     /** The batch was refused for good: it waits in its place, never sent again, until it is skipped. */
     void hold(InFlightWindow.Entry<PendingBatch> entry, long now) {
+        if (entry.payload().queued) {
+            dequeue(entry);
+        }
         leaveWire(entry.payload());
         window.retryAt(entry, now + NEVER_NANOS);
     }
@@ -207,6 +302,9 @@ final class SendWindow {
                     .filter(e -> e.payload().onWire)
                     .forEach(e -> leaveWire(e.payload()));
         }
+        Set<TopicPartition> revoked = Set.copyOf(partitions);
+        queued.removeIf(e -> revoked.contains(e.partition()));
+        queuedHeads.removeAll(revoked);
         window.revoke(partitions);
     }
 
@@ -252,6 +350,8 @@ final class SendWindow {
 
     /** Releases every batch's frame. */
     void clear() {
+        queued.clear();
+        queuedHeads.clear();
         window.clear();
     }
 }

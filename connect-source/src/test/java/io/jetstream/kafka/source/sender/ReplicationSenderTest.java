@@ -524,6 +524,50 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void aClosedWindowLetsEachPartitionsOldestBatchThroughAndTheQueueLeavesInTheOrderItWasSealed() {
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        TopicPartition p2 = new TopicPartition("orders", 2);
+        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
+                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
+        sender.assign(List.of(p0, p1, p2));
+        for (TopicPartition tp : List.of(p0, p1, p2)) {
+            sender.append(tp, record(0));
+            sender.append(tp, record(1));
+        }
+        assertThat(r1.sent).as("a window of one batch: each partition's first passes it, the seconds wait")
+                .extracting(f -> f.header().partition() + "@" + f.header().firstOffset())
+                .containsExactly("0@0", "1@0", "2@0");
+        sender.tick();
+        assertThat(r1.sent).as("nothing a partition waits for is queued").hasSize(3);
+
+        sender.onFrame(r1, ok(r1.sent.get(1)));
+        sender.tick();
+        assertThat(r1.sent).as("p1's next batch is its oldest now: it passes the window still closed by p0 and p2")
+                .hasSize(4);
+        assertThat(r1.sent.get(3).header().partition()).isEqualTo(1);
+        assertThat(r1.sent.get(3).header().firstOffset()).isEqualTo(1);
+        sender.tick();
+        assertThat(r1.sent).hasSize(4);
+
+        sender.onFrame(r1, ok(r1.sent.get(0)));
+        sender.onFrame(r1, ok(r1.sent.get(2)));
+        sender.onFrame(r1, ok(r1.sent.get(3)));
+        assertThat(sender.committableOffsets(List.of(p0, p1, p2))).containsEntry(p0, 1L).containsEntry(p1, 2L)
+                .containsEntry(p2, 1L);
+        sender.tick();
+        assertThat(r1.sent.subList(4, r1.sent.size())).as("the queue leaves in the order it was sealed")
+                .extracting(f -> f.header().partition() + "@" + f.header().firstOffset())
+                .containsExactly("0@1", "2@1");
+        sender.onFrame(r1, ok(r1.sent.get(4)));
+        sender.onFrame(r1, ok(r1.sent.get(5)));
+        assertThat(sender.committableOffsets(List.of(p0, p1, p2))).containsEntry(p0, 2L).containsEntry(p2, 2L);
+        assertThat(sender.inFlightBatches()).isZero();
+    }
+
+    @Test
     void aBatchRefusedForASchemaNotShippedYetShipsItsTopicsSchemasAgainAndIsRetried() {
         sender(1, 1 << 30);
         List<String> missing = new ArrayList<>();

@@ -296,16 +296,24 @@ public final class InFlightWindow<P> {
      * the front of the queue as they are released.
      */
     public boolean isOldestUnacked(Entry<P> entry) {
-        ArrayDeque<Entry<P>> queue = byPartition.get(entry.partition);
+        return oldestUnacked(entry.partition) == entry;
+    }
+
+    /**
+     * The partition's oldest unacknowledged entry (the head of its queue: acknowledged entries leave
+     * the front as they are released), or null when none is.
+     */
+    public Entry<P> oldestUnacked(TopicPartition partition) {
+        ArrayDeque<Entry<P>> queue = byPartition.get(partition);
         if (queue == null) {
-            return false;
+            return null;
         }
-        for (Entry<P> older : queue) {
-            if (!older.acked) {
-                return older == entry;
+        for (Entry<P> entry : queue) {
+            if (!entry.acked) {
+                return entry;
             }
         }
-        return false;
+        return null;
     }
 
     /** Every entry not yet released, in no particular order. */
