@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -113,7 +114,12 @@ final class OpenBatches {
 
     /** Seals the batches that waited their linger. */
     void sealLingered(long now, BatchDecision caps) {
-        for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos())) {
+        sealLingered(now, caps, partition -> true);
+    }
+
+    /** Seals the batches that waited their linger, of the partitions {@code sealable} accepts. */
+    void sealLingered(long now, BatchDecision caps, Predicate<TopicPartition> sealable) {
+        for (RecordBatch batch : accumulator.drainExpired(now, caps.linger().toNanos(), sealable)) {
             seal(batch, now);
         }
     }

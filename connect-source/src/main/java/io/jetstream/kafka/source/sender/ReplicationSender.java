@@ -166,9 +166,7 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         BatchDecision caps = policy.decision(now);
         // what waits goes first; then, unless it still waits for the window, what lingered long enough
         window.sendDue(now, caps);
-        if (!gathersBehindWindow(caps)) {
-            batches.sealLingered(now, caps);
-        }
+        sealLingered(now, caps);
         reportBacklog(now);
         if (heartbeats.lookNow(now)) {
             sendHeartbeats(now);
@@ -229,16 +227,25 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
     }
 
     /**
-     * Whether open batches keep gathering records past their linger and up to the caps for records
-     * arriving together, because sealed batches already wait for the in-flight window: a batch sealed
-     * now would only queue behind them, so sealing it gains its records nothing, while a larger batch
-     * costs the path less per record (fewer frames, better compression) and so drains the queue
-     * sooner ({@link OpenBatches#append} gathers alike). Only for a policy whose caps for records
-     * arriving together exceed its caps (the adaptive one); fixed caps mean what they say. As soon as the window admits what waits
-     * (acknowledgements arrive, the next tick sends), open batches close by their linger again.
+     * Seals the open batches that waited their linger, unless sealed batches already wait for the
+     * in-flight window: a batch sealed then would only queue behind them, so sealing it gains its
+     * records nothing, while a larger batch costs the path less per record (fewer frames, better
+     * compression) and so drains the queue sooner. Behind a closed window, a policy whose caps for
+     * records arriving together exceed its caps (the adaptive one) keeps every open batch gathering
+     * up to those ({@link OpenBatches#append} gathers alike); with fixed caps, a partition with
+     * batches unacknowledged keeps filling its open batch up to the fixed caps, while one with none
+     * seals by its linger (its batch passes the closed window: what the destination waits for).
+     * Without this, at many partitions and a link near its capacity, every linger sealed a frame of
+     * a record or two per partition into the queue and the queue grew without bound. As soon as the
+     * window admits what waits (acknowledgements arrive, the next tick sends), open batches close by
+     * their linger again.
      */
-    private boolean gathersBehindWindow(BatchDecision caps) {
-        return window.full() && caps.gathers();
+    private void sealLingered(long now, BatchDecision caps) {
+        if (!window.full()) {
+            batches.sealLingered(now, caps);
+        } else if (!caps.gathers()) {
+            batches.sealLingered(now, caps, tp -> !window.hasUnacked(tp));
+        }
     }
 
     /** Handles a frame from a relay (acknowledgements); releases it. */

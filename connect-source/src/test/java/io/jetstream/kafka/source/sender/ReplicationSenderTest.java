@@ -361,23 +361,46 @@ class ReplicationSenderTest {
     }
 
     @Test
-    void fixedCapsCloseBatchesByTheirLingerEvenWhileTheWindowIsFull() {
-        BatchDecision fixed = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20, DecisionReason.FIXED);
+    void withFixedCapsAPartitionWithBatchesUnansweredFillsItsOpenBatchPastTheLingerWhileTheWindowIsClosed() {
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        BatchDecision fixed = BatchDecision.of(3, 1 << 20, Duration.ofMillis(20), 1, 64L << 20, DecisionReason.FIXED);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(fixed),
                 now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
-        sender.assign(List.of(p0));
-        for (long offset = 0; offset < 4; offset++) {
-            sender.append(p0, record(offset));
-        }
-        sender.append(p0, record(4));
+        sender.assign(List.of(p0, p1));
+        sender.append(p0, record(0));
         now.addAndGet(Duration.ofMillis(25).toNanos());
         sender.tick();
-        sender.onFrame(r1, ok(r1.sent.get(0)));
+        sender.append(p0, record(1));
+        now.addAndGet(Duration.ofMillis(25).toNanos());
         sender.tick();
+        assertThat(r1.sent).as("a window of one batch: the second waits").hasSize(1);
+
+        for (long offset = 2; offset < 6; offset++) {
+            sender.append(p0, record(offset));
+            now.addAndGet(Duration.ofMillis(25).toNanos());
+            sender.tick();
+        }
+        sender.append(p1, record(0));
+        now.addAndGet(Duration.ofMillis(25).toNanos());
+        sender.tick();
+        assertThat(r1.sent).as("p1 has nothing unanswered: its batch seals by its linger and passes the closed"
+                + " window").hasSize(2);
+        assertThat(r1.sent.get(1).header().partition()).isEqualTo(1);
+
+        sender.onFrame(r1, ok(r1.sent.get(0)));
         sender.onFrame(r1, ok(r1.sent.get(1)));
         sender.tick();
-        assertThat(r1.sent).extracting(frame -> frame.header().recordCount()).containsExactly(2, 2, 1);
+        sender.onFrame(r1, ok(r1.sent.get(2)));
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(3)));
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(4)));
+        sender.tick();
+        assertThat(r1.sent).as("p0's records of four lingers behind the closed window left in batches of the fixed"
+                + " cap (3), not one per linger").extracting(f -> f.header().partition() + ":" + f.header().recordCount())
+                .containsExactly("0:1", "1:1", "0:1", "0:3", "0:1");
+        assertThat(sender.committableOffsets(List.of(p0, p1))).containsEntry(p0, 6L).containsEntry(p1, 1L);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -143,6 +144,14 @@ public final class BatchAccumulator {
      * partition's records wait at most the linger either way.
      */
     public List<RecordBatch> drainExpired(long nowNanos, long lingerNanos) {
+        return drainExpired(nowNanos, lingerNanos, partition -> true);
+    }
+
+    /**
+     * Like {@link #drainExpired(long, long)}, but only the batches of partitions {@code sealable}
+     * accepts; the others stay open and keep taking records up to the caps of each append.
+     */
+    public List<RecordBatch> drainExpired(long nowNanos, long lingerNanos, Predicate<TopicPartition> sealable) {
         long oldest = oldestArrivalNanos();
         if (oldest < 0 || nowNanos - oldest < lingerNanos) {
             return List.of();
@@ -151,7 +160,7 @@ public final class BatchAccumulator {
         for (Iterator<Map.Entry<TopicPartition, Open>> it = open.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<TopicPartition, Open> entry = it.next();
             Open batch = entry.getValue();
-            if (!batch.records.isEmpty()) {
+            if (!batch.records.isEmpty() && sealable.test(entry.getKey())) {
                 it.remove();
                 out.add(seal(entry.getKey(), batch));
             }
