@@ -127,7 +127,10 @@ public class SourceSiteConfig extends AbstractConfig {
                         BATCHING, 3, Width.SHORT, "Batch max records")
                 .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
-                                + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks).",
+                                + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks). "
+                                + "While sealed batches wait for the in-flight window, a partition with batches "
+                                + "unacknowledged keeps filling its batch past the linger, up to the caps: it "
+                                + "could not leave sooner, and fuller batches cost the path less.",
                         BATCHING, 4, Width.SHORT, "Batch linger (ms)")
                 .define(COMPRESSION, Type.STRING, "zstd",
                         ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
