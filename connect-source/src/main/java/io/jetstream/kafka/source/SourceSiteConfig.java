@@ -41,6 +41,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String BATCH_MAX_RECORDS = "batch.max.records";
     public static final String BATCH_LINGER_MS = "batch.linger.ms";
     public static final String COMPRESSION = "compression.type";
+    public static final String POLL_MIN_INTERVAL_MS = "poll.min.interval.ms";
     public static final String MAX_IN_FLIGHT_BYTES = "max.in.flight.bytes";
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
@@ -140,6 +141,15 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "are cheaper but find little in payloads without repeats; none when CPU, not "
                                 + "the link, is what binds.",
                         BATCHING, 5, Width.SHORT, "Compression")
+                .define(POLL_MIN_INTERVAL_MS, Type.LONG, 5L, ConfigDef.Range.between(0, 1_000), Importance.LOW,
+                        "Shortest time between two deliveries of records from the task's consumer: a put that "
+                                + "carried records returns no sooner than this after the previous one did, so that "
+                                + "while records trickle in the consumer fetches several per round instead of one "
+                                + "(at a steady low rate those rounds are most of the task's CPU, and at many "
+                                + "partitions each costs more). Adds at most this much to a record's latency, "
+                                + "usually nothing (records wait for their batch's linger anyway); no cost when idle "
+                                + "or under a backlog. 0 turns it off.",
+                        BATCHING, 6, Width.SHORT, "Poll min interval (ms)")
                 .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task: bytes sent and not yet acknowledged by the destination. When reached, the "
@@ -348,6 +358,11 @@ public class SourceSiteConfig extends AbstractConfig {
     /** End-to-end heartbeat and lag refresh interval ({@value #HEARTBEAT_INTERVAL_MS}). */
     public Duration heartbeatInterval() {
         return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
+    }
+
+    /** Shortest time between two puts that carry records ({@value #POLL_MIN_INTERVAL_MS}). */
+    public Duration pollMinInterval() {
+        return Duration.ofMillis(getLong(POLL_MIN_INTERVAL_MS));
     }
 
     public Duration metadataRefresh() {

@@ -67,6 +67,7 @@ public final class SourceSiteTask extends SinkTask {
     private Backpressure backpressure;
     private Admin admin;
     private SenderTimer timer;
+    private IntakePacing pacing;
     private SourceSiteMetrics metrics;
     /** The task's decisions and their reasons, for GET /jetstream/tasks and ./jetstream explain. */
     private TaskView view;
@@ -136,6 +137,7 @@ public final class SourceSiteTask extends SinkTask {
                                 + "not commit on. Upgrade the relays."),
                 batchPolicy, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         backpressure = new Backpressure(context, sender);
+        pacing = new IntakePacing(config.pollMinInterval(), clock::nanoTime, IntakePacing.PARK);
         metrics.senderGauges(sender::bufferedBytes, sender::inFlightBatches, backpressure::paused);
         BatchingGauges.register(metrics::gauge, batchPolicy, clock);
     }
@@ -249,6 +251,7 @@ public final class SourceSiteTask extends SinkTask {
         sender.tick();
         timer.afterPut();
         backpressure.apply();
+        pacing.afterPut(records.size());
     }
 
     /** Whether the connector sets Connect's {@code errors.tolerance=all}: skip what cannot be replicated. */
