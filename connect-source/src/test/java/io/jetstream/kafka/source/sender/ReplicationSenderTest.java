@@ -590,6 +590,62 @@ class ReplicationSenderTest {
         assertThat(sender.inFlightBatches()).isZero();
     }
 
+    private ReplicationSender senderWithAWindowOfOneBatch(TopicPartition... partitions) {
+        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
+                DecisionReason.FIXED);
+        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
+                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
+        sender.assign(List.of(partitions));
+        return sender;
+    }
+
+    private static List<String> partitionsAndOffsets(List<BatchFrame> frames) {
+        return frames.stream().map(f -> f.header().partition() + "@" + f.header().firstOffset()).toList();
+    }
+
+    @Test
+    void batchesWaitingForTheWindowOfARevokedPartitionAreForgottenAndNeverSent() {
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        senderWithAWindowOfOneBatch(p0, p1);
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        sender.append(p0, record(2));
+        assertThat(r1.sent).as("two wait for the window").hasSize(1);
+
+        sender.revoke(List.of(p0));
+        assertThat(sender.inFlightBatches()).isZero();
+        sender.append(p1, record(0));
+        sender.append(p1, record(1));
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(1)));
+        sender.tick();
+        assertThat(partitionsAndOffsets(r1.sent)).as("nothing of the revoked partition leaves after its revocation")
+                .containsExactly("0@0", "1@0", "1@1");
+    }
+
+    @Test
+    void aQueuedBatchNoRelayTookWaitsForItsRetryAndStillLeavesBeforeItsSuccessors() {
+        senderWithAWindowOfOneBatch(p0);
+        sender.append(p0, record(0));
+        sender.append(p0, record(1));
+        sender.append(p0, record(2));
+        r1.ready = false;
+        sender.onFrame(r1, ok(r1.sent.get(0)));
+        sender.tick();
+        r1.ready = true;
+        sender.tick();
+        assertThat(r1.sent).as("the queue's head waits for its retry backoff, its successor behind it").hasSize(1);
+
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        sender.tick();
+        sender.onFrame(r1, ok(r1.sent.get(1)));
+        sender.tick();
+        assertThat(partitionsAndOffsets(r1.sent)).containsExactly("0@0", "0@1", "0@2");
+        sender.onFrame(r1, ok(r1.sent.get(2)));
+        assertThat(sender.committableOffsets(List.of(p0))).containsEntry(p0, 3L);
+    }
+
     @Test
     void aBatchRefusedForASchemaNotShippedYetShipsItsTopicsSchemasAgainAndIsRetried() {
         sender(1, 1 << 30);
