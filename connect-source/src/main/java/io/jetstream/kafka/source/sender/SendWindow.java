@@ -82,21 +82,19 @@ final class SendWindow {
 
     /**
      * A new entry (not due by its deadline: it is sent here or queued) tries at once when nothing
-     * sealed before it waits, or when it is its partition's oldest; otherwise, or when the window
-     * turns it away, it waits in the queue for a tick.
+     * sealed before it waits, or when it is its partition's oldest (which passes even a closed
+     * window); otherwise, or when the window turns it away, it waits in the queue. It is never its
+     * partition's oldest there: a queued batch becomes so only when an acknowledgement takes its
+     * predecessors away ({@link #ack}, which lists it in {@link #queuedHeads}).
      */
     private void offer(InFlightWindow.Entry<PendingBatch> entry, long now) {
-        boolean oldest = window.isOldestUnacked(entry);
-        if (oldest || queued.isEmpty() && !waitsForPredecessor(entry)) {
+        if (window.isOldestUnacked(entry) || queued.isEmpty() && !waitsForPredecessor(entry)) {
             if (trySend(entry, now, policy.decision(now)) != Sent.WINDOW_CLOSED) {
                 return; // on the wire, or due for a retry when no relay took it
             }
         }
         entry.payload().queued = true;
         queued.add(entry);
-        if (oldest) {
-            queuedHeads.add(entry.partition());
-        }
     }
 
     /** A queued entry leaves the queue: it was sent, handed to the retries, answered or refused. */
@@ -126,7 +124,7 @@ final class SendWindow {
             if (sent == Sent.WINDOW_CLOSED) {
                 break;
             }
-            it.remove();
+            it.remove(); // what dequeue does, through the iterator
             entry.payload().queued = false;
             if (sent == Sent.NO_RELAY) {
                 return; // due for a retry; keep the order, try again next tick

@@ -363,11 +363,7 @@ class ReplicationSenderTest {
     @Test
     void withFixedCapsAPartitionWithBatchesUnansweredFillsItsOpenBatchPastTheLingerWhileTheWindowIsClosed() {
         TopicPartition p1 = new TopicPartition("orders", 1);
-        BatchDecision fixed = BatchDecision.of(3, 1 << 20, Duration.ofMillis(20), 1, 64L << 20, DecisionReason.FIXED);
-        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(fixed),
-                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
-        sender.assign(List.of(p0, p1));
+        senderWithAWindowOfOneBatch(3, p0, p1);
         sender.append(p0, record(0));
         now.addAndGet(Duration.ofMillis(25).toNanos());
         sender.tick();
@@ -550,12 +546,7 @@ class ReplicationSenderTest {
     void aClosedWindowLetsEachPartitionsOldestBatchThroughAndTheQueueLeavesInTheOrderItWasSealed() {
         TopicPartition p1 = new TopicPartition("orders", 1);
         TopicPartition p2 = new TopicPartition("orders", 2);
-        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
-                DecisionReason.FIXED);
-        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
-                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
-        sender.assign(List.of(p0, p1, p2));
+        senderWithAWindowOfOneBatch(p0, p1, p2);
         for (TopicPartition tp : List.of(p0, p1, p2)) {
             sender.append(tp, record(0));
             sender.append(tp, record(1));
@@ -591,7 +582,12 @@ class ReplicationSenderTest {
     }
 
     private ReplicationSender senderWithAWindowOfOneBatch(TopicPartition... partitions) {
-        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
+        return senderWithAWindowOfOneBatch(1, partitions);
+    }
+
+    /** Fixed caps of {@code maxRecords} records and 20 ms linger, a window of one batch, relay r1 only. */
+    private ReplicationSender senderWithAWindowOfOneBatch(int maxRecords, TopicPartition... partitions) {
+        BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
                 DecisionReason.FIXED);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
