@@ -108,6 +108,18 @@ class BatchAccumulatorTest {
     }
 
     @Test
+    void partitionsTheCallerHoldsBackStayOpenAndKeepTakingRecords() {
+        accumulator.append(p0, record(0), 100, 1000, 1 << 20);
+        accumulator.append(p1, record(0), 150, 1000, 1 << 20);
+        List<RecordBatch> due = accumulator.drainExpired(160, 50, tp -> tp.equals(p1));
+        assertThat(due).extracting(RecordBatch::partition).containsExactly(1);
+        assertThat(accumulator.bufferedRecords()).as("p0's batch stays open past its linger").isEqualTo(1);
+        accumulator.append(p0, record(1), 170, 1000, 1 << 20);
+        assertThat(accumulator.drainExpired(180, 50)).singleElement()
+                .satisfies(batch -> assertThat(batch.records()).hasSize(2));
+    }
+
+    @Test
     void reassignmentStartsAFreshChain() {
         accumulator.append(p0, record(5), 0, 1, 1 << 20);
         accumulator.revoke(List.of(p0));
