@@ -1,6 +1,7 @@
 package io.jetstream.kafka.transport;
 
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -35,6 +36,24 @@ public final class RetainedBuffers {
      * whose buffer is about its own size, stays zero-copy. The reference to {@code batch} moves to the
      * result (released here when copied).
      */
+    /** {@link #detached(BatchFrame, long, ByteBufAllocator)} for a BATCHES frame and its sections. */
+    public static BatchesFrame detached(BatchesFrame frame, long chargedBytes, ByteBufAllocator alloc) {
+        ByteBuf body = frame.body();
+        if (retainedBytes(body) <= MAX_FACTOR * chargedBytes) {
+            return frame;
+        }
+        ByteBuf own = alloc.buffer(body.readableBytes());
+        try {
+            own.writeBytes(body, body.readerIndex(), body.readableBytes());
+        } catch (RuntimeException e) {
+            own.release();
+            throw e;
+        }
+        BatchesFrame copy = frame.replace(own);
+        frame.release();
+        return copy;
+    }
+
     public static BatchFrame detached(BatchFrame batch, long chargedBytes, ByteBufAllocator alloc) {
         ByteBuf payload = batch.payload();
         if (retainedBytes(payload) <= MAX_FACTOR * chargedBytes) {

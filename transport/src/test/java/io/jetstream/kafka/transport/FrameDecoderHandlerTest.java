@@ -174,7 +174,7 @@ class FrameDecoderHandlerTest {
         assertThat(errors.count(Kind.UNSUPPORTED_VERSION)).isEqualTo(1);
         ErrorFrame error = writtenError();
         assertThat(error.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
-        assertThat(error.message()).contains("supported: 2");
+        assertThat(error.message()).contains("supported: 3");
     }
 
     @Test

@@ -81,6 +81,39 @@ public record AckFrame(String streamId, String originNodeId, long batchId, AckSt
                 WireStrings.truncate(message));
     }
 
+    /**
+     * Every section of the frame is durably written (or was already). The answer to a BATCHES frame
+     * names its first section's topic, partition -1 and lastOffset -1.
+     */
+    public static AckFrame ok(BatchesFrame frame) {
+        return of(frame, AckStatus.OK, AckReason.NONE, -1, "");
+    }
+
+    /** The egress relay has the BATCHES frame (a receipt). */
+    public static AckFrame received(BatchesFrame frame) {
+        return of(frame, AckStatus.RECEIVED, AckReason.NONE, -1, "");
+    }
+
+    /** Not every section of the frame was accepted: the sender re-sends them (as BATCH frames if refused). */
+    public static AckFrame nack(BatchesFrame frame, AckReason reason, String message) {
+        return of(frame, AckStatus.NACK, reason, -1, message);
+    }
+
+    /**
+     * {@link AckReason#MIXED_SHARES}: the frame's partitions belong to more than one of the
+     * {@code shareCount} subscribers; {@code lastOffset} carries the share count.
+     */
+    public static AckFrame mixedShares(BatchesFrame frame, int shareCount, String message) {
+        return of(frame, AckStatus.NACK, AckReason.MIXED_SHARES, shareCount, message);
+    }
+
+    private static AckFrame of(BatchesFrame frame, AckStatus status, AckReason reason, long lastOffset,
+            String message) {
+        RoutingHeader r = frame.routing();
+        return new AckFrame(r.streamId(), r.originNodeId(), r.id(), status, reason, frame.sections().get(0).topic(),
+                -1, lastOffset, WireStrings.truncate(message));
+    }
+
     private static AckFrame of(BatchHeader batch, AckStatus status, AckReason reason, String message) {
         RoutingHeader r = batch.routing();
         return new AckFrame(r.streamId(), r.originNodeId(), r.id(), status, reason, batch.topic(), batch.partition(),

@@ -30,7 +30,13 @@ public enum AckReason {
      * The batch belongs to an earlier incarnation of its topic (deleted and recreated at the source
      * since): the destination replicates the new one and never writes it.
      */
-    OBSOLETE_INCARNATION(10, false);
+    OBSOLETE_INCARNATION(10, false),
+    /**
+     * Since version 3: the egress relay's subscribers split the stream into shares and the BATCHES
+     * frame carries partitions of more than one; the NACK's {@code lastOffset} is the share count, by
+     * which the sender groups its frames from then on ({@link Shares#owner}). Re-send at once.
+     */
+    MIXED_SHARES(11, true);
 
     private static final AckReason[] BY_CODE = WireEnums.indexByCode(AckReason.class, AckReason::code);
 

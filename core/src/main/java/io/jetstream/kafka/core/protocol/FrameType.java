@@ -13,9 +13,11 @@ public enum FrameType {
     PING(7),
     PONG(8),
     TOPIC_METADATA(9),
-    ERROR(10);
+    ERROR(10),
+    /** Since version 3: the batches of several partitions in one frame ({@link BatchesFrame}). */
+    BATCHES(11);
 
-    private static final FrameType[] BY_CODE = new FrameType[11];
+    private static final FrameType[] BY_CODE = new FrameType[12];
 
     static {
         for (FrameType type : values()) {

@@ -16,16 +16,19 @@ package io.jetstream.kafka.core.protocol;
  * <p>History: 1, the first; 2, TOPIC_METADATA carries the origin topic's id and a generation
  * (stale metadata is never applied). A version 2 node speaks only 2: a version 1 peer would send
  * or expect metadata without a generation, which the destination can neither order nor trust, so
- * it is refused at HELLO with {@code UNSUPPORTED_VERSION} naming the supported version.
+ * it is refused at HELLO with {@code UNSUPPORTED_VERSION} naming the supported version; 3, the
+ * BATCHES frame (the batches of several partitions under one header, MAC and acknowledgement) and the
+ * {@code MIXED_SHARES} NACK. A version 3 node speaks only 3: a version 2 relay would refuse BATCHES as
+ * an unknown frame type in the middle of a route, so it is refused at HELLO instead, with the same error.
  */
 public final class ProtocolVersion {
 
     /** The version this build speaks. */
-    public static final int CURRENT = 2;
+    public static final int CURRENT = 3;
 
-    public static final int MIN_SUPPORTED = 2;
+    public static final int MIN_SUPPORTED = 3;
 
-    public static final int MAX_SUPPORTED = 2;
+    public static final int MAX_SUPPORTED = 3;
 
     private ProtocolVersion() {
     }

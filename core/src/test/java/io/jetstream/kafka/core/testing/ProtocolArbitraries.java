@@ -275,12 +275,12 @@ public final class ProtocolArbitraries {
     }
 
     public static Frame hello(Random random) {
-        return new HelloFrame(2, oneOf(random, PeerRole.class), intBetween(random, 0, 0xFFFF), id(random),
+        return new HelloFrame(3, oneOf(random, PeerRole.class), intBetween(random, 0, 0xFFFF), id(random),
                 text(random, 30), text(random, 80));
     }
 
     public static Frame helloOk(Random random) {
-        return new HelloOkFrame(2, intBetween(random, 0, 0xFFFF), id(random), intAtLeast(random, 1));
+        return new HelloOkFrame(3, intBetween(random, 0, 0xFFFF), id(random), intAtLeast(random, 1));
     }
 
     public static Frame ack(Random random) {
@@ -356,11 +356,11 @@ public final class ProtocolArbitraries {
         }
         List<Frame> frames = new ArrayList<>();
         for (PeerRole role : PeerRole.values()) {
-            frames.add(new HelloFrame(2, role, 0, "n", "", ""));
-            frames.add(new HelloFrame(2, role, 0xFFFF, longestId, String.valueOf(MAX_CHAR).repeat(30), longestText80));
+            frames.add(new HelloFrame(3, role, 0, "n", "", ""));
+            frames.add(new HelloFrame(3, role, 0xFFFF, longestId, String.valueOf(MAX_CHAR).repeat(30), longestText80));
         }
-        frames.add(new HelloOkFrame(2, 0, "\u0000", 1));
-        frames.add(new HelloOkFrame(2, 0xFFFF, longestId, Integer.MAX_VALUE));
+        frames.add(new HelloOkFrame(3, 0, "\u0000", 1));
+        frames.add(new HelloOkFrame(3, 0xFFFF, longestId, Integer.MAX_VALUE));
         for (AckReason reason : AckReason.values()) {
             for (long id : new long[] {Long.MIN_VALUE, Long.MAX_VALUE}) {
                 frames.add(new AckFrame("s", "o", id, status(reason, id), reason, "", -1, Long.MIN_VALUE, ""));

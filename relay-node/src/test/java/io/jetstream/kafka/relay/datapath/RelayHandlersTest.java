@@ -275,7 +275,7 @@ class RelayHandlersTest {
 
         ErrorFrame error = (ErrorFrame) written(channel).get(0);
         assertThat(error.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
-        assertThat(error.message()).contains("supported: 2");
+        assertThat(error.message()).contains("supported: 3");
         assertThat(relay.metrics().errors(ErrorKind.UNSUPPORTED_VERSION).get()).isEqualTo(1);
         assertThat(channel.isOpen()).isFalse();
     }

@@ -110,6 +110,22 @@ final class BodyReader {
         return body.readRetainedSlice(body.readableBytes());
     }
 
+    /** The rest of the body, not consumed and not retained (a view for a nested reader). */
+    ByteBuf restView() {
+        return body.slice();
+    }
+
+    /** Position in the body, for offsets relative to where a nested reader started. */
+    int readerIndex() {
+        return body.readerIndex();
+    }
+
+    /** Skips {@code bytes} bytes of the field, which must be there. */
+    void skip(String field, int bytes) {
+        need(field, bytes);
+        body.skipBytes(bytes);
+    }
+
     int remaining() {
         return body.readableBytes();
     }

@@ -4,6 +4,7 @@ import static io.jetstream.kafka.core.wire.ProtocolException.Kind.MALFORMED;
 import static io.jetstream.kafka.core.wire.ProtocolException.Kind.TRUNCATED;
 
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.FrameType;
 import io.jetstream.kafka.core.wire.FrameLength;
@@ -25,7 +26,7 @@ import io.netty.util.ReferenceCountUtil;
  * All integers are big-endian; {@code string} is {@code uint16} length + UTF-8. Body layouts:
  * {@link HelloCodec}, {@link HelloOkCodec}, {@link BatchFrameCodec} (with {@link RoutingCodec}),
  * {@link AckCodec}, {@link SubscribeCodec}, {@link SubscribeOkCodec}, {@link PingCodec},
- * {@link PongCodec}, {@link TopicMetadataCodec}, {@link ErrorCodec}.
+ * {@link PongCodec}, {@link TopicMetadataCodec}, {@link ErrorCodec}, {@link BatchesFrameCodec}.
  *
  * <h2>Decoding guarantees</h2>
  * <ul>
@@ -48,12 +49,12 @@ import io.netty.util.ReferenceCountUtil;
  *   <li>{@link #encode(Frame, ByteBufAllocator)} returns a new buffer the caller owns (typically
  *       passed to {@code ctx.write}, which releases it). For a BATCH it is a composite of a freshly
  *       encoded header and a retained slice of the payload: the payload is not copied, and the frame
- *       passed in is not released.
+ *       passed in is not released. The same for a BATCHES frame and its sections.
  *   <li>{@link #encode(Frame, ByteBuf)} copies the whole frame into {@code out}.
  * </ul>
  *
  * <h2>Layouts</h2>
- * BATCH, TOPIC_METADATA and ACK have two layouts: without and with a {@code mac} field (see
+ * BATCH, BATCHES, TOPIC_METADATA and ACK have two layouts: without and with a {@code mac} field (see
  * {@link io.jetstream.kafka.core.protocol.FrameMac}). Which one a connection uses is agreed in its
  * handshake ({@code HelloFrame.FLAG_MACS}, confirmed in HELLO_OK); a codec speaks one of them
  * ({@link #macs()}, {@link #withMacs(boolean)}). Encoding a frame that carries a MAC with a codec
@@ -165,6 +166,9 @@ public final class FrameCodec {
         if (frame instanceof BatchFrame batch) {
             return encodeBatch(batch, alloc);
         }
+        if (frame instanceof BatchesFrame batches) {
+            return encodeBatches(batches, alloc);
+        }
         ByteBuf out = alloc.buffer(SMALL_FRAME_ESTIMATE);
         try {
             encode(frame, out);
@@ -191,6 +195,11 @@ public final class FrameCodec {
                 int payloadBytes = batch.payload().readableBytes();
                 out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) payloadBytes));
                 out.writeBytes(batch.payload(), batch.payload().readerIndex(), payloadBytes);
+            } else if (frame instanceof BatchesFrame batches) {
+                BatchesFrameCodec.INSTANCE.encodeHeader(batches, out, macs);
+                int bodyBytes = batches.body().readableBytes();
+                out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) bodyBytes));
+                out.writeBytes(batches.body(), batches.body().readerIndex(), bodyBytes);
             } else {
                 codecFor(frame).encode(frame, out, macs);
                 out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4));
@@ -213,7 +222,8 @@ public final class FrameCodec {
                     "buffer of " + rawFrame.readableBytes() + " bytes is not a routed frame");
         }
         int type = rawFrame.getUnsignedByte(start + FrameLength.PREFIX_BYTES);
-        if (type != FrameType.BATCH.code() && type != FrameType.TOPIC_METADATA.code()) {
+        if (type != FrameType.BATCH.code() && type != FrameType.BATCHES.code()
+                && type != FrameType.TOPIC_METADATA.code()) {
             throw new IllegalArgumentException("frame type " + type + " carries no hop index");
         }
         if (hopIndex < 0 || hopIndex > 0xFF) {
@@ -265,6 +275,23 @@ public final class FrameCodec {
         return out;
     }
 
+    private ByteBuf encodeBatches(BatchesFrame frame, ByteBufAllocator alloc) {
+        ByteBuf header = alloc.buffer(SMALL_FRAME_ESTIMATE);
+        try {
+            header.writeInt(0);
+            header.writeByte(FrameType.BATCHES.code());
+            BatchesFrameCodec.INSTANCE.encodeHeader(frame, header, macs);
+            long length = header.readableBytes() - 4 + (long) frame.body().readableBytes();
+            header.setInt(0, checkEncodedLength(frame, length));
+        } catch (RuntimeException e) {
+            header.release();
+            throw e;
+        }
+        CompositeByteBuf out = alloc.compositeBuffer(2);
+        out.addComponents(true, header, frame.body().retainedSlice());
+        return out;
+    }
+
     private int checkEncodedLength(Frame frame, long length) {
         if (length > maxFrameBytes) {
             throw new IllegalArgumentException(frame.type() + " frame of " + length + " bytes exceeds the maximum of "
@@ -300,6 +327,8 @@ public final class FrameCodec {
                 return TopicMetadataCodec.INSTANCE;
             case ERROR:
                 return ErrorCodec.INSTANCE;
+            case BATCHES:
+                return BatchesFrameCodec.INSTANCE;
             default:
                 throw new IllegalStateException("no codec for " + type);
         }

@@ -70,7 +70,7 @@ class FrameCodecTest {
         }
         ErrorFrame reply = ErrorFrame.of(new ProtocolException(Kind.UNSUPPORTED_VERSION, "HELLO version 1"));
         assertThat(reply.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
-        assertThat(reply.message()).contains("supported: 2");
+        assertThat(reply.message()).contains("supported: 3");
         ByteBuf hello = ALLOC.buffer().writeInt(3).writeByte(1).writeShort(9);
         try {
             assertThatThrownBy(() -> codec.decode(hello)).isInstanceOfSatisfying(ProtocolException.class,
@@ -82,7 +82,7 @@ class FrameCodecTest {
 
     @Test
     void unknownTypesTrailingBytesAndBadUtf8AreRejected() {
-        assertKind(() -> decodeBytes(new byte[] {0, 0, 0, 1, 11}), Kind.UNKNOWN_TYPE);
+        assertKind(() -> decodeBytes(new byte[] {0, 0, 0, 1, 12}), Kind.UNKNOWN_TYPE);
         // PING with one extra byte
         assertKind(() -> decodeBytes(new byte[] {0, 0, 0, 18, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 9}),
                 Kind.MALFORMED);

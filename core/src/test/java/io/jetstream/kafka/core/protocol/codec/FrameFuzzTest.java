@@ -260,7 +260,7 @@ class FrameFuzzTest {
             case 7: {
                 fuzz.strategy("swapped-type");
                 byte[] bytes = base.clone();
-                bytes[4] = (byte) random.nextInt(12);
+                bytes[4] = (byte) random.nextInt(13);
                 return bytes;
             }
             case 8: {

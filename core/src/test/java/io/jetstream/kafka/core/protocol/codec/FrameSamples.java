@@ -9,6 +9,7 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.AckStatus;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -58,6 +59,8 @@ final class FrameSamples {
             FrameMac mac = i++ % 2 == 0 ? FrameMac.of(bytes) : FrameMac.NONE;
             if (frame instanceof BatchFrame batch) {
                 frames.add(batch.withMac(mac));
+            } else if (frame instanceof BatchesFrame batches) {
+                frames.add(batches.withMac(mac));
             } else if (frame instanceof AckFrame ack) {
                 frames.add(ack.withMac(mac));
             } else if (frame instanceof TopicMetadataFrame metadata) {
@@ -89,9 +92,9 @@ final class FrameSamples {
         RoutingHeader routed = unrouted.withPath(List.of("relay-a1:7400", "relay-c1:7400", "relay-b1:7400")).advance();
         List<Frame> frames = new ArrayList<>();
         frames.add(HelloFrame.of(PeerRole.SENDER, "connect-a/task-0", "stream-1", "s3cr3t-token"));
-        frames.add(new HelloFrame(2, PeerRole.RELAY, 0xFFFF, "relay-ä1", "", ""));
+        frames.add(new HelloFrame(3, PeerRole.RELAY, 0xFFFF, "relay-ä1", "", ""));
         frames.add(HelloOkFrame.of("relay-a1", 16 << 20));
-        frames.add(new HelloOkFrame(2, 3, "ŕelay", 1));
+        frames.add(new HelloOkFrame(3, 3, "ŕelay", 1));
         frames.add(new AckFrame("stream-1", "connect-a/task-0", 42, AckStatus.OK,
                 AckReason.NONE, "orders", 3, 1234, ""));
         frames.add(new AckFrame("stream-1", "connect-a/task-0", 43, AckStatus.RECEIVED,
@@ -113,7 +116,7 @@ final class FrameSamples {
         frames.add(new TopicMetadataFrame(routed, "t", 1, Map.of()));
         frames.add(new TopicMetadataFrame(routed, "orders", 6, Map.of("retention.ms", "3600000"),
                 new org.apache.kafka.common.Uuid(-1L, 42L), Long.MAX_VALUE));
-        frames.add(ErrorFrame.of(ErrorCode.UNSUPPORTED_VERSION, "HELLO version 7 is not supported (supported: 2)"));
+        frames.add(ErrorFrame.of(ErrorCode.UNSUPPORTED_VERSION, "HELLO version 7 is not supported (supported: 3)"));
         frames.add(new ErrorFrame(ErrorCode.INTERNAL_ERROR, ""));
         BatchEncoder encoder = new BatchEncoder();
         List<ReplicatedRecord> records = new ArrayList<>();
@@ -130,6 +133,19 @@ final class FrameSamples {
         }
         frames.add(BatchFrame.copyOf(unrouted, encoder.encode(new RecordBatch("empty", 0, 10, List.of()),
                 CompressionCodec.NONE), 0, UnpooledByteBufAllocator.DEFAULT));
+        // BATCHES: three partitions with different codecs, and a single empty section, routed.
+        List<BatchFrame> sections = new ArrayList<>();
+        CompressionCodec[] codecs = CompressionCodec.values();
+        for (int p = 0; p < 3; p++) {
+            sections.add(BatchFrame.copyOf(unrouted, encoder.encode(new RecordBatch(p == 2 ? "payments" : "orders", p,
+                    499, records.subList(0, 2 + p)), codecs[p % codecs.length]), 0, UnpooledByteBufAllocator.DEFAULT));
+        }
+        frames.add(BatchesFrame.of(unrouted, 1_700_000_000_456L, sections, UnpooledByteBufAllocator.DEFAULT));
+        sections.forEach(BatchFrame::release);
+        BatchFrame empty = BatchFrame.copyOf(unrouted, encoder.encode(new RecordBatch("empty", 7, 10, List.of()),
+                CompressionCodec.NONE), 0, UnpooledByteBufAllocator.DEFAULT);
+        frames.add(BatchesFrame.of(routed, 0, List.of(empty), UnpooledByteBufAllocator.DEFAULT));
+        empty.release();
         return frames;
     }
 }
