@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -236,6 +237,16 @@ public final class PeerClient implements AutoCloseable {
             if (payload > limit) {
                 batch.release();
                 throw new IllegalArgumentException("batch payload of " + payload + " bytes does not fit in a frame of "
+                        + Math.min(config.maxFrameBytes(), peerMaxFrameBytes) + " bytes (" + peer + ")");
+            }
+        }
+        if (frame instanceof BatchesFrame batches) {
+            int limit = Math.min(config.maxFrameBytes(), peerMaxFrameBytes) - BATCH_HEADER_ALLOWANCE;
+            int body = batches.body().readableBytes();
+            if (body > limit) {
+                batches.release();
+                throw new IllegalArgumentException("the sections of " + batches.sectionCount() + " batches ("
+                        + body + " bytes) do not fit in a frame of "
                         + Math.min(config.maxFrameBytes(), peerMaxFrameBytes) + " bytes (" + peer + ")");
             }
         }

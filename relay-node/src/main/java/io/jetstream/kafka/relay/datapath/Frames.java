@@ -3,6 +3,7 @@ package io.jetstream.kafka.relay.datapath;
 import java.nio.charset.StandardCharsets;
 
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.FrameMac;
@@ -12,7 +13,7 @@ import io.jetstream.kafka.transport.RetainedBuffers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
-/** What the data path needs to know about the two routed frame types (BATCH and TOPIC_METADATA). */
+/** What the data path needs to know about the routed frame types (BATCH, BATCHES and TOPIC_METADATA). */
 final class Frames {
 
     /**
@@ -21,6 +22,11 @@ final class Frames {
      */
     private static final int BATCH_FIXED_BYTES = 4 + 1 + 1 + 8 + 1 + 4 + 8 + 8 + 8 + 4 + 8 + 1 + 4 + 4 + 1
             + FrameMac.LENGTH;
+    /**
+     * Fixed bytes of a BATCHES frame around its routing strings and sections: prefix, type, hop, id,
+     * path count, createdAtMillis, section count, and a MAC field with its length.
+     */
+    private static final int BATCHES_FIXED_BYTES = 4 + 1 + 1 + 8 + 1 + 8 + 2 + 1 + FrameMac.LENGTH;
     /** Budget charged for a TOPIC_METADATA frame beyond its strings (it carries no payload), MAC included. */
     private static final int METADATA_FIXED_BYTES = 64 + 1 + FrameMac.LENGTH;
     private static final int MAX_MESSAGE_CHARS = 1024;
@@ -36,12 +42,15 @@ final class Frames {
     }
 
     static boolean isRouted(Frame frame) {
-        return frame instanceof BatchFrame || frame instanceof TopicMetadataFrame;
+        return frame instanceof BatchFrame || frame instanceof BatchesFrame || frame instanceof TopicMetadataFrame;
     }
 
     static RoutingHeader routing(Frame frame) {
         if (frame instanceof BatchFrame batch) {
             return batch.header().routing();
+        }
+        if (frame instanceof BatchesFrame batches) {
+            return batches.routing();
         }
         return ((TopicMetadataFrame) frame).routing();
     }
@@ -50,6 +59,9 @@ final class Frames {
     static Frame withRouting(Frame frame, RoutingHeader routing) {
         if (frame instanceof BatchFrame batch) {
             return batch.withRouting(routing);
+        }
+        if (frame instanceof BatchesFrame batches) {
+            return batches.withRouting(routing);
         }
         return ((TopicMetadataFrame) frame).withRouting(routing);
     }
@@ -67,6 +79,9 @@ final class Frames {
         if (frame instanceof BatchFrame batch) {
             BatchHeader header = batch.header();
             return BATCH_FIXED_BYTES + routingBytes + 2 + header.topic().length() + batch.payload().readableBytes();
+        }
+        if (frame instanceof BatchesFrame batches) {
+            return BATCHES_FIXED_BYTES + routingBytes + batches.body().readableBytes();
         }
         TopicMetadataFrame metadata = (TopicMetadataFrame) frame;
         long configBytes = 0;
@@ -94,6 +109,9 @@ final class Frames {
      * reference to {@code frame} moves to the result.
      */
     static Frame detached(Frame frame, ByteBufAllocator alloc) {
+        if (frame instanceof BatchesFrame batches) {
+            return RetainedBuffers.detached(batches, wireBytes(frame), alloc);
+        }
         return frame instanceof BatchFrame batch ? RetainedBuffers.detached(batch, wireBytes(frame), alloc) : frame;
     }
 

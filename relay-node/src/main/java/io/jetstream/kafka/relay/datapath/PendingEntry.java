@@ -8,6 +8,7 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.AckStatus;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
@@ -79,6 +80,12 @@ final class PendingEntry {
             this.topic = header.topic();
             this.partition = header.partition();
             this.lastOffset = header.lastOffset();
+            this.metadata = false;
+        } else if (frame instanceof BatchesFrame batches) {
+            // A frame of several partitions: named by its first section in logs; no single partition.
+            this.topic = batches.sections().get(0).topic();
+            this.partition = -1;
+            this.lastOffset = -1;
             this.metadata = false;
         } else {
             this.topic = ((TopicMetadataFrame) frame).topic();

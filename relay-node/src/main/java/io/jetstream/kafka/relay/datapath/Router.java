@@ -12,6 +12,7 @@ import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
@@ -28,7 +29,7 @@ import io.jetstream.kafka.relay.routing.RouteLabels;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Decides where each routed frame (BATCH, TOPIC_METADATA) goes, on the event loop of the upstream
+ * Decides where each routed frame (BATCH, BATCHES, TOPIC_METADATA) goes, on the event loop of the upstream
  * it came from:
  * <ul>
  *   <li><b>ingress</b> (the frame has no path yet): the {@link RouteChooser} picks a route of the
@@ -44,8 +45,9 @@ import io.netty.util.ReferenceCountUtil;
  *       {@code next.hops.allowed}); any other is NACK {@code NEXT_HOP_UNREACHABLE}, counted as
  *       {@code next_hop_not_allowed}, and no connection is opened to it;</li>
  *   <li><b>egress</b> (at the last hop): a batch goes to the subscriber whose share owns its
- *       partition (none: NACK {@code NO_SUBSCRIBER}); topic metadata goes to every subscriber of
- *       the stream.</li>
+ *       partition (none: NACK {@code NO_SUBSCRIBER}); a BATCHES frame to the one owning all its
+ *       sections (partitions of several shares: NACK {@code MIXED_SHARES}); topic metadata goes to
+ *       every subscriber of the stream.</li>
  * </ul>
  * A frame handed downstream is registered on the {@link AckPath} first, so its ACK finds the way
  * back; its budget reservation goes with it. Forwarding re-encodes only the header around the same
@@ -267,12 +269,59 @@ final class Router {
             }
             return handOver(frame, List.of(owner), reservation, upstream, route, routeMetrics, true);
         }
+        if (frame instanceof BatchesFrame batches) {
+            return deliverBatches(batches, stream, reservation, upstream, route, routeMetrics);
+        }
         List<SubscriberLink> all = subscribers.all(stream);
         if (all.isEmpty()) {
             return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
                     "no subscriber of stream " + stream + " at relay " + relayId);
         }
         return handOver(frame, List.copyOf(all), reservation, upstream, route, routeMetrics, false);
+    }
+
+    /**
+     * A BATCHES frame goes whole to the subscriber owning its first section's partition if that one
+     * owns every section (always so with one subscriber). Otherwise nothing of it is delivered: no
+     * subscriber owns some section, NACK {@code NO_SUBSCRIBER}; another subscriber does, NACK
+     * {@code MIXED_SHARES} carrying the share count, by which the sender regroups its frames. The
+     * frame is never split here: its MAC covers all of it, and its one acknowledgement stands for
+     * every section.
+     */
+    private Outcome deliverBatches(BatchesFrame frame, String stream, BufferBudgets.Reservation reservation,
+                                   UpstreamHandler upstream, RouteSpec route, RouteMetrics routeMetrics) {
+        List<BatchesFrame.Section> sections = frame.sections();
+        BatchesFrame.Section first = sections.get(0);
+        SubscriberLink owner = subscribers.owner(stream, first.topic(), first.partition());
+        BatchesFrame.Section unowned = owner == null ? first : null;
+        for (int i = 1; i < sections.size() && unowned == null; i++) {
+            BatchesFrame.Section section = sections.get(i);
+            if (!owner.owns(section.topic(), section.partition())) {
+                unowned = section;
+            }
+        }
+        if (unowned != null) {
+            SubscriberLink other = owner == null ? null
+                    : subscribers.owner(stream, unowned.topic(), unowned.partition());
+            if (other == null) {
+                return answer(frame, upstream, AckReason.NO_SUBSCRIBER, NackReason.NO_SUBSCRIBER,
+                        "no subscriber of stream " + stream + " at relay " + relayId + " owns "
+                                + unowned.topic() + "-" + unowned.partition());
+            }
+            int shareCount = owner.subscription().shareCount();
+            String text = Frames.truncate("the frame's partitions belong to " + shareCount + " shares at relay "
+                    + relayId + " (" + first.topic() + "-" + first.partition() + " and " + unowned.topic() + "-"
+                    + unowned.partition() + " to different subscribers); group them by the share count");
+            AckFrame nack = AckFrame.mixedShares(frame, shareCount, text);
+            ReferenceCountUtil.release(frame);
+            metrics.nacks(NackReason.MIXED_SHARES).inc();
+            upstream.sendAck(nack);
+            return Outcome.ANSWERED;
+        }
+        if (upstream.session().receipts()) {
+            upstream.sendReceipt(AckFrame.received(frame));
+        }
+        return handOver(frame, List.of(owner), reservation, upstream, route, routeMetrics, true);
     }
 
     /**
@@ -328,8 +377,14 @@ final class Router {
     /** NACKs a frame that is not pending (nothing downstream has it) and releases it. */
     Outcome answer(Frame frame, UpstreamHandler upstream, AckReason reason, NackReason label, String message) {
         String text = Frames.truncate(message);
-        AckFrame nack = frame instanceof BatchFrame batch ? AckFrame.nack(batch.header(), reason, text)
-                : AckFrame.nack((TopicMetadataFrame) frame, reason, text);
+        AckFrame nack;
+        if (frame instanceof BatchFrame batch) {
+            nack = AckFrame.nack(batch.header(), reason, text);
+        } else if (frame instanceof BatchesFrame batches) {
+            nack = AckFrame.nack(batches, reason, text);
+        } else {
+            nack = AckFrame.nack((TopicMetadataFrame) frame, reason, text);
+        }
         ReferenceCountUtil.release(frame);
         metrics.nacks(label).inc();
         upstream.sendAck(nack);

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -161,7 +162,17 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter implements Wait
                 return;
             }
             session.metrics().batchesIn().inc();
-        } else if (frame instanceof BatchFrame) {
+        } else if (frame instanceof BatchesFrame batches && !routing.isRouted()) {
+            try {
+                // The ingress checks every section's CRC, as it does a batch's.
+                batches.verifyChecksums();
+            } catch (ProtocolException e) {
+                metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
+                router.answer(batches, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
+                return;
+            }
+            session.metrics().batchesIn().inc();
+        } else if (frame instanceof BatchFrame || frame instanceof BatchesFrame) {
             session.metrics().batchesIn().inc();
         }
         // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a

@@ -29,7 +29,12 @@ public enum NackReason {
     /** The destination refused the batch (write failed, topic not allowed). */
     DESTINATION_ERROR,
     /** The batch itself was invalid. */
-    INVALID_BATCH;
+    INVALID_BATCH,
+    /**
+     * At the egress, a BATCHES frame held partitions of more than one subscriber's share (the sender
+     * regroups by the share count the NACK carries).
+     */
+    MIXED_SHARES;
 
     /** The label of a NACK this relay relays from downstream, by its wire reason. */
     public static NackReason relayed(AckReason reason) {
@@ -40,6 +45,7 @@ public enum NackReason {
             case TIMEOUT -> ACK_TIMEOUT;
             case MALFORMED_BATCH -> INVALID_BATCH;
             case UNKNOWN_DESTINATION -> UNKNOWN_DESTINATION;
+            case MIXED_SHARES -> MIXED_SHARES;
             case WRITE_FAILED, NOT_AUTHORIZED, OBSOLETE_INCARNATION, NONE, DUPLICATE -> DESTINATION_ERROR;
         };
     }

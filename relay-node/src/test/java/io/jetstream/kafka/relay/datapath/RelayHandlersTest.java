@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -314,6 +315,102 @@ class RelayHandlersTest {
         assertThat(written(sender)).containsExactly(ack);
         assertThat(relay.budget().reservedBytes()).isZero();
         assertThat(relay.metrics().acks().get()).isEqualTo(1);
+    }
+
+    /** A BATCHES frame (no MAC) of the sender's batches of {@code partitions} of "orders", under id {@code id}. */
+    private BatchesFrame frameOf(long id, int... partitions) {
+        List<BatchFrame> sections = new ArrayList<>();
+        for (int p : partitions) {
+            sections.add(batch(id * 100 + p, p));
+        }
+        BatchesFrame frame = BatchesFrame.of(RoutingHeader.unrouted(TestRelay.STREAM, id, "source-0",
+                TestRelay.DESTINATION), 1_700_000_000_000L, sections, ALLOC);
+        sections.forEach(BatchFrame::release);
+        return frame;
+    }
+
+    @Test
+    void aFrameOfManyPartitionsTravelsWholeToItsOwnerAndOneAnswerComesBack() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+
+        write(sender, frameOf(7, 0, 1, 2, 3));
+
+        BatchesFrame delivered = (BatchesFrame) written(subscriber).get(0);
+        assertThat(delivered.routing().path()).containsExactly("relay-b1");
+        assertThat(delivered.sections()).extracting(BatchesFrame.Section::partition).containsExactly(0, 1, 2, 3);
+        delivered.verifyChecksums();
+        assertThat(relay.budget().batches()).isEqualTo(1);
+        AckFrame ack = AckFrame.ok(delivered);
+        delivered.release();
+
+        write(subscriber, ack);
+
+        assertThat(written(sender)).containsExactly(ack);
+        assertThat(relay.budget().reservedBytes()).isZero();
+        assertThat(relay.metrics().acks().get()).isEqualTo(1);
+    }
+
+    @Test
+    void aFrameWhosePartitionsBelongToSeveralSharesIsNackedWithTheShareCount() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel first = subscriber("sink-0", 0, 2);
+        EmbeddedChannel second = subscriber("sink-1", 1, 2);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        int ofFirst = partitionOwnedBy(0, 2);
+        int ofSecond = partitionOwnedBy(1, 2);
+
+        write(sender, frameOf(8, ofFirst, ofSecond));
+
+        AckFrame nack = (AckFrame) written(sender).get(0);
+        assertThat(nack.batchId()).isEqualTo(8);
+        assertThat(nack.reason()).isEqualTo(AckReason.MIXED_SHARES);
+        assertThat(nack.lastOffset()).isEqualTo(2);
+        assertThat(written(first)).isEmpty();
+        assertThat(written(second)).isEmpty();
+        assertThat(relay.metrics().nacks(NackReason.MIXED_SHARES).get()).isEqualTo(1);
+        assertThat(relay.budget().reservedBytes()).isZero();
+
+        // grouped by the share count, each frame goes to its owner
+        write(sender, frameOf(9, ofSecond, ofSecond + 2, ofSecond + 4));
+        BatchesFrame delivered = (BatchesFrame) written(second).get(0);
+        assertThat(delivered.frameId()).isEqualTo(9);
+        delivered.release();
+        assertThat(written(first)).isEmpty();
+    }
+
+    @Test
+    void aFrameWithASectionNobodyOwnsIsNackedNoSubscriber() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel only = subscriber("sink-0", 0, 2);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+
+        write(sender, frameOf(10, partitionOwnedBy(0, 2), partitionOwnedBy(1, 2)));
+
+        AckFrame nack = (AckFrame) written(sender).get(0);
+        assertThat(nack.reason()).isEqualTo(AckReason.NO_SUBSCRIBER);
+        assertThat(written(only)).isEmpty();
+        assertThat(relay.budget().reservedBytes()).isZero();
+    }
+
+    @Test
+    void aFrameWithACorruptSectionIsNackedAtTheIngress() {
+        relay(TestRelay.egress("relay-b1"));
+        EmbeddedChannel subscriber = subscriber("sink-0", 0, 1);
+        EmbeddedChannel sender = hello(PeerRole.SENDER, "source-0");
+        BatchesFrame frame = frameOf(11, 0, 1, 2);
+        ByteBuf body = frame.body();
+        int at = body.readerIndex() + frame.sections().get(2).payloadOffset() + 3;
+        body.setByte(at, body.getByte(at) ^ 0x5A);
+
+        write(sender, frame);
+
+        AckFrame nack = (AckFrame) written(sender).get(0);
+        assertThat(nack.batchId()).isEqualTo(11);
+        assertThat(nack.reason()).isEqualTo(AckReason.MALFORMED_BATCH);
+        assertThat(written(subscriber)).isEmpty();
+        assertThat(relay.metrics().nacks(NackReason.INVALID_BATCH).get()).isEqualTo(1);
     }
 
     @Test
