@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.PeerRole;
 import io.jetstream.kafka.core.protocol.SubscribeFrame;
@@ -450,6 +451,9 @@ class ReplicationIT {
         try {
             PeerClient intruder = intruder(group, (client, frame) -> {
                 if (frame instanceof BatchFrame batch && client.send(AckFrame.ok(batch.header()))) {
+                    forged.incrementAndGet();
+                }
+                if (frame instanceof BatchesFrame batches && client.send(AckFrame.ok(batches))) {
                     forged.incrementAndGet();
                 }
             });
