@@ -542,7 +542,7 @@ public final class PeerClient implements AutoCloseable {
 
         private boolean isData(Frame frame) {
             return switch (frame.type()) {
-                case ACK, BATCH, TOPIC_METADATA -> true;
+                case ACK, BATCH, BATCHES, TOPIC_METADATA -> true;
                 default -> false;
             };
         }

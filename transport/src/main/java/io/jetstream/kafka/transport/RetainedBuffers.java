@@ -30,12 +30,6 @@ public final class RetainedBuffers {
         return root.capacity();
     }
 
-    /**
-     * {@code batch}, or the same batch with its payload copied into a buffer of its own when the buffer
-     * it was decoded from is more than {@link #MAX_FACTOR} times {@code chargedBytes}: a large batch,
-     * whose buffer is about its own size, stays zero-copy. The reference to {@code batch} moves to the
-     * result (released here when copied).
-     */
     /** {@link #detached(BatchFrame, long, ByteBufAllocator)} for a BATCHES frame and its sections. */
     public static BatchesFrame detached(BatchesFrame frame, long chargedBytes, ByteBufAllocator alloc) {
         ByteBuf body = frame.body();
@@ -54,6 +48,12 @@ public final class RetainedBuffers {
         return copy;
     }
 
+    /**
+     * {@code batch}, or the same batch with its payload copied into a buffer of its own when the buffer
+     * it was decoded from is more than {@link #MAX_FACTOR} times {@code chargedBytes}: a large batch,
+     * whose buffer is about its own size, stays zero-copy. The reference to {@code batch} moves to the
+     * result (released here when copied).
+     */
     public static BatchFrame detached(BatchFrame batch, long chargedBytes, ByteBufAllocator alloc) {
         ByteBuf payload = batch.payload();
         if (retainedBytes(payload) <= MAX_FACTOR * chargedBytes) {

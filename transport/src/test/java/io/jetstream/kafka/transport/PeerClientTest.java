@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -198,6 +199,45 @@ class PeerClientTest {
         assertThat(relay.subscriptions).containsExactly(share);
         relay.broadcast(TestFrames.small(5, ByteBufAllocator.DEFAULT));
         await("the batch").atMost(WAIT).until(() -> recorder.frames.stream().anyMatch(BatchFrame.class::isInstance));
+    }
+
+    @Test
+    void aSubscriberTakesFramesOfManyPartitions() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SUBSCRIBER)
+                .subscription(new SubscribeFrame("demo", "sink-0", 0, 1)).build());
+        client.start();
+        await("ready").atMost(WAIT).until(client::isReady);
+        BatchFrame first = TestFrames.small(1, ByteBufAllocator.DEFAULT);
+        BatchFrame second = TestFrames.small(2, ByteBufAllocator.DEFAULT);
+        BatchesFrame frame = BatchesFrame.of(first.header().routing(), 0, List.of(first, second),
+                ByteBufAllocator.DEFAULT);
+        first.release();
+        second.release();
+
+        relay.broadcast(frame);
+
+        await("the frame").atMost(WAIT).until(() -> recorder.frames.stream().anyMatch(BatchesFrame.class::isInstance));
+        assertThat(recorder.disconnects).isEmpty();
+    }
+
+    @Test
+    void oversizedFrameOfManyPartitionsIsRefusedAndReleased() throws Exception {
+        FakeRelay relay = relay(Mode.ACCEPT);
+        PeerClient client = client(config(relay.start(0), PeerRole.SENDER).maxFrameBytes(4096).build());
+        client.start();
+        await("ready").atMost(WAIT).until(client::isReady);
+        List<BatchFrame> sections = new java.util.ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            sections.add(TestFrames.batch("demo", 1, "o", "d", "t", p, -1, 4, 300, ByteBufAllocator.DEFAULT));
+        }
+        BatchesFrame big = BatchesFrame.of(sections.get(0).header().routing(), 0, sections, ByteBufAllocator.DEFAULT);
+        sections.forEach(BatchFrame::release);
+
+        assertThatThrownBy(() -> client.send(big)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("do not fit");
+        assertThat(big.refCnt()).isZero();
+        assertThat(client.isReady()).as("the connection stays up").isTrue();
     }
 
     @Test
