@@ -8,12 +8,10 @@ import io.jetstream.kafka.core.batch.BatchEncoder;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordBatch;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
-import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.AckStatus;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchesFrame;
-import io.jetstream.kafka.core.protocol.FrameMac;
 import io.jetstream.kafka.core.protocol.RoutingHeader;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
@@ -259,6 +257,18 @@ class BatchesFrameReceiverTest {
         assertThat(upstream.acks.get(2).message()).contains("carries no MAC");
         assertEveryAckSignedByTheDestination();
         assertThat(metric("integrity-failures-total")).as("once per frame").isEqualTo(3);
+    }
+
+    @Test
+    void withIntegrityNotRequiredAnUnsignedFrameIsTakenAndItsAnswerSigned() throws Exception {
+        receiver(1 << 20, FrameIntegrity.of(key, false));
+        receiver.onFrame(upstream, frame(batch("orders", 0, -1, 0), batch("orders", 1, -1, 0)));
+        assertThat(poll()).containsExactly("orders-0@0", "orders-1@0");
+        receiver.onDurable("orders", 0, 0, null);
+        receiver.onDurable("orders", 1, 0, null);
+        assertThat(upstream.acks).singleElement().satisfies(ack -> assertThat(ack.isOk()).isTrue());
+        assertEveryAckSignedByTheDestination();
+        assertThat(metric("integrity-failures-total")).isZero();
     }
 
     @Test
