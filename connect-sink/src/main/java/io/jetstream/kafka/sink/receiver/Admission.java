@@ -26,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receiver's middle stage, on the task thread: decides whether a queued batch may be written, in
- * this order, and answers it when not. Its MAC first, before anything in it is believed; then its
+ * The receiver's middle stage, on the task thread: decides whether a queued batch (or a section of a
+ * BATCHES frame) may be written, in this order, and answers it when not. Its MAC first, before
+ * anything in it is believed (a section's, its frame's, was checked on intake); then its
  * topic ({@code topics.allow}, {@code topics.exclude}, not a replica from here); its decoding; its
  * destination topic and partition ({@link TopicProvisioner}); a batch without a topic id where the
  * incarnation matters; and the translation of its schema ids. What passes goes to
@@ -65,8 +66,8 @@ final class Admission implements AutoCloseable {
         try {
             BatchHeader header = frame.header();
             // Before anything in the batch is believed: its topic, offsets and records are the source's
-            // only if its MAC says so.
-            String integrityProblem = integrity.problem(frame);
+            // only if its MAC says so (a BATCHES frame's section: its frame's MAC, checked on intake).
+            String integrityProblem = in.integrityChecked() ? null : integrity.problem(frame);
             if (integrityProblem != null) {
                 answers.refuseForIntegrity(in.from(), AckFrame.nack(header, AckReason.NOT_AUTHORIZED, "integrity: "
                         + integrityProblem), "batch " + header.batchId() + " of " + header.topic() + "-"

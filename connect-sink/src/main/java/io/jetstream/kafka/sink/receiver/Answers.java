@@ -5,6 +5,7 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.integrity.WarningThrottle;
 import io.jetstream.kafka.sink.metrics.SinkSiteMetrics;
 import io.jetstream.kafka.sink.receiver.ReplicationReceiver.Upstream;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * Every answer the receiver's stages send back to a relay leaves through here, signed when integrity
  * is on ({@link FrameIntegrity}), with the refusals that every stage makes alike: a frame that failed
  * its integrity check, and a skip marker acknowledged without being sequenced. Counted and logged
- * (throttled) here, once. Thread-safe.
+ * (throttled) here, once. The answer to a section of a BATCHES frame is neither signed nor sent: it
+ * goes into its frame's one answer ({@link FrameAnswer}), which leaves through here once every
+ * section is answered. Thread-safe.
  */
 final class Answers {
 
@@ -32,9 +35,16 @@ final class Answers {
         this.metrics = metrics;
     }
 
-    /** Every acknowledgement leaves through here: signed when integrity is on. */
+    /**
+     * Every acknowledgement leaves through here: signed when integrity is on. A section's goes into its
+     * frame's answer unsigned: only that answer leaves, and its one MAC is all the sender checks.
+     */
     void send(Upstream to, AckFrame ack) {
-        to.sendAck(integrity.sign(ack));
+        if (to instanceof FrameAnswer.Section section) {
+            section.sendAck(ack);
+        } else {
+            to.sendAck(integrity.sign(ack));
+        }
     }
 
     /** Refuses a batch not yet queued, and releases it. */
@@ -43,6 +53,15 @@ final class Answers {
             send(from, AckFrame.nack(batch.header(), reason, message));
         } finally {
             batch.release();
+        }
+    }
+
+    /** Refuses a whole BATCHES frame not yet queued (none of its sections), and releases it. */
+    void refuse(Upstream from, BatchesFrame frame, AckReason reason, String message) {
+        try {
+            send(from, AckFrame.nack(frame, reason, message));
+        } finally {
+            frame.release();
         }
     }
 

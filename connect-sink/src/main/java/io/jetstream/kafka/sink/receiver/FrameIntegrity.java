@@ -3,14 +3,16 @@ package io.jetstream.kafka.sink.receiver;
 import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import java.util.Optional;
 
 /**
  * The destination's end of end-to-end integrity ({@code integrity.key}): checks the source's MAC of
- * each batch and topic metadata before anything in it is used, and signs every acknowledgement
- * this task sends, so that the source takes its answers at their word and no relay can forge them.
+ * each batch, BATCHES frame (one MAC over all its sections) and topic metadata before anything in it
+ * is used, and signs every acknowledgement this task sends, so that the source takes its answers at
+ * their word and no relay can forge them.
  *
  * <p>Off ({@link #OFF}): nothing is checked or signed. With a key and {@code integrity.required}
  * (the default with a key), a frame without a MAC is refused; without {@code integrity.required}
@@ -52,6 +54,14 @@ public final class FrameIntegrity {
     /** Why the batch must be refused, or null when it may be used. Reads the payload (the MAC covers it). */
     String problem(BatchFrame batch) {
         return signer == null ? null : problem(signer.verify(batch), "batch");
+    }
+
+    /**
+     * Why the whole BATCHES frame must be refused, or null when its sections may be used. Reads the
+     * body (the one MAC covers every section): its sections carry no MAC of their own.
+     */
+    String problem(BatchesFrame frame) {
+        return signer == null ? null : problem(signer.verify(frame), "BATCHES frame");
     }
 
     /** Why the topic metadata must be refused, or null when it may be applied. */

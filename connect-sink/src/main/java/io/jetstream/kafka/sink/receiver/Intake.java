@@ -3,6 +3,7 @@ package io.jetstream.kafka.sink.receiver;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.ErrorCode;
 import io.jetstream.kafka.core.protocol.ErrorFrame;
 import io.jetstream.kafka.core.protocol.Frame;
@@ -33,14 +34,27 @@ import org.slf4j.LoggerFactory;
  * Past the bound a batch is refused with a retriable OVERLOADED acknowledgement. Topic metadata,
  * its MAC checked, goes to the metadata applier; a relay's SUPERSEDED error is kept for the task
  * thread to fail on ({@link #superseded()}).
+ *
+ * <p>A BATCHES frame is taken or refused whole here (its stream, its one MAC, the queue's bound for
+ * all its sections), then queued as one batch per section, each charged as a batch is: the later
+ * stages handle a section as they would a batch, and its answer goes into the frame's one answer
+ * ({@link FrameAnswer}). Its MAC is checked here, once for the frame, since its sections carry none
+ * of their own.
  */
 final class Intake implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationReceiver.class);
 
-    /** A batch waiting for the task thread, with its origin and the bytes it is charged. */
-    record Inbound(Upstream from, BatchFrame batch, long bytes) {
+    /**
+     * A batch waiting for the task thread, with where its answer goes, the bytes it is charged, and
+     * whether its MAC was checked already: a section of a BATCHES frame, whose frame's MAC was, and
+     * which has none of its own.
+     */
+    record Inbound(Upstream from, BatchFrame batch, long bytes, boolean integrityChecked) {
     }
+
+    /** What a batch is charged in the queue beyond its payload: its header and queue entry, roughly. */
+    private static final long OVERHEAD_BYTES = 128;
 
     private final String streamId;
     private final long bufferMaxBytes;
@@ -76,6 +90,8 @@ final class Intake implements AutoCloseable {
         }
         if (frame instanceof BatchFrame batch) {
             queue(from, batch);
+        } else if (frame instanceof BatchesFrame batches) {
+            queue(from, batches);
         } else if (frame instanceof TopicMetadataFrame metadata) {
             String integrityProblem = integrity.problem(metadata);
             if (integrityProblem != null) {
@@ -99,7 +115,7 @@ final class Intake implements AutoCloseable {
     }
 
     private void queue(Upstream from, BatchFrame batch) {
-        long bytes = batch.payload().readableBytes() + 128L;
+        long bytes = batch.payload().readableBytes() + OVERHEAD_BYTES;
         if (!batch.header().routing().streamId().equals(streamId)) {
             answers.refuse(from, batch, AckReason.NOT_AUTHORIZED, "stream " + batch.header().routing().streamId()
                     + " is not " + streamId);
@@ -118,9 +134,74 @@ final class Intake implements AutoCloseable {
         // waits here, charged only its own bytes: copied out (large batches stay zero-copy).
         BatchFrame held = RetainedBuffers.detached(batch, bytes, FrameBuffers.ALLOCATOR);
         long queued = queuedBytes.addAndGet(bytes);
-        inbound.add(new Inbound(from, held, bytes));
+        enqueue(new Inbound(from, held, bytes, false));
         if (queued > pauseAboveBytes()) {
             pause(from);
+        }
+    }
+
+    /**
+     * Queues the frame's sections as batches whose answers make the frame's one answer, or refuses
+     * the whole frame: another stream's, its MAC missing (where required) or wrong, or more than the
+     * queue has room for. The sections are retained slices of the frame's body (copied out first, as a
+     * batch's payload is, when it lies in a much larger buffer), which stays allocated until the task
+     * thread has taken the last of them.
+     */
+    private void queue(Upstream from, BatchesFrame frame) {
+        String stream = frame.routing().streamId();
+        if (!stream.equals(streamId)) {
+            answers.refuse(from, frame, AckReason.NOT_AUTHORIZED, "stream " + stream + " is not " + streamId);
+            return;
+        }
+        String integrityProblem = integrity.problem(frame);
+        if (integrityProblem != null) {
+            try {
+                answers.refuseForIntegrity(from, AckFrame.nack(frame, AckReason.NOT_AUTHORIZED, "integrity: "
+                        + integrityProblem), "BATCHES frame " + frame.frameId() + " of " + frame.sectionCount()
+                        + " sections (from " + frame.routing().originNodeId() + ")", integrityProblem);
+            } finally {
+                frame.release();
+            }
+            return;
+        }
+        long bytes = 0;
+        for (BatchesFrame.Section section : frame.sections()) {
+            bytes += section.payloadLength() + OVERHEAD_BYTES;
+        }
+        if (queuedBytes.get() + bytes > bufferMaxBytes) {
+            metrics.overloaded();
+            answers.refuse(from, frame, AckReason.OVERLOADED, "destination task queue full");
+            return;
+        }
+        BatchesFrame held = RetainedBuffers.detached(frame, bytes, FrameBuffers.ALLOCATOR);
+        long queued = 0;
+        try {
+            FrameAnswer answer = new FrameAnswer(answers, from, held);
+            long transitMillis = System.currentTimeMillis() - held.createdAtMillis();
+            for (int i = 0; i < held.sectionCount(); i++) {
+                long sectionBytes = held.sections().get(i).payloadLength() + OVERHEAD_BYTES;
+                BatchFrame section = held.section(i);
+                metrics.batchTransit(transitMillis);
+                queued = queuedBytes.addAndGet(sectionBytes);
+                enqueue(new Inbound(answer.section(i), section, sectionBytes, true));
+            }
+        } finally {
+            held.release();
+        }
+        // The connection itself, never a section's way back: resumeIfDrained reads again what paused lists.
+        if (queued > pauseAboveBytes()) {
+            pause(from);
+        }
+    }
+
+    /**
+     * Queues a batch, unless the queue was closed meanwhile: {@link #close()} may have emptied it
+     * between this thread's check and now, and nothing would release what is added after that.
+     */
+    private void enqueue(Inbound in) {
+        inbound.add(in);
+        if (closed) {
+            releaseQueued();
         }
     }
 
@@ -140,7 +221,11 @@ final class Intake implements AutoCloseable {
     }
 
     private Inbound taken(Inbound in) {
-        if (in == null || closed) {
+        if (in == null) {
+            return null;
+        }
+        if (closed) {
+            ReferenceCountUtil.release(in.batch());
             return null;
         }
         queuedBytes.addAndGet(-in.bytes());
@@ -186,6 +271,10 @@ final class Intake implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        releaseQueued();
+    }
+
+    private void releaseQueued() {
         Inbound in;
         while ((in = inbound.poll()) != null) {
             ReferenceCountUtil.release(in.batch());

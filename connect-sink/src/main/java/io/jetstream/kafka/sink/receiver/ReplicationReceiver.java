@@ -29,6 +29,13 @@ import org.apache.kafka.common.Uuid;
  * (task thread), {@link Sequencing} puts it in order and holds its acknowledgement; every answer
  * leaves through {@link Answers}.
  *
+ * <p>BATCHES frames (protocol version 3: the batches of several origin partitions under one header,
+ * MAC and acknowledgement) are taken or refused whole by {@link Intake} (stream, MAC, queue bound),
+ * then each section walks the stages as a batch of its own. The frame is answered once, when every
+ * section is ({@link FrameAnswer}): OK when all are written or duplicates, else a NACK with the
+ * reason of the first section not accepted; the sender re-sends what it must. A section that waits
+ * (for its commit, or held for its predecessor) holds back the whole frame's answer.
+ *
  * <p>Durability is what the task's delivery guarantee says ({@link DeliveryGuarantee}), and the
  * receiver acknowledges on either of its two signals: {@link #onDurable}, a record reported durable
  * (exactly-once: once the transaction that holds the records and their source offsets has committed
@@ -59,10 +66,11 @@ import org.apache.kafka.common.Uuid;
  * incarnation left behind) is acknowledged at once. Counted ({@code skipped-at-source-*}) and logged.
  *
  * <p>Integrity ({@link FrameIntegrity}, {@code integrity.key}): a batch's MAC is checked before
- * anything in it is used (its topic, offsets, records), topic metadata's before it is applied; a
- * frame that fails is refused with a NACK {@code NOT_AUTHORIZED}, never written, counted
+ * anything in it is used (its topic, offsets, records), a BATCHES frame's (one for all its
+ * sections) before any section is queued, topic metadata's before it is applied; a frame that fails
+ * is refused with a NACK {@code NOT_AUTHORIZED}, never written, counted
  * ({@code integrity-failures-total}) and logged. Every acknowledgement this receiver sends is
- * signed.
+ * signed; a section's answer is not sent, only its frame's.
  *
  * <p>Threads: {@link #onFrame} runs on Netty threads, {@link #poll} on the task thread,
  * {@link #onDurable} on the thread that proves durability, topic metadata on the metadata applier
@@ -70,7 +78,10 @@ import org.apache.kafka.common.Uuid;
  */
 public final class ReplicationReceiver implements AutoCloseable {
 
-    /** Where acknowledgements go: the relay connection the batch came from. */
+    /**
+     * Where acknowledgements go: the relay connection the batch came from (or, for a section of a
+     * BATCHES frame, its frame's answer: {@link FrameAnswer.Section}).
+     */
     public interface Upstream {
         String name();
 

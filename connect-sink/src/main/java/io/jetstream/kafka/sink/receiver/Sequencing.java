@@ -56,19 +56,22 @@ final class Sequencing implements AutoCloseable {
 
     /**
      * Where and what to acknowledge. Equal when it answers the same batch (origin node and batch id) on
-     * the same way back, so that a batch re-sent while its first copy waits is acknowledged once.
+     * the same way back, so that a batch re-sent while its first copy waits is acknowledged once. Ways
+     * back are equal by their own {@code equals}: a relay connection only to itself, a section of a
+     * BATCHES frame to the same section of a copy of that frame on the same connection
+     * ({@link FrameAnswer.Section}).
      */
     private record AckTarget(Upstream upstream, AckFrame ack) {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof AckTarget other && upstream == other.upstream
+            return o instanceof AckTarget other && upstream.equals(other.upstream)
                     && ack.batchId() == other.ack.batchId() && ack.originNodeId().equals(other.ack.originNodeId());
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(System.identityHashCode(upstream), ack.batchId(), ack.originNodeId());
+            return Objects.hash(upstream, ack.batchId(), ack.originNodeId());
         }
     }
 
