@@ -17,6 +17,8 @@ public final class FakeRelay implements Relay {
     final String name;
     boolean ready = true;
     boolean preferred = true;
+    /** Ready, but its connection closes as a frame is handed over: the frame is released, not sent. */
+    boolean closesOnSend;
     int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
     /** The batch frames sent, kept (released by {@link #releaseAll}). */
     public final List<BatchFrame> sent = new ArrayList<>();
@@ -40,7 +42,7 @@ public final class FakeRelay implements Relay {
 
     @Override
     public boolean send(Frame frame) {
-        if (!ready) {
+        if (!ready || closesOnSend) {
             ReferenceCountUtil.release(frame);
             return false;
         }
