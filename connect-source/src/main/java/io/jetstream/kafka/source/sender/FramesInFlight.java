@@ -95,11 +95,6 @@ final class FramesInFlight {
         return out;
     }
 
-    /** Frames held (tests: bounded by the window). */
-    int size() {
-        return byId.size();
-    }
-
     void clear() {
         byId.clear();
     }

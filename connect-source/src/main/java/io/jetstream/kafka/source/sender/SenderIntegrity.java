@@ -10,12 +10,13 @@ import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import java.util.Optional;
 
 /**
- * The source's end of end-to-end integrity ({@code integrity.key}): signs every batch and topic
- * metadata, and tells which answers may be taken at their word. An answer that ends the sender's
- * hold on a batch ({@link AckFrame#isFinal()}: OK, which commits it, or a NACK that re-sending
- * cannot help, which stops the task) counts only with the destination's valid MAC and only when it
- * names the batch as sent (stream, topic, partition, last offset); anything else may come from a relay on the path, so it is taken for a
- * retriable NACK. Retriable NACKs and receipts, which relays make themselves, only delay or time
+ * The source's end of end-to-end integrity ({@code integrity.key}): signs every batch, BATCHES frame
+ * and topic metadata, and tells which answers may be taken at their word. An answer that ends the
+ * sender's hold on a batch ({@link AckFrame#isFinal()}: OK, which commits it, or a NACK that
+ * re-sending cannot help, which stops the task or, for a BATCHES frame, sends its batches alone)
+ * counts only with the destination's valid MAC and only when it names the batch as sent (stream,
+ * topic, partition, last offset) or the frame as sent (stream, first topic, partition and offset -1);
+ * anything else may come from a relay on the path, so it is taken for a retriable NACK. Retriable NACKs and receipts, which relays make themselves, only delay or time
  * a batch and are taken unsigned.
  *
  * <p>Off ({@link #OFF}): nothing is signed, every answer is taken. Thread-safe.

@@ -335,6 +335,33 @@ class ReplicationSenderFramesTest {
     }
 
     @Test
+    void aSkipMarkerLeavesInItsBatchFrameEvenBesideBatchesLeavingTogether() {
+        sender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4, ACK_TIMEOUT, RETRY_BACKOFF, 1L << 30,
+                SenderIntegrity.OFF, Duration.ZERO, true));
+        sender.append(partitions.get(0), record(0));
+        now.addAndGet(LINGER.toNanos() + 1);
+        sender.tick();
+        sender.onFrame(r1, AckFrame.nack(r1.sent.get(0).header(), AckReason.NOT_AUTHORIZED, "not allowed"));
+        sender.skip(sender.nextRefused());
+        BatchFrame marker = r1.sent.get(1);
+        assertThat(marker.header().recordCount()).isZero();
+        sender.onFrame(r1, AckFrame.nack(marker.header(), AckReason.OVERLOADED, "busy"));
+
+        sender.append(partitions.get(1), record(0));
+        sender.append(partitions.get(2), record(0));
+        now.addAndGet(RETRY_BACKOFF.toNanos());
+        sender.tick(); // the marker's retry and two lingered batches in one pass
+
+        assertThat(r1.grouped).singleElement().satisfies(f -> assertThat(sections(f)).containsExactly("1@0..0",
+                "2@0..0"));
+        assertThat(r1.sent).hasSize(3);
+        assertThat(r1.sent.get(2).header().batchId()).as("the marker again, alone").isEqualTo(
+                marker.header().batchId());
+        sender.onFrame(r1, AckFrame.ok(marker.header()));
+        assertThat(committable()).containsOnly(Map.entry(partitions.get(0), 1L));
+    }
+
+    @Test
     void withFrameMaxPartitionsOfOneEveryBatchLeavesInABatchFrameOfItsOwn() {
         sender(settings().framingAtMost(1));
         oneRecordOnEachThenTheLinger(0);
