@@ -4,12 +4,13 @@ import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 
 /**
- * A batch in the sender's window ({@link SendWindow}): its signed frame, kept for re-sends, plus what
+ * A batch in the sender's window ({@link SendWindow}): its frame, kept for re-sends, plus what
  * the batching policy and the re-send logic need. Guarded by the sender's lock.
  */
 final class PendingBatch {
 
-    final BatchFrame frame;
+    /** Signed once it first leaves alone ({@link SignedFrames#signed}); until then maybe without a MAC. */
+    BatchFrame frame;
     final long oldestArrivalNanos;
     final long wireBytes;
     final int records;

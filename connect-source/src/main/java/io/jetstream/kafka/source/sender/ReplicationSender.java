@@ -228,9 +228,12 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
                 batches.bufferedBytes() + window.queuedBytes(), now);
     }
 
-    /** A sealed batch: framed once, told to the policy and the metrics, and into the window. */
+    /**
+     * A sealed batch: framed once (signed only if it leaves alone), told to the policy and the
+     * metrics, and into the window.
+     */
     private void seal(RecordBatch batch, TopicPartition partition, long oldestArrivalNanos, long now) {
-        BatchFrame frame = frames.batch(batch, settings.codec());
+        BatchFrame frame = frames.unsignedBatch(batch, settings.codec());
         long encodeNanos = frames.lastCostNanos();
         PendingBatch pending = new PendingBatch(frame, oldestArrivalNanos, batch.size());
         List<ReplicatedRecord> records = batch.records();

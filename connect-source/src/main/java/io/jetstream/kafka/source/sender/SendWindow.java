@@ -262,7 +262,9 @@ final class SendWindow {
         boolean sent;
         long frameId = 0;
         if (batches.size() == 1) {
-            sent = relay.send(batches.get(0).payload().frame.retainedDuplicate());
+            PendingBatch alone = batches.get(0).payload();
+            alone.frame = frames.signed(alone.frame);
+            sent = relay.send(alone.frame.retainedDuplicate());
         } else {
             List<BatchFrame> sections = new ArrayList<>(batches.size());
             for (InFlightWindow.Entry<PendingBatch> entry : batches) {

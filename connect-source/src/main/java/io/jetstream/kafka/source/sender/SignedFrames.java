@@ -20,9 +20,10 @@ import org.apache.kafka.common.Uuid;
  * The one place the sender's frames are made: every batch (data, heartbeat, skip marker), every
  * BATCHES frame and every topic metadata frame gets the next id of the task's sequence, an unrouted
  * routing header from this task to the destination, this worker's clock as its creation time, and
- * its MAC ({@link SenderIntegrity}). A batch is encoded once, into the encoder's reused buffer, and
- * copied into a frame of its own that the sender keeps for re-sends; a BATCHES frame only refers to
- * the payloads of the batch frames it carries (no copy).
+ * its MAC ({@link SenderIntegrity}), a data batch only once it leaves alone ({@link #signed}). A batch
+ * is encoded once, into the encoder's reused buffer, and copied into a frame of its own that the
+ * sender keeps for re-sends; a BATCHES frame only refers to the payloads of the batch frames it
+ * carries (no copy).
  *
  * <p>Not thread-safe: used under the sender's lock.
  */
@@ -45,18 +46,36 @@ final class SignedFrames implements AutoCloseable {
     }
 
     /**
-     * The batch encoded with {@code codec} and signed, under a new id ({@code header().batchId()}).
-     * The caller owns the frame.
+     * The batch encoded with {@code codec} and signed, under a new id ({@code header().batchId()}):
+     * a batch that always leaves alone (a heartbeat, a skip marker). The caller owns the frame.
      */
     BatchFrame batch(RecordBatch batch, CompressionCodec codec) {
-        long encodeStart = nanoTime.getAsLong();
-        EncodedBatch encoded = encoder.encode(batch, codec);
-        long encodeNanos = nanoTime.getAsLong() - encodeStart;
-        BatchFrame unsigned = BatchFrame.copyOf(routing(ids.next()), encoded, System.currentTimeMillis(), alloc);
+        BatchFrame unsigned = unsignedBatch(batch, codec);
         long signStart = nanoTime.getAsLong();
         BatchFrame frame = settings.integrity().sign(unsigned);
-        lastCostNanos = encodeNanos + nanoTime.getAsLong() - signStart; // the MAC is part of a batch's CPU cost
+        lastCostNanos += nanoTime.getAsLong() - signStart; // the MAC is part of the batch's CPU cost
         return frame;
+    }
+
+    /**
+     * The batch encoded with {@code codec}, under a new id, without its MAC: a data batch, which needs
+     * one only if it ever leaves alone ({@link #signed}), while in a BATCHES frame the frame's MAC
+     * covers it. Signing every batch at once cost a MAC per batch, the per-partition cost the frames
+     * take away. The caller owns the frame.
+     */
+    BatchFrame unsignedBatch(RecordBatch batch, CompressionCodec codec) {
+        long encodeStart = nanoTime.getAsLong();
+        EncodedBatch encoded = encoder.encode(batch, codec);
+        lastCostNanos = nanoTime.getAsLong() - encodeStart;
+        return BatchFrame.copyOf(routing(ids.next()), encoded, System.currentTimeMillis(), alloc);
+    }
+
+    /**
+     * {@code frame} with its MAC: itself when it has one or integrity is off, else signed now (the
+     * payload reference moves to the result, which replaces {@code frame}).
+     */
+    BatchFrame signed(BatchFrame frame) {
+        return frame.header().mac().isPresent() ? frame : settings.integrity().sign(frame);
     }
 
     /**
@@ -69,7 +88,10 @@ final class SignedFrames implements AutoCloseable {
                 alloc));
     }
 
-    /** The CPU time the last {@link #batch} took to encode, compress and sign (not to copy). */
+    /**
+     * The CPU time the last {@link #batch} took to encode, compress and sign, or the last
+     * {@link #unsignedBatch} to encode and compress (not to copy).
+     */
     long lastCostNanos() {
         return lastCostNanos;
     }

@@ -505,6 +505,30 @@ class ReplicationSenderFramesTest {
     }
 
     @Test
+    void withAKeyABatchIsSignedOnlyWhenItLeavesAlone() {
+        sender(settings(SenderIntegrity.of(key)));
+        oneRecordOnEachThenTheLinger(0);
+        BatchesFrame frame = r1.grouped.get(0);
+        for (int i = 0; i < frame.sectionCount(); i++) {
+            BatchFrame section = frame.section(i);
+            try {
+                assertThat(section.header().mac().isPresent()).as("the frame's MAC covers its sections").isFalse();
+            } finally {
+                section.release();
+            }
+        }
+
+        sender.onFrame(r1, key.sign(AckFrame.nack(frame, AckReason.NOT_AUTHORIZED, "a topic is not allowed")));
+        now.addAndGet(RETRY_BACKOFF.toNanos());
+        sender.tick();
+
+        assertThat(r1.sent).hasSize(4).allSatisfy(alone -> assertThat(key.verify(alone))
+                .isEqualTo(FrameSigner.Verdict.VALID));
+        r1.sent.forEach(alone -> sender.onFrame(r1, key.sign(AckFrame.ok(alone.header()))));
+        assertThat(committable()).hasSize(4);
+    }
+
+    @Test
     void withAKeyTheFrameLeavesSignedAndOnlyTheDestinationsSignedAnswerNamingItCommitsOrRefuses() {
         sender(settings(SenderIntegrity.of(key)));
         oneRecordOnEachThenTheLinger(0);
