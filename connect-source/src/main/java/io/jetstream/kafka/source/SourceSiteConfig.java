@@ -13,8 +13,10 @@ import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.schema.RegistryClientSettings;
 import io.jetstream.kafka.schema.SchemaRegistryConfigs;
+import io.jetstream.kafka.source.sender.SenderSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,6 +44,7 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String BATCH_LINGER_MS = "batch.linger.ms";
     public static final String COMPRESSION = "compression.type";
     public static final String POLL_MIN_INTERVAL_MS = "poll.min.interval.ms";
+    public static final String FRAME_MAX_PARTITIONS = "frame.max.partitions";
     public static final String MAX_IN_FLIGHT_BYTES = "max.in.flight.bytes";
     public static final String ACK_TIMEOUT_MS = "ack.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
@@ -150,6 +153,16 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "usually nothing (records wait for their batch's linger anyway); no cost when idle "
                                 + "or under a backlog. 0 turns it off.",
                         BATCHING, 6, Width.SHORT, "Poll min interval (ms)")
+                .define(FRAME_MAX_PARTITIONS, Type.INT, SenderSettings.DEFAULT_FRAME_MAX_PARTITIONS,
+                        ConfigDef.Range.between(1, BatchesFrame.MAX_SECTIONS), Importance.MEDIUM,
+                        "The most partitions whose batches one frame carries: the batches a task sends to a relay "
+                                + "at the same moment (those of one put or one tick) leave together in frames of up "
+                                + "to this many partitions, so the per-frame costs (relay routing, acknowledgements, "
+                                + "MACs) are paid once per frame, not once per partition: at many partitions and a "
+                                + "steady rate most batches carry a record or two. Each partition's batch keeps its "
+                                + "own offsets, order and retries. 1 sends one frame per partition as protocol "
+                                + "version 2 did.",
+                        BATCHING, 7, Width.SHORT, "Frame max partitions")
                 .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task: bytes sent and not yet acknowledged by the destination. When reached, the "
@@ -358,6 +371,11 @@ public class SourceSiteConfig extends AbstractConfig {
     /** End-to-end heartbeat and lag refresh interval ({@value #HEARTBEAT_INTERVAL_MS}). */
     public Duration heartbeatInterval() {
         return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
+    }
+
+    /** The most partitions one frame carries ({@value #FRAME_MAX_PARTITIONS}). */
+    public int frameMaxPartitions() {
+        return getInt(FRAME_MAX_PARTITIONS);
     }
 
     /** Shortest time between two puts that carry records ({@value #POLL_MIN_INTERVAL_MS}). */

@@ -129,7 +129,7 @@ public final class SourceSiteTask extends SinkTask {
         sender = new ReplicationSender(new SenderSettings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
                 config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
-                config.heartbeatInterval()).skippingRefused(tolerateAll),
+                config.heartbeatInterval()).skippingRefused(tolerateAll).framingAtMost(config.frameMaxPartitions()),
                 inbound -> relayClients.connect(address -> new SenderRelay(tiers.preferred(address), inbound),
                         integrity.enabled(), "Relay {} does not carry end-to-end MACs (a relay built before them): "
                                 + "batches sent through it reach the destination unsigned, which refuses them while "

@@ -90,6 +90,21 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void framesCarryUpTo1024PartitionsByDefaultAndBetween1And65535AsConfigured() {
+        assertThat(new SourceSiteConfig(valid()).frameMaxPartitions()).isEqualTo(1024);
+        Map<String, String> one = valid();
+        one.put("frame.max.partitions", "1");
+        assertThat(new SourceSiteConfig(one).frameMaxPartitions()).as("one frame per partition, as in version 2")
+                .isEqualTo(1);
+        for (String outside : List.of("0", "65536")) {
+            Map<String, String> wrong = valid();
+            wrong.put("frame.max.partitions", outside);
+            assertThatThrownBy(() -> new SourceSiteConfig(wrong)).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("frame.max.partitions");
+        }
+    }
+
+    @Test
     void heartbeatIntervalDefaultsToFiveSecondsAndRefusesTooShortAnInterval() {
         assertThat(new SourceSiteConfig(valid()).heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(5));
         Map<String, String> tooShort = valid();

@@ -25,18 +25,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine of a source-site task, free of Kafka Connect types: batches records per partition,
- * sends each batch to a relay, re-sends what is not acknowledged, and tells which consumer offsets
+ * sends the batches to relays, re-sends what is not acknowledged, and tells which consumer offsets
  * may be committed. It makes its parts and only wires them; a batch walks through them in one
  * direction:
  *
  * <pre>
  *  appendAll ... OpenBatches (open batches per partition; the BatchPolicy's caps)
  *      sealed ─▶ SignedFrames (encoded, framed and signed once) ─▶ SendWindow (in order, within the
- *                policy's window) ─▶ RelayChoice (a ready relay, preferred tier first) ─▶ Relay
- *  tick ........ SendWindow.sendDue (re-sends), lingered batches, RttSampler, heartbeats
+ *                policy's window) ─▶ RelayChoice (a ready relay, preferred tier first)
+ *      end of the put ─▶ SendingPass: the batches each relay got, as BATCHES frames ─▶ Relay
+ *  tick ........ SendWindow.sendDue (re-sends), lingered batches, then their frames; RttSampler, heartbeats
  *  Relay.Inbound ─▶ AnswerPath: ACK frees the window (offsets committable), NACK re-sends,
  *                   final refusal ─▶ SkipMarkers, metadata answer ─▶ MetadataInFlight's listener
  * </pre>
+ *
+ * <p>Frames: what one {@code put}, one tick or one skip sends to one relay leaves at its end as
+ * BATCHES frames of up to {@link SenderSettings#frameMaxPartitions()} partitions (a batch alone as
+ * its BATCH frame), so at many partitions the per-frame costs of the relays, the destination and
+ * this task are paid per frame, not per partition ({@link SendWindow}, {@link SendingPass}).
+ * Heartbeats and topic metadata go as frames of their own.
  *
  * <p>Guarantees: a partition's committable offset never passes a record the destination has not
  * acknowledged as durably written ({@link InFlightWindow}); every unacknowledged batch is re-sent
@@ -81,7 +88,7 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         this.events = events;
         this.frames = new SignedFrames(settings, alloc, nanoTime);
         this.relays = new RelayChoice(relays.open(this));
-        this.window = new SendWindow(settings, this.relays, policy, events);
+        this.window = new SendWindow(settings, this.relays, frames, policy, events);
         this.skipMarkers = new SkipMarkers(settings.skipRefused(), window, frames, events);
         this.heartbeats = new HeartbeatSchedule(settings.heartbeatInterval(), settings.ackTimeout());
         this.answers = new AnswerPath(settings, window, skipMarkers, metadata, heartbeats, policy, events);
@@ -143,12 +150,18 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
 
     /**
      * Adds the records of one {@code put} to their partitions' open batches ({@link OpenBatches#append}),
-     * sealing and sending a batch that reaches its caps.
+     * sealing the batches that reach their caps; those leave together at the end
+     * ({@link SendWindow#sendCollected}).
      */
     public synchronized void appendAll(List<IncomingRecord> records) {
         checkOpen();
         if (!records.isEmpty()) {
-            batches.append(records, nanoTime.getAsLong(), window.full());
+            long now = nanoTime.getAsLong();
+            try {
+                batches.append(records, now, window.full());
+            } finally {
+                window.sendCollected(now);
+            }
         }
     }
 
@@ -164,9 +177,14 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         long now = nanoTime.getAsLong();
         rtt.sample(now);
         BatchDecision caps = policy.decision(now);
-        // what waits goes first; then, unless it still waits for the window, what lingered long enough
-        window.sendDue(now, caps);
-        sealLingered(now, caps);
+        // what waits goes first; then, unless it still waits for the window, what lingered long enough;
+        // all of it in the same frames
+        try {
+            window.sendDue(now, caps);
+            sealLingered(now, caps);
+        } finally {
+            window.sendCollected(now);
+        }
         reportBacklog(now);
         if (heartbeats.lookNow(now)) {
             sendHeartbeats(now);
@@ -210,9 +228,12 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
                 batches.bufferedBytes() + window.queuedBytes(), now);
     }
 
-    /** A sealed batch: framed once, told to the policy and the metrics, and into the window. */
+    /**
+     * A sealed batch: framed once (signed only if it leaves alone), told to the policy and the
+     * metrics, and into the window.
+     */
     private void seal(RecordBatch batch, TopicPartition partition, long oldestArrivalNanos, long now) {
-        BatchFrame frame = frames.batch(batch, settings.codec());
+        BatchFrame frame = frames.unsignedBatch(batch, settings.codec());
         long encodeNanos = frames.lastCostNanos();
         PendingBatch pending = new PendingBatch(frame, oldestArrivalNanos, batch.size());
         List<ReplicatedRecord> records = batch.records();
@@ -291,7 +312,12 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      */
     public synchronized void skip(RefusedBatch refusal) {
         if (!closed) {
-            skipMarkers.skip(refusal, nanoTime.getAsLong());
+            long now = nanoTime.getAsLong();
+            try {
+                skipMarkers.skip(refusal, now);
+            } finally {
+                window.sendCollected(now);
+            }
         }
     }
 

@@ -3,10 +3,14 @@ package io.jetstream.kafka.source.sender;
 import io.jetstream.kafka.core.delivery.InFlightWindow;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
+import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
@@ -15,6 +19,16 @@ import org.apache.kafka.common.TopicPartition;
  * The sender's batches from sealing to acknowledgement: the {@link InFlightWindow} that keeps each
  * partition's commit position behind its oldest unacknowledged batch, what of it is on the wire
  * (the batching policy's window counts those), and the sending and re-sending of each batch.
+ *
+ * <p>Frames: the window, its order, its retries and timeouts are per batch; what is per frame is only
+ * the act of sending. A sending pass (the tick's {@link #sendDue}, the batches sealed by one
+ * {@code put} or tick, a skip marker) hands each batch it sends to a relay and counts it on the wire
+ * at once, but the batches leave only when the caller ends the pass ({@link #sendCollected}): those
+ * of one relay then go as BATCHES frames of several partitions ({@link SendingPass}), a group of one
+ * as its own BATCH frame. An answer to a BATCHES frame applies to each batch whose last send it was
+ * ({@link FramesInFlight}); a batch re-sent since in another frame or alone ignores it. A batch's
+ * deadline, retries and accounting stay its own, so a frame's batches may part ways: a timeout,
+ * a NACK or a lost relay re-sends each, possibly in a new frame with other batches.
  *
  * <p>Order: a batch waits while an older batch of its partition waits for a retry (the destination
  * holds every successor until its predecessor arrives); the oldest unacknowledged batch of a
@@ -31,7 +45,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class SendWindow {
 
-    /** What became of an attempt to send. */
+    /** What became of an attempt to send ({@code SENT}: on the wire, leaving with the pass's frames). */
     enum Sent { SENT, WINDOW_CLOSED, NO_RELAY }
 
     /** A deadline no refused batch reaches: it is never sent again. */
@@ -40,6 +54,10 @@ final class SendWindow {
     private final InFlightWindow<PendingBatch> window =
             new InFlightWindow<>(p -> ReferenceCountUtil.release(p.frame));
     private final RelayChoice relays;
+    private final SignedFrames frames;
+    private final SendingPass pass;
+    private final FramesInFlight framesInFlight = new FramesInFlight();
+    private final String streamId;
     private final BatchPolicy policy;
     private final SenderEvents events;
     private final long retryBackoffNanos;
@@ -57,8 +75,12 @@ final class SendWindow {
      */
     private final Set<TopicPartition> queuedHeads = new LinkedHashSet<>();
 
-    SendWindow(SenderSettings settings, RelayChoice relays, BatchPolicy policy, SenderEvents events) {
+    SendWindow(SenderSettings settings, RelayChoice relays, SignedFrames frames, BatchPolicy policy,
+               SenderEvents events) {
         this.relays = relays;
+        this.frames = frames;
+        this.pass = new SendingPass(settings.frameMaxPartitions());
+        this.streamId = settings.streamId();
         this.policy = policy;
         this.events = events;
         this.retryBackoffNanos = settings.retryBackoff().toNanos();
@@ -66,8 +88,9 @@ final class SendWindow {
     }
 
     /**
-     * Adds a sealed batch and sends it now, unless batches sealed before it wait for the window or an
-     * older batch of its partition waits (its oldest unacknowledged batch always tries at once).
+     * Adds a sealed batch and sends it in this pass, unless batches sealed before it wait for the
+     * window or an older batch of its partition waits (its oldest unacknowledged batch always tries at
+     * once).
      */
     void add(long id, TopicPartition partition, long lastOffset, PendingBatch pending, long now) {
         offer(window.add(id, partition, lastOffset, pending.records, pending.wireBytes, pending, now,
@@ -76,6 +99,7 @@ final class SendWindow {
 
     /** Puts {@code pending} (a skip marker) in the place of {@code entry} and sends it like {@link #add}. */
     void replace(InFlightWindow.Entry<PendingBatch> entry, long id, long lastOffset, PendingBatch pending, long now) {
+        framesInFlight.detach(entry.payload());
         offer(window.replace(entry, id, lastOffset, pending.records, pending.wireBytes, pending, now,
                 now + NEVER_NANOS), now);
     }
@@ -108,7 +132,7 @@ final class SendWindow {
      * a batch unanswered within the ack timeout is taken for lost), then the queue in the order
      * batches were sealed, while the window admits them. A closed window still lets through each
      * partition's oldest batch (what the destination waits for). The pass stops at the first batch
-     * no relay takes, to keep the order.
+     * no relay takes, to keep the order. What it sends leaves at {@link #sendCollected}.
      */
     void sendDue(long now, BatchDecision caps) {
         full = false;
@@ -191,11 +215,13 @@ final class SendWindow {
     }
 
     /**
-     * Sends an entry now if the policy's window admits it and a relay is ready. The oldest
-     * unacknowledged batch of its partition passes even a full window: the destination holds every
-     * successor until it arrives, so a window full of successors waiting for a re-sent predecessor
-     * would otherwise stall the partition until their acknowledgement timeout. Its memory is
-     * already counted, and there is at most one such batch per partition.
+     * Sends an entry in this pass if the policy's window admits it and a relay is ready: it counts as
+     * on the wire from now on (for the window's admission and its partition's order), and leaves with
+     * the pass's frames to that relay ({@link #sendCollected}). The oldest unacknowledged batch of its
+     * partition passes even a full window: the destination holds every successor until it arrives,
+     * so a window full of successors waiting for a re-sent predecessor would otherwise stall the
+     * partition until their acknowledgement timeout. Its memory is already counted, and there is at
+     * most one such batch per partition.
      */
     private Sent trySend(InFlightWindow.Entry<PendingBatch> entry, long now, BatchDecision caps) {
         PendingBatch pending = entry.payload();
@@ -204,20 +230,70 @@ final class SendWindow {
             return Sent.WINDOW_CLOSED;
         }
         Relay relay = relays.pick(pending.via);
-        if (relay == null || !relay.send(pending.frame.retainedDuplicate())) {
+        if (relay == null) {
             window.retryAt(entry, now + retryBackoffNanos);
             return Sent.NO_RELAY;
         }
-        if (pending.via != null) {
-            events.resent(entry.records());
-        }
-        pending.via = relay;
         pending.onWire = true;
         onWireBatches++;
         onWireBytes += pending.wireBytes;
         onWireRecords += pending.records;
-        window.resent(entry, now, now + ackTimeoutNanos);
+        pass.collect(relay, entry);
         return Sent.SENT;
+    }
+
+    /**
+     * Ends a sending pass: what it sent leaves now, a BATCHES frame per relay and share owner of up to
+     * {@code frame.max.partitions} partitions ({@link SendingPass}). Every path that sends ends its pass
+     * here, so nothing stays collected between two calls into the sender.
+     */
+    void sendCollected(long now) {
+        for (SendingPass.Outgoing frame : pass.drain()) {
+            send(frame.relay(), frame.batches(), now);
+        }
+    }
+
+    /**
+     * One frame: a batch alone as its own BATCH frame, several as a BATCHES frame. A relay that no
+     * longer takes it (not ready since the pass picked it) leaves its batches due again after the
+     * retry backoff, as when no relay was ready.
+     */
+    private void send(Relay relay, List<InFlightWindow.Entry<PendingBatch>> batches, long now) {
+        boolean sent;
+        long frameId = 0;
+        if (batches.size() == 1) {
+            PendingBatch alone = batches.get(0).payload();
+            alone.frame = frames.signed(alone.frame);
+            sent = relay.send(alone.frame.retainedDuplicate());
+        } else {
+            List<BatchFrame> sections = new ArrayList<>(batches.size());
+            for (InFlightWindow.Entry<PendingBatch> entry : batches) {
+                sections.add(entry.payload().frame);
+            }
+            BatchesFrame frame = frames.batches(sections);
+            frameId = frame.frameId();
+            sent = relay.send(frame);
+        }
+        if (!sent) {
+            for (InFlightWindow.Entry<PendingBatch> entry : batches) {
+                leaveWire(entry.payload());
+                window.retryAt(entry, now + retryBackoffNanos);
+            }
+            return;
+        }
+        if (frameId == 0) {
+            framesInFlight.detach(batches.get(0).payload());
+        } else {
+            framesInFlight.sent(frameId, streamId, batches);
+        }
+        for (InFlightWindow.Entry<PendingBatch> entry : batches) {
+            PendingBatch pending = entry.payload();
+            if (pending.via != null) {
+                events.resent(entry.records());
+            }
+            pending.via = relay;
+            window.resent(entry, now, now + ackTimeoutNanos);
+        }
     }
 
     private void leaveWire(PendingBatch pending) {
@@ -233,6 +309,29 @@ final class SendWindow {
         return window.get(batchId);
     }
 
+    /** The BATCHES frame sent under {@code frameId} while any of its batches belongs to it, else null. */
+    FramesInFlight.SentFrame frame(long frameId) {
+        return framesInFlight.get(frameId);
+    }
+
+    /** The frame's batches whose last send it was (an answer to it is theirs), in section order. */
+    List<InFlightWindow.Entry<PendingBatch>> members(FramesInFlight.SentFrame frame) {
+        return framesInFlight.members(frame);
+    }
+
+    /**
+     * The egress relay's subscribers split the stream into {@code count} shares
+     * (1..{@link io.jetstream.kafka.core.protocol.Shares#MAX_SHARE_COUNT}): from the next pass on,
+     * every frame carries partitions of one of them.
+     */
+    void shareCount(int count) {
+        pass.shareCount(count);
+    }
+
+    int shareCount() {
+        return pass.shareCount();
+    }
+
     /** The destination acknowledged the batch: true when it was still in the window. */
     boolean ack(long batchId, PendingBatch pending) {
         InFlightWindow.Entry<PendingBatch> entry = window.ack(batchId);
@@ -242,6 +341,7 @@ final class SendWindow {
         if (pending.queued) {
             dequeue(entry); // never sent: only an unsigned answer can say so, but it is the answer
         }
+        framesInFlight.detach(pending);
         leaveWire(pending);
         InFlightWindow.Entry<PendingBatch> head = window.oldestUnacked(entry.partition());
         if (head != null && head.payload().queued) {
@@ -277,6 +377,7 @@ final class SendWindow {
         if (entry.payload().queued) {
             dequeue(entry);
         }
+        framesInFlight.detach(entry.payload());
         leaveWire(entry.payload());
         window.retryAt(entry, now + NEVER_NANOS);
     }
@@ -296,9 +397,10 @@ final class SendWindow {
     /** Forgets revoked partitions' batches, counting what leaves the wire so the policy's window stays right. */
     void revoke(Collection<TopicPartition> partitions) {
         for (TopicPartition partition : partitions) {
-            window.entries(partition).stream()
-                    .filter(e -> e.payload().onWire)
-                    .forEach(e -> leaveWire(e.payload()));
+            for (InFlightWindow.Entry<PendingBatch> entry : window.entries(partition)) {
+                framesInFlight.detach(entry.payload());
+                leaveWire(entry.payload());
+            }
         }
         Set<TopicPartition> revoked = Set.copyOf(partitions);
         queued.removeIf(e -> revoked.contains(e.partition()));
@@ -346,8 +448,10 @@ final class SendWindow {
         return window.size();
     }
 
-    /** Releases every batch's frame. */
+    /** Releases every batch's frame; nothing collected leaves any more. */
     void clear() {
+        pass.clear();
+        framesInFlight.clear();
         queued.clear();
         queuedHeads.clear();
         window.clear();

@@ -4,17 +4,19 @@ import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.BatchFrame;
 import io.jetstream.kafka.core.protocol.BatchHeader;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.jetstream.kafka.core.protocol.integrity.FrameSigner;
 import java.util.Optional;
 
 /**
- * The source's end of end-to-end integrity ({@code integrity.key}): signs every batch and topic
- * metadata, and tells which answers may be taken at their word. An answer that ends the sender's
- * hold on a batch ({@link AckFrame#isFinal()}: OK, which commits it, or a NACK that re-sending
- * cannot help, which stops the task) counts only with the destination's valid MAC and only when it
- * names the batch as sent (stream, topic, partition, last offset); anything else may come from a relay on the path, so it is taken for a
- * retriable NACK. Retriable NACKs and receipts, which relays make themselves, only delay or time
+ * The source's end of end-to-end integrity ({@code integrity.key}): signs every batch, BATCHES frame
+ * and topic metadata, and tells which answers may be taken at their word. An answer that ends the
+ * sender's hold on a batch ({@link AckFrame#isFinal()}: OK, which commits it, or a NACK that
+ * re-sending cannot help, which stops the task or, for a BATCHES frame, sends its batches alone)
+ * counts only with the destination's valid MAC and only when it names the batch as sent (stream,
+ * topic, partition, last offset) or the frame as sent (stream, first topic, partition and offset -1);
+ * anything else may come from a relay on the path, so it is taken for a retriable NACK. Retriable NACKs and receipts, which relays make themselves, only delay or time
  * a batch and are taken unsigned.
  *
  * <p>Off ({@link #OFF}): nothing is signed, every answer is taken. Thread-safe.
@@ -47,6 +49,11 @@ public final class SenderIntegrity {
         return signer == null ? batch : signer.sign(batch);
     }
 
+    /** The BATCHES frame with its MAC (the body reference moves to the result); unchanged when off. */
+    BatchesFrame sign(BatchesFrame frame) {
+        return signer == null ? frame : signer.sign(frame);
+    }
+
     TopicMetadataFrame sign(TopicMetadataFrame metadata) {
         return signer == null ? metadata : signer.sign(metadata);
     }
@@ -72,6 +79,27 @@ public final class SenderIntegrity {
                 + answer.topic() + "-" + answer.partition() + " up to offset " + answer.lastOffset()
                 + ", not the batch sent (stream " + sent.routing().streamId() + ", " + sent.topic() + "-"
                 + sent.partition() + " up to " + sent.lastOffset() + ")";
+    }
+
+    /**
+     * Why a final answer for the BATCHES frame {@code sent} cannot be believed, or null when it can
+     * (always when off, and for answers that are not final). An answer to a frame names its stream,
+     * its first section's topic, partition -1 and last offset -1 ({@link AckFrame#ok(BatchesFrame)}).
+     */
+    String distrust(AckFrame answer, FramesInFlight.SentFrame sent) {
+        if (signer == null || !answer.isFinal()) {
+            return null;
+        }
+        String mac = macProblem(answer);
+        if (mac != null) {
+            return mac;
+        }
+        boolean describesTheFrameSent = answer.streamId().equals(sent.streamId())
+                && answer.topic().equals(sent.firstTopic()) && answer.partition() == -1 && answer.lastOffset() == -1;
+        return describesTheFrameSent ? null : "it is signed but names stream " + answer.streamId() + ", "
+                + answer.topic() + "-" + answer.partition() + " up to offset " + answer.lastOffset()
+                + ", not the frame sent (stream " + sent.streamId() + ", first topic " + sent.firstTopic()
+                + ", partition -1, offset -1)";
     }
 
     /** Why an OK for topic metadata cannot be believed, or null when it can. */

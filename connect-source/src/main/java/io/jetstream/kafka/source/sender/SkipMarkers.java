@@ -99,9 +99,10 @@ final class SkipMarkers implements AutoCloseable {
     }
 
     /**
-     * Puts a skip marker in the refused batch's place and sends it (after any older batch of the
-     * partition that waits for its retry, like any batch). Nothing happens when the batch left the
-     * window meanwhile (its partition was revoked).
+     * Puts a skip marker in the refused batch's place and sends it in a BATCH frame of its own (after
+     * any older batch of the partition that waits for its retry, like any batch), in the caller's
+     * sending pass ({@link SendWindow#sendCollected}). Nothing happens when the batch left the window
+     * meanwhile (its partition was revoked).
      */
     void skip(RefusedBatch refusal, long now) {
         InFlightWindow.Entry<PendingBatch> entry = window.get(refusal.batchId());
@@ -113,6 +114,7 @@ final class SkipMarkers implements AutoCloseable {
         RecordBatch marker = RecordBatch.skipMarker(refusal.batch());
         BatchFrame frame = frames.batch(marker, CompressionCodec.NONE);
         PendingBatch pending = new PendingBatch(frame, refusedBatch.oldestArrivalNanos, 0);
+        pending.alone = true; // its own answer, and nothing else's, decides whether the task goes on
         pending.skips = "batch " + refusal.batchId() + " of " + header.topic() + "-" + header.partition()
                 + " (source offsets " + header.firstOffset() + ".." + header.lastOffset() + ", " + entry.records()
                 + " records: " + refusal.reason() + " " + refusal.message() + ")";

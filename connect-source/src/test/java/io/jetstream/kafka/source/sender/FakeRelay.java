@@ -1,21 +1,29 @@
 package io.jetstream.kafka.source.sender;
 
 import io.jetstream.kafka.core.protocol.BatchFrame;
+import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.core.protocol.Frame;
 import io.jetstream.kafka.core.protocol.TopicMetadataFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A relay that records the batch and metadata frames it is given (tests of the sender and its users). */
+/**
+ * A relay that records the batch, BATCHES and metadata frames it is given (tests of the sender and its
+ * users).
+ */
 public final class FakeRelay implements Relay {
 
     final String name;
     boolean ready = true;
     boolean preferred = true;
+    /** Ready, but its connection closes as a frame is handed over: the frame is released, not sent. */
+    boolean closesOnSend;
     int maxPayloadBytes = 16 * 1024 * 1024 - 1024;
     /** The batch frames sent, kept (released by {@link #releaseAll}). */
     public final List<BatchFrame> sent = new ArrayList<>();
+    /** The BATCHES frames sent, kept (released by {@link #releaseAll}). */
+    public final List<BatchesFrame> grouped = new ArrayList<>();
     final List<TopicMetadataFrame> metadata = new ArrayList<>();
 
     public FakeRelay(String name) {
@@ -34,12 +42,14 @@ public final class FakeRelay implements Relay {
 
     @Override
     public boolean send(Frame frame) {
-        if (!ready) {
+        if (!ready || closesOnSend) {
             ReferenceCountUtil.release(frame);
             return false;
         }
         if (frame instanceof BatchFrame batch) {
             sent.add(batch);
+        } else if (frame instanceof BatchesFrame batches) {
+            grouped.add(batches);
         } else if (frame instanceof TopicMetadataFrame topicMetadata) {
             metadata.add(topicMetadata);
         } else {
@@ -60,5 +70,6 @@ public final class FakeRelay implements Relay {
 
     public void releaseAll() {
         sent.forEach(ReferenceCountUtil::release);
+        grouped.forEach(ReferenceCountUtil::release);
     }
 }

@@ -585,13 +585,17 @@ class ReplicationSenderTest {
         return senderWithAWindowOfOneBatch(1, partitions);
     }
 
-    /** Fixed caps of {@code maxRecords} records and 20 ms linger, a window of one batch, relay r1 only. */
+    /**
+     * Fixed caps of {@code maxRecords} records and 20 ms linger, a window of one batch, relay r1 only,
+     * frames of one partition: these tests follow each batch through the window, every one in a BATCH
+     * frame ({@code ReplicationSenderFramesTest} groups them).
+     */
     private ReplicationSender senderWithAWindowOfOneBatch(int maxRecords, TopicPartition... partitions) {
         BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
                 DecisionReason.FIXED);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
-                now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30).framingAtMost(1), List.of(r1),
+                new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
         sender.assign(List.of(partitions));
         return sender;
     }
