@@ -34,7 +34,7 @@ public enum AckReason {
     /**
      * Since version 3: the egress relay's subscribers split the stream into shares and the BATCHES
      * frame carries partitions of more than one; the NACK's {@code lastOffset} is the share count, by
-     * which the sender groups its frames from then on ({@link Shares#owner}). Re-send at once.
+     * which the sender groups its frames from then on ({@link Shares#owner}); it re-sends them after its retry backoff.
      */
     MIXED_SHARES(11, true);
 
