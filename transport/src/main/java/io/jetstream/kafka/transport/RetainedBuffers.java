@@ -32,16 +32,9 @@ public final class RetainedBuffers {
 
     /** {@link #detached(BatchFrame, long, ByteBufAllocator)} for a BATCHES frame and its sections. */
     public static BatchesFrame detached(BatchesFrame frame, long chargedBytes, ByteBufAllocator alloc) {
-        ByteBuf body = frame.body();
-        if (retainedBytes(body) <= MAX_FACTOR * chargedBytes) {
+        ByteBuf own = copyIfPinning(frame.body(), chargedBytes, alloc);
+        if (own == null) {
             return frame;
-        }
-        ByteBuf own = alloc.buffer(body.readableBytes());
-        try {
-            own.writeBytes(body, body.readerIndex(), body.readableBytes());
-        } catch (RuntimeException e) {
-            own.release();
-            throw e;
         }
         BatchesFrame copy = frame.replace(own);
         frame.release();
@@ -55,19 +48,27 @@ public final class RetainedBuffers {
      * result (released here when copied).
      */
     public static BatchFrame detached(BatchFrame batch, long chargedBytes, ByteBufAllocator alloc) {
-        ByteBuf payload = batch.payload();
-        if (retainedBytes(payload) <= MAX_FACTOR * chargedBytes) {
+        ByteBuf own = copyIfPinning(batch.payload(), chargedBytes, alloc);
+        if (own == null) {
             return batch;
-        }
-        ByteBuf own = alloc.buffer(payload.readableBytes());
-        try {
-            own.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
-        } catch (RuntimeException e) {
-            own.release();
-            throw e;
         }
         BatchFrame copy = batch.replace(own);
         batch.release();
         return copy;
+    }
+
+    /** A copy of {@code content}'s readable bytes if it keeps alive too much for {@code chargedBytes}, else null. */
+    private static ByteBuf copyIfPinning(ByteBuf content, long chargedBytes, ByteBufAllocator alloc) {
+        if (retainedBytes(content) <= MAX_FACTOR * chargedBytes) {
+            return null;
+        }
+        ByteBuf own = alloc.buffer(content.readableBytes());
+        try {
+            own.writeBytes(content, content.readerIndex(), content.readableBytes());
+            return own;
+        } catch (RuntimeException e) {
+            own.release();
+            throw e;
+        }
     }
 }

@@ -90,7 +90,7 @@ final class SendingPass {
         for (InFlightWindow.Entry<PendingBatch> entry : batches) {
             PendingBatch pending = entry.payload();
             TopicPartition partition = entry.partition();
-            int owner = shareCount == 1 ? 0 : Shares.owner(partition.topic(), partition.partition(), shareCount);
+            int owner = Shares.owner(partition.topic(), partition.partition(), shareCount);
             Integer after = lastFrameOf.get(partition);
             int index = -1;
             if (!pending.alone) {

@@ -30,9 +30,15 @@ public record BatchHeader(RoutingHeader routing, String topic, int partition, lo
 
     public BatchHeader {
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(mac, "mac");
+        checkPartitionFields(topic, partition, recordCount, codec, uncompressedSize);
+    }
+
+    /** The rules of the per-partition fields, for a BATCH and for each section of a BATCHES frame. */
+    static void checkPartitionFields(String topic, int partition, int recordCount, CompressionCodec codec,
+            int uncompressedSize) {
         WireStrings.checkNotEmpty(topic, "topic");
         Objects.requireNonNull(codec, "codec");
-        Objects.requireNonNull(mac, "mac");
         if (partition < 0) {
             throw new IllegalArgumentException("partition " + partition + " must be >= 0");
         }

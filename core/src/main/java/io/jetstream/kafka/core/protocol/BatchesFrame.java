@@ -1,10 +1,13 @@
 package io.jetstream.kafka.core.protocol;
 
 import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.batch.EncodedBatch;
+import io.jetstream.kafka.core.batch.PayloadChecksum;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufHolder;
 import io.netty.buffer.CompositeByteBuf;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,17 +57,7 @@ public record BatchesFrame(RoutingHeader routing, long createdAtMillis, List<Sec
             int payloadLength) {
 
         public Section {
-            WireStrings.checkNotEmpty(topic, "topic");
-            Objects.requireNonNull(codec, "codec");
-            if (partition < 0) {
-                throw new IllegalArgumentException("partition " + partition + " must be >= 0");
-            }
-            if (recordCount < 0) {
-                throw new IllegalArgumentException("recordCount " + recordCount + " must be >= 0");
-            }
-            if (uncompressedSize < 0) {
-                throw new IllegalArgumentException("uncompressedSize " + uncompressedSize + " must be >= 0");
-            }
+            BatchHeader.checkPartitionFields(topic, partition, recordCount, codec, uncompressedSize);
             if (payloadOffset < 0 || payloadLength < 0) {
                 throw new IllegalArgumentException("payload range " + payloadOffset + "+" + payloadLength
                         + " must not be negative");
@@ -133,7 +126,7 @@ public record BatchesFrame(RoutingHeader routing, long createdAtMillis, List<Sec
 
     /** A section's header fields in their wire layout (see {@code BatchesFrameCodec}). */
     private static void writeSectionHeader(BatchHeader h, int payloadLength, ByteBuf out) {
-        byte[] topic = h.topic().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] topic = h.topic().getBytes(StandardCharsets.UTF_8);
         out.writeShort(topic.length);
         out.writeBytes(topic);
         out.writeInt(h.partition());
@@ -192,10 +185,9 @@ public record BatchesFrame(RoutingHeader routing, long createdAtMillis, List<Sec
      * @throws io.jetstream.kafka.core.wire.ProtocolException BAD_CRC on the first mismatch
      */
     public void verifyChecksums() {
-        for (int i = 0; i < sections.size(); i++) {
-            Section s = sections.get(i);
-            BatchHeader header = sectionHeader(i);
-            io.jetstream.kafka.core.batch.PayloadChecksum.verify(header.toEncodedBatch(
+        for (Section s : sections) {
+            PayloadChecksum.verify(new EncodedBatch(s.topic(), s.partition(), s.prevOffset(), s.firstOffset(),
+                    s.lastOffset(), s.recordCount(), s.codec(), s.uncompressedSize(), s.crc32c(),
                     body.nioBuffer(body.readerIndex() + s.payloadOffset(), s.payloadLength())));
         }
     }

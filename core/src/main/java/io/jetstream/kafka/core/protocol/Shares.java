@@ -35,6 +35,9 @@ public final class Shares {
         if (partition < 0) {
             throw new IllegalArgumentException("partition " + partition + " must be >= 0");
         }
+        if (shareCount == 1) {
+            return 0; // one share owns everything: no hash (the egress asks this once per section of a frame)
+        }
         long start = Utils.toPositive(Utils.murmur2(topic.getBytes(StandardCharsets.UTF_8)));
         return (int) ((start + partition) % shareCount);
     }

@@ -152,27 +152,22 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter implements Wait
                     + "' on a connection authenticated for stream '" + session.streamId() + "'");
             return;
         }
-        if (frame instanceof BatchFrame batch && !routing.isRouted()) {
-            try {
-                // This relay is the batch's ingress: corrupt senders are refused before anything is spent on them.
-                batch.verifyChecksum();
-            } catch (ProtocolException e) {
-                metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
-                router.answer(batch, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
-                return;
+        if (frame instanceof BatchFrame || frame instanceof BatchesFrame) {
+            if (!routing.isRouted()) {
+                try {
+                    // This relay is the ingress: corrupt senders are refused before anything is spent on
+                    // them (a BATCHES frame: every section's CRC).
+                    if (frame instanceof BatchFrame batch) {
+                        batch.verifyChecksum();
+                    } else {
+                        ((BatchesFrame) frame).verifyChecksums();
+                    }
+                } catch (ProtocolException e) {
+                    metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
+                    router.answer(frame, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
+                    return;
+                }
             }
-            session.metrics().batchesIn().inc();
-        } else if (frame instanceof BatchesFrame batches && !routing.isRouted()) {
-            try {
-                // The ingress checks every section's CRC, as it does a batch's.
-                batches.verifyChecksums();
-            } catch (ProtocolException e) {
-                metrics.errors(ErrorKind.MALFORMED_BATCH).inc();
-                router.answer(batches, this, AckReason.MALFORMED_BATCH, NackReason.INVALID_BATCH, e.getMessage());
-                return;
-            }
-            session.metrics().batchesIn().inc();
-        } else if (frame instanceof BatchFrame || frame instanceof BatchesFrame) {
             session.metrics().batchesIn().inc();
         }
         // A frame held costs its bytes plus its pending-table bookkeeping: charging both keeps a

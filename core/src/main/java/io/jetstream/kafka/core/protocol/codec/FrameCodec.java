@@ -163,11 +163,9 @@ public final class FrameCodec {
      * @throws IllegalArgumentException if the encoded frame would exceed {@link #maxFrameBytes()}
      */
     public ByteBuf encode(Frame frame, ByteBufAllocator alloc) {
-        if (frame instanceof BatchFrame batch) {
-            return encodeBatch(batch, alloc);
-        }
-        if (frame instanceof BatchesFrame batches) {
-            return encodeBatches(batches, alloc);
+        ByteBuf content = content(frame);
+        if (content != null) {
+            return encodeAround(frame, content, alloc);
         }
         ByteBuf out = alloc.buffer(SMALL_FRAME_ESTIMATE);
         try {
@@ -190,16 +188,12 @@ public final class FrameCodec {
         try {
             out.writeInt(0);
             out.writeByte(frame.type().code());
-            if (frame instanceof BatchFrame batch) {
-                BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), out, macs);
-                int payloadBytes = batch.payload().readableBytes();
-                out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) payloadBytes));
-                out.writeBytes(batch.payload(), batch.payload().readerIndex(), payloadBytes);
-            } else if (frame instanceof BatchesFrame batches) {
-                BatchesFrameCodec.INSTANCE.encodeHeader(batches, out, macs);
-                int bodyBytes = batches.body().readableBytes();
-                out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) bodyBytes));
-                out.writeBytes(batches.body(), batches.body().readerIndex(), bodyBytes);
+            ByteBuf content = content(frame);
+            if (content != null) {
+                encodeHeaderBefore(frame, out);
+                int contentBytes = content.readableBytes();
+                out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4 + (long) contentBytes));
+                out.writeBytes(content, content.readerIndex(), contentBytes);
             } else {
                 codecFor(frame).encode(frame, out, macs);
                 out.setInt(start, checkEncodedLength(frame, out.writerIndex() - start - 4));
@@ -258,37 +252,38 @@ public final class FrameCodec {
         return frame;
     }
 
-    private ByteBuf encodeBatch(BatchFrame batch, ByteBufAllocator alloc) {
-        ByteBuf header = alloc.buffer(SMALL_FRAME_ESTIMATE);
-        try {
-            header.writeInt(0);
-            header.writeByte(FrameType.BATCH.code());
-            BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), header, macs);
-            long length = header.readableBytes() - 4 + (long) batch.payload().readableBytes();
-            header.setInt(0, checkEncodedLength(batch, length));
-        } catch (RuntimeException e) {
-            header.release();
-            throw e;
+    /** The buffer a BATCH (its payload) or BATCHES frame (its sections) carries after its header, else null. */
+    private static ByteBuf content(Frame frame) {
+        if (frame instanceof BatchFrame batch) {
+            return batch.payload();
         }
-        CompositeByteBuf out = alloc.compositeBuffer(2);
-        out.addComponents(true, header, batch.payload().retainedSlice());
-        return out;
+        return frame instanceof BatchesFrame batches ? batches.body() : null;
     }
 
-    private ByteBuf encodeBatches(BatchesFrame frame, ByteBufAllocator alloc) {
+    /** Everything of a BATCH or BATCHES frame before its {@link #content}. */
+    private void encodeHeaderBefore(Frame frame, ByteBuf out) {
+        if (frame instanceof BatchFrame batch) {
+            BatchFrameCodec.INSTANCE.encodeHeader(batch.header(), out, macs);
+        } else {
+            BatchesFrameCodec.INSTANCE.encodeHeader((BatchesFrame) frame, out, macs);
+        }
+    }
+
+    /** A freshly encoded header and a retained slice of {@code content} (not copied), as one composite. */
+    private ByteBuf encodeAround(Frame frame, ByteBuf content, ByteBufAllocator alloc) {
         ByteBuf header = alloc.buffer(SMALL_FRAME_ESTIMATE);
         try {
             header.writeInt(0);
-            header.writeByte(FrameType.BATCHES.code());
-            BatchesFrameCodec.INSTANCE.encodeHeader(frame, header, macs);
-            long length = header.readableBytes() - 4 + (long) frame.body().readableBytes();
+            header.writeByte(frame.type().code());
+            encodeHeaderBefore(frame, header);
+            long length = header.readableBytes() - 4 + (long) content.readableBytes();
             header.setInt(0, checkEncodedLength(frame, length));
         } catch (RuntimeException e) {
             header.release();
             throw e;
         }
         CompositeByteBuf out = alloc.compositeBuffer(2);
-        out.addComponents(true, header, frame.body().retainedSlice());
+        out.addComponents(true, header, content.retainedSlice());
         return out;
     }
 
