@@ -34,12 +34,13 @@ import java.util.Objects;
  * @param partitions      partitions of every variant's topic ({@code --partitions}, default {@value #PARTITIONS})
  * @param idlePhase       steady load only: how long the replicator is left without records after the latency phase,
  *                        its CPU measured ({@code --idle-s}; 20 s, quick 0 = no idle phase)
+ * @param valueBytes      value size of every record ({@code --record-bytes}, default {@value #VALUE_BYTES})
  */
 public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
                         Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions,
-                        Duration idlePhase) {
+                        Duration idlePhase, int valueBytes) {
 
     /** Scenarios this version knows. */
     public static final List<String> SCENARIOS = List.of("wan");
@@ -50,8 +51,20 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
     /** The most partitions {@code --partitions} takes (one broker per site holds them all). */
     public static final int MAX_PARTITIONS = 20_000;
 
-    /** Value size of every record: 1 KiB of random A-Z letters. */
+    /** Default value size of every record ({@code --record-bytes}): 1 KiB of random A-Z letters. */
     public static final int VALUE_BYTES = 1024;
+
+    /** The smallest value {@code --record-bytes} takes: the workload's stamp (run id, sequence, time) fits. */
+    public static final int MIN_VALUE_BYTES = io.jetstream.kafka.testkit.workload.WorkloadSpec.MIN_VALUE_BYTES;
+
+    /** The largest value {@code --record-bytes} takes (1 MiB: Kafka's default record size limit). */
+    public static final int MAX_VALUE_BYTES = 1 << 20;
+
+    /**
+     * Bytes a record carries besides its value, for sizing the phases in records: the key, the two
+     * headers (run id and sequence) and Kafka's per-record framing, about 70.
+     */
+    public static final int RECORD_OVERHEAD_BYTES = 70;
 
     /** The offered load of a run ({@code --scenario}). */
     public enum Load {
@@ -148,6 +161,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
                 "--delay-ms must be within 0-1000, was " + oneWayDelay.toMillis());
         require(!idlePhase.isNegative() && idlePhase.toSeconds() <= 3600,
                 "--idle-s must be within 0-3600, was " + idlePhase.toMillis() / 1000.0);
+        require(valueBytes >= MIN_VALUE_BYTES && valueBytes <= MAX_VALUE_BYTES, "--record-bytes must be within "
+                + MIN_VALUE_BYTES + "-" + MAX_VALUE_BYTES + ", was " + valueBytes);
         require(partitions >= 1 && partitions <= MAX_PARTITIONS,
                 "--partitions must be within 1-" + MAX_PARTITIONS + ", was " + partitions);
     }
@@ -188,7 +203,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long burst = quick || load == Load.HETEROGENEOUS ? 0 : varying ? 30_000_000L : 60_000_000L;
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
-                outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ofSeconds(quick || load != Load.STEADY ? 0 : 20));
+                outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ofSeconds(quick || load != Load.STEADY ? 0 : 20),
+                VALUE_BYTES);
     }
 
     /**
@@ -206,7 +222,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long uplink = load == Load.CAPACITY_CHANGE ? 5_000_000L : 40_000_000L;
         return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
                 quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
-                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO);
+                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO, VALUE_BYTES);
     }
 
     /**
@@ -243,45 +259,57 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                newSourceProps, newSinkProps, partitions, idlePhase);
+                newSourceProps, newSinkProps, partitions, idlePhase, valueBytes);
     }
 
     /** The same plan writing its files under {@code dir}. */
     public BenchPlan withOutputDir(Path dir) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, dir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase);
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes);
     }
 
     /** The same plan with {@code count} partitions in every variant's topic. */
     public BenchPlan withPartitions(int count) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, count, idlePhase);
+                sourceProps, sinkProps, count, idlePhase, valueBytes);
     }
 
     /** The same plan with an idle phase of {@code idle} after the latency phase (zero: none). */
     public BenchPlan withIdlePhase(Duration idle) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idle);
+                sourceProps, sinkProps, partitions, idle, valueBytes);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
+    }
+
+    /** The same plan with records of {@code bytes} value bytes. */
+    public BenchPlan withValueBytes(int bytes) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                sourceProps, sinkProps, partitions, idlePhase, bytes);
+    }
+
+    /** Records of this plan's size that make {@code bytes} record bytes (value and overhead). */
+    public long recordsFor(double bytes) {
+        return Math.max(1, Math.round(bytes / (valueBytes + (double) RECORD_OVERHEAD_BYTES)));
     }
 }

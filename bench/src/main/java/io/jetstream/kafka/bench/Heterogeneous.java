@@ -135,9 +135,9 @@ final class Heterogeneous {
      */
     static double spendCap(BenchPlan plan) {
         List<double[]> load = new ArrayList<>(); // [bytes per second, seconds]
-        load.add(new double[] {plan.warmupRate() * BenchPlan.VALUE_BYTES, plan.warmup().toMillis() / 1000.0});
+        load.add(new double[] {plan.warmupRate() * plan.valueBytes(), plan.warmup().toMillis() / 1000.0});
         for (RateStep step : steps(plan.quick())) {
-            load.add(new double[] {step.ratePerS() * BenchPlan.VALUE_BYTES, step.duration().toMillis() / 1000.0});
+            load.add(new double[] {step.ratePerS() * plan.valueBytes(), step.duration().toMillis() / 1000.0});
         }
         return CAP_FACTOR * cheapestCost(load);
     }

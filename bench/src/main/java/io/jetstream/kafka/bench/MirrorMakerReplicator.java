@@ -43,7 +43,7 @@ final class MirrorMakerReplicator implements Replicator {
         rest = workers.values().iterator().next().rest();
         String source = setup.atSource() ? cluster.bootstrapA() : cluster.bootstrapAFromSiteB();
         String target = setup.atSource() ? cluster.bootstrapBFromSiteA() : cluster.bootstrapB();
-        Map<String, String> config = Mm2Configs.connector(setup, topic, source, target, partitions);
+        Map<String, String> config = Mm2Configs.connector(setup, topic, source, target, setup.tuningPartitions(partitions));
         rest.putConnectorConfig(name, config);
         ConnectorStatus status = rest.awaitRunning(name, setup.tasks(), CONNECTOR_TIMEOUT);
         Map<String, Object> placement = new LinkedHashMap<>();

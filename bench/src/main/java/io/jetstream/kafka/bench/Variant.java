@@ -44,14 +44,30 @@ public record Variant(String id, String title, Kind kind, int routes, Optional<S
      * @param exactlyOnce exactly-once delivery (KIP-618: workers with {@code exactly.once.source.support}
      *                    enabled, the connector with {@code exactly.once.support=required}), the
      *                    guarantee JetStream gives by default; else MM2's default, at-least-once
+     * @param tunedForPartitions the partition count the tuning was chosen for, kept whatever the run's topic has
+     *                    (an operator who tuned once, on the default cell); 0: the tuning follows the run's
+     *                    partition count ({@link Mm2Configs#tuning(int)})
      */
     public record Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks,
-                           boolean exactlyOnce) {
+                           boolean exactlyOnce, int tunedForPartitions) {
         public Mm2Setup {
             workerHosts = List.copyOf(workerHosts);
             if (workerHosts.isEmpty()) {
                 throw new IllegalArgumentException("MirrorMaker 2 needs at least one worker host");
             }
+            if (tunedForPartitions < 0) {
+                throw new IllegalArgumentException("tunedForPartitions must be >= 0, was " + tunedForPartitions);
+            }
+        }
+
+        /** Tuned for the run's partition count. */
+        public Mm2Setup(List<String> workerHosts, boolean atSource, boolean tuned, int tasks, boolean exactlyOnce) {
+            this(workerHosts, atSource, tuned, tasks, exactlyOnce, 0);
+        }
+
+        /** The partition count the connector's tuning is chosen for when the run's topic has {@code partitions}. */
+        public int tuningPartitions(int partitions) {
+            return tunedForPartitions > 0 ? tunedForPartitions : partitions;
         }
 
         /** At-least-once, MM2's default. */

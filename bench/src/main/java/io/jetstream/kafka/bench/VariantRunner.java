@@ -203,7 +203,7 @@ final class VariantRunner {
         long batchesBefore = sum(run.replicator.routeBatches());
         long startMillis = System.currentTimeMillis();
         for (RateStep step : steps) {
-            Workload producer = new Workload(spec(run.topic, plan.partitions(), step.records(), step.ratePerS()), cluster.bootstrapA());
+            Workload producer = new Workload(spec(run.topic, plan.partitions(), step.records(), step.ratePerS(), plan.valueBytes()), cluster.bootstrapA());
             ArrivalProbe.RunProgress progress = probe.track(producer.runId(), true);
             say(run.variant, step.isBurst() ? String.format(Locale.ROOT, "step %s: a burst of %d records at %.0f/s",
                     step.name(), step.records(), step.ratePerS()) : String.format(Locale.ROOT, "step %s: %d s at %.0f records/s",
@@ -305,7 +305,8 @@ final class VariantRunner {
             // the default count: the warm-up compiles the brokers' paths; thousands of partitions
             // would only load the controllers (a 1,200-partition create timed out a broker's heartbeat)
             cluster.createTopic(bootstrap, topic, BenchPlan.PARTITIONS);
-            Workload producer = new Workload(spec(topic, BenchPlan.PARTITIONS, records, plan.warmupRate()), bootstrap);
+            Workload producer = new Workload(spec(topic, BenchPlan.PARTITIONS, records, plan.warmupRate(),
+                    plan.valueBytes()), bootstrap);
             threads.add(new Thread(() -> readBack(bootstrap, topic, records), "bench-broker-warm-up-reader"));
             threads.add(new Thread(() -> {
                 try {
@@ -351,7 +352,7 @@ final class VariantRunner {
             run.produced.add(warmUpBurst(run, probe));
         }
         long records = Math.max(50, Math.round(plan.warmupRate() * plan.warmup().toMillis() / 1000.0));
-        Workload warm = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate()), cluster.bootstrapA());
+        Workload warm = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate(), plan.valueBytes()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(warm.runId(), false);
         say(run.variant, "warm-up: " + records + " records at " + Math.round(plan.warmupRate()) + "/s");
         ProducedLog log = warm.run();
@@ -374,7 +375,7 @@ final class VariantRunner {
         Map<String, Double> busy = Map.of();
         int steps = 0;
         while (steps < CompilerSettling.maxSteps()) {
-            Workload step = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate()),
+            Workload step = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate(), plan.valueBytes()),
                     cluster.bootstrapA());
             ArrivalProbe.RunProgress progress = probe.track(step.runId(), false);
             Reading from = sampler.read();
@@ -400,9 +401,8 @@ final class VariantRunner {
      * that CPU was taken from the phase being measured. Scaled like the backlog by the variant's share.
      */
     private ProducedLog warmUpBurst(Run run, ArrivalProbe probe) throws Exception {
-        long records = Math.max(1, Math.round(plan.warmupBurstBytes() * run.variant.backlogShare()
-                / (BenchPlan.VALUE_BYTES + 70.0)));
-        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records), cluster.bootstrapA());
+        long records = plan.recordsFor(plan.warmupBurstBytes() * run.variant.backlogShare());
+        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records, plan.valueBytes()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(burst.runId(), false);
         say(run.variant, "warm-up: a burst of " + records + " records");
         ProducedLog log = burst.run();
@@ -414,7 +414,7 @@ final class VariantRunner {
     /** The latency phase: the steady rate, every record timed at B, CPU over the producing window. */
     private void steadyLoad(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.round(plan.latencyRate() * plan.latencyPhase().toMillis() / 1000.0);
-        Workload steady = new Workload(spec(run.topic, plan.partitions(), records, plan.latencyRate()), cluster.bootstrapA());
+        Workload steady = new Workload(spec(run.topic, plan.partitions(), records, plan.latencyRate(), plan.valueBytes()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(steady.runId(), true);
         say(run.variant, String.format(Locale.ROOT, "latency phase: %d s at %.0f records/s",
                 plan.latencyPhase().toSeconds(), plan.latencyRate()));
@@ -456,9 +456,8 @@ final class VariantRunner {
      */
     private void backlog(Run run, ArrivalProbe probe) throws Exception {
         run.replicator.pause();
-        long records = Math.max(1, Math.round(plan.backlogBytes() * run.variant.backlogShare()
-                / (BenchPlan.VALUE_BYTES + 70.0)));
-        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records), cluster.bootstrapA());
+        long records = plan.recordsFor(plan.backlogBytes() * run.variant.backlogShare());
+        Workload burst = new Workload(backlogSpec(run.topic, plan.partitions(), records, plan.valueBytes()), cluster.bootstrapA());
         ArrivalProbe.RunProgress progress = probe.track(burst.runId(), false);
         long produceStart = System.nanoTime();
         ProducedLog log = burst.run();
@@ -486,7 +485,12 @@ final class VariantRunner {
 
     /** The benchmark's records: 1 KiB of random A-Z, uncompressed at the source, stamped when sent. */
     static WorkloadSpec spec(String topic, int partitions, long records, double rate) {
-        return base(topic, partitions, records).recordsPerSecond(rate).build();
+        return spec(topic, partitions, records, rate, BenchPlan.VALUE_BYTES);
+    }
+
+    /** The same with values of {@code valueBytes} ({@code --record-bytes}). */
+    static WorkloadSpec spec(String topic, int partitions, long records, double rate, int valueBytes) {
+        return base(topic, partitions, records, valueBytes).recordsPerSecond(rate).build();
     }
 
     /**
@@ -494,18 +498,18 @@ final class VariantRunner {
      * 64 MiB buffer (1 MiB up to 32 partitions, 32 KiB at 1,200, 16 KiB at least), so that many
      * partitions do not exhaust the buffer with half-filled batches.
      */
-    static WorkloadSpec backlogSpec(String topic, int partitions, long records) {
+    static WorkloadSpec backlogSpec(String topic, int partitions, long records, int valueBytes) {
         long buffer = 64L << 20;
         int batch = (int) Math.max(16 << 10, Math.min(1 << 20, Integer.highestOneBit((int) (buffer / 2 / partitions))));
-        return base(topic, partitions, records)
+        return base(topic, partitions, records, valueBytes)
                 .producerProperty(ProducerConfig.BATCH_SIZE_CONFIG, batch)
                 .producerProperty(ProducerConfig.LINGER_MS_CONFIG, 10)
                 .producerProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, buffer)
                 .build();
     }
 
-    private static WorkloadSpec.Builder base(String topic, int partitions, long records) {
-        return WorkloadSpec.builder(topic, partitions).records(records).valueBytes(BenchPlan.VALUE_BYTES)
+    private static WorkloadSpec.Builder base(String topic, int partitions, long records, int valueBytes) {
+        return WorkloadSpec.builder(topic, partitions).records(records).valueBytes(valueBytes)
                 .nullKeyEvery(0).nullValueEvery(0).extraHeaders(0).compressionType("none")
                 .valueContent(WorkloadSpec.ValueContent.RANDOM_LETTERS).wallClockTimestamps(true);
     }

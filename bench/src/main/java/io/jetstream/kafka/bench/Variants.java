@@ -30,6 +30,7 @@ public final class Variants {
     public static final String MM2_TUNED_SRC = "mm2-tuned-src";
     public static final String MM2_TUNED_3WORKERS = "mm2-tuned-3workers";
     public static final String MM2_TUNED_SRC_EOS = "mm2-tuned-src-eos";
+    public static final String MM2_TUNED_ONCE = "mm2-tuned-once";
 
     private static final Map<String, Variant> CATALOG = new LinkedHashMap<>();
 
@@ -70,6 +71,10 @@ public final class Variants {
                 new Variant.Mm2Setup(List.of("b2"), false, true, 6), 1.0));
         add(Variant.mirrorMaker(MM2_TUNED_SRC, "MM2 tuned, at the source (zstd before the WAN)",
                 new Variant.Mm2Setup(List.of("a1"), true, true, 6), 1.0));
+        // The environment grid's MM2 as operators run it: tuned once, on the default cell (6 partitions),
+        // and left so when the partitions change; mm2-tuned-src is MM2 retuned for each cell.
+        add(Variant.mirrorMaker(MM2_TUNED_ONCE, "MM2 tuned once (for 6 partitions), at the source",
+                new Variant.Mm2Setup(List.of("a1"), true, true, 6, false, BenchPlan.PARTITIONS), 1.0));
         add(Variant.mirrorMaker(MM2_TUNED_3WORKERS, "MM2 tuned, one worker on each of a1, a2, a3",
                 new Variant.Mm2Setup(List.of("a1", "a2", "a3"), true, true, 6), 1.0));
         // JetStream's guarantee by default: exactly-once. MM2 at the source then commits its

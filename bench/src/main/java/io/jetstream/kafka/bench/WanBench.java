@@ -189,7 +189,7 @@ public final class WanBench {
     private Map<String, Object> workload(List<String> skipped) {
         Map<String, Object> workload = new LinkedHashMap<>();
         workload.put("partitions", plan.partitions());
-        workload.put("value_bytes", BenchPlan.VALUE_BYTES);
+        workload.put("value_bytes", plan.valueBytes());
         workload.put("value_content", "uniformly random letters A-Z (4.7 bits of entropy per byte)");
         workload.put("producer_compression", "none");
         workload.put("headers", "js.run (36-byte run id), js.seq (8 bytes)");

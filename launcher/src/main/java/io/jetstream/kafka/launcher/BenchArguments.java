@@ -42,8 +42,13 @@ final class BenchArguments {
                     + " quarter and raised again, then another route's delay grows, time until the route shares match"
                     + " the best static split; heterogeneous: three routes"
                     + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
-                    + " against round-robin, output <scenario>-heterogeneous)")
+                    + " against round-robin, output <scenario>-heterogeneous; grid: the environment grid, eleven cells"
+                    + " of uplink, delay, record size and partitions, each a steady run of JetStream's defaults, fixed"
+                    + " settings, adaptive batching and MM2 tuned once, output <out>/grid.json and grid.md)")
     private String load;
+
+    /** The {@code --scenario} value that runs the environment grid ({@link io.jetstream.kafka.bench.EnvironmentGrid}). */
+    static final String GRID = "grid";
 
     @Option(names = "--quick",
             description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
@@ -86,6 +91,15 @@ final class BenchArguments {
     @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")
     private Long delayMs;
 
+    @Option(names = "--cells", paramLabel = "c[,c..]",
+            description = "--scenario grid only: run just these cells (names as in docs/benchmarks.md), e.g. to"
+                    + " measure again after a change")
+    private String cells;
+
+    @Option(names = "--record-bytes", paramLabel = "B",
+            description = "value size of every record in bytes (default 1024; random letters A-Z)")
+    private Integer recordBytes;
+
     @Option(names = "--partitions", paramLabel = "P[,P..]",
             description = "partitions of every variant's topic (default 6; MirrorMaker 2's tuned variants use"
                     + " 128 KiB producer batches above 32); several counts run the plan once per count and print"
@@ -126,10 +140,24 @@ final class BenchArguments {
                     + String.join(", ", BenchPlan.SCENARIOS));
         }
         BenchPlan.Load chosen;
+        if (grid()) {
+            // every cell sets these itself (EnvironmentGrid.plan)
+            rejectWithGrid(cli, "--warmup-s", warmupS);
+            rejectWithGrid(cli, "--warmup-burst-mb", warmupBurstMb);
+            rejectWithGrid(cli, "--latency-s", latencyS);
+            rejectWithGrid(cli, "--latency-rate", latencyRate);
+            rejectWithGrid(cli, "--backlog-mb", backlogMb);
+            rejectWithGrid(cli, "--idle-s", idleS);
+            rejectWithGrid(cli, "--uplink-mbit", uplinkMbit);
+            rejectWithGrid(cli, "--delay-ms", delayMs);
+            rejectWithGrid(cli, "--partitions", partitions);
+            rejectWithGrid(cli, "--record-bytes", recordBytes);
+            rejectWithGrid(cli, "--variants", variants);
+        }
         try {
-            chosen = load == null ? BenchPlan.Load.STEADY : BenchPlan.Load.of(load);
+            chosen = load == null || grid() ? BenchPlan.Load.STEADY : BenchPlan.Load.of(load);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(cli, e.getMessage(), e);
+            throw new ParameterException(cli, e.getMessage() + " or " + GRID, e);
         }
         BenchPlan plan = BenchPlan.defaults(scenario, chosen, quick, output != null ? output : defaultOutput,
                 commandLine);
@@ -153,7 +181,8 @@ final class BenchArguments {
                     .withConnectorProps(properties(cli, "--source-prop", sourceProps),
                             properties(cli, "--sink-prop", sinkProps))
                     .withPartitions(partitionCount)
-                    .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)));
+                    .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)))
+                    .withValueBytes(recordBytes != null ? recordBytes : plan.valueBytes());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }
@@ -189,6 +218,42 @@ final class BenchArguments {
             throw new ParameterException(cli, "--partitions: no count given");
         }
         return counts;
+    }
+
+    /** Whether {@code --scenario grid} was given: the plan is then the base every cell lays its values over. */
+    boolean grid() {
+        return GRID.equals(load);
+    }
+
+    /** The grid's cells to run: {@code --cells} if given, else all of them (or the quick ones). */
+    List<io.jetstream.kafka.bench.EnvironmentGrid.Cell> gridCells() {
+        CommandLine cli = command.commandLine();
+        List<io.jetstream.kafka.bench.EnvironmentGrid.Cell> all = io.jetstream.kafka.bench.EnvironmentGrid.cells(quick);
+        if (cells == null) {
+            return all;
+        }
+        if (!grid()) {
+            throw new ParameterException(cli, "--cells: only --scenario " + GRID + " has cells");
+        }
+        List<String> names = java.util.Arrays.stream(cells.split(",")).map(String::trim).filter(n -> !n.isEmpty())
+                .toList();
+        try {
+            return io.jetstream.kafka.bench.EnvironmentGrid.select(all, names);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cli, e.getMessage(), e);
+        }
+    }
+
+    /** Whether {@code --quick} was given. */
+    boolean quick() {
+        return quick;
+    }
+
+    private static void rejectWithGrid(CommandLine cli, String option, Object value) {
+        if (value != null) {
+            throw new ParameterException(cli, option + ": --scenario " + GRID + " sets it per cell"
+                    + " (docs/benchmarks.md, \"Environment grid\"); leave it out");
+        }
     }
 
     /** Where {@code --jfr} records the child JVMs, if given. */
@@ -264,7 +329,9 @@ final class BenchArguments {
     static final class Loads implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return BenchPlan.Load.ids().iterator();
+            List<String> ids = new ArrayList<>(BenchPlan.Load.ids());
+            ids.add(GRID);
+            return ids.iterator();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.jetstream.kafka.launcher;
 
 import io.jetstream.kafka.bench.BenchPlan;
 import io.jetstream.kafka.bench.BenchResult;
+import io.jetstream.kafka.bench.EnvironmentGrid;
 import io.jetstream.kafka.bench.PartitionSweep;
 import io.jetstream.kafka.bench.WanBench;
 import io.jetstream.kafka.testkit.site.SiteFiles;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", sortOptions = false,
         description = "JetStream vs MirrorMaker 2 on a WAN: target/bench/<scenario>.json and .html"
-                + " (wan [--scenario steady|varying-rate|cold-start|capacity-change|heterogeneous] [--quick])",
+                + " (wan [--scenario steady|varying-rate|cold-start|capacity-change|heterogeneous|grid] [--quick])",
         footer = {"", "Exit code 0 when every variant delivered every record exactly once and in order, 1 otherwise,"
                 + " 2 for a bad option."})
 final class BenchCommand implements Callable<Integer> {
@@ -62,6 +63,10 @@ final class BenchCommand implements Callable<Integer> {
             io.jetstream.kafka.testkit.site.JavaProcess.recordFlightsInto(dir.toAbsolutePath());
             out.println("Flight Recorder: every child JVM records into " + dir.toAbsolutePath());
         });
+        List<EnvironmentGrid.Cell> cells = arguments.gridCells(); // refuses --cells without the grid
+        if (arguments.grid()) {
+            return grid(plan, cells);
+        }
         List<Integer> counts = arguments.partitionCounts();
         if (counts.size() > 1) {
             return sweep(plan, counts);
@@ -69,6 +74,23 @@ final class BenchCommand implements Callable<Integer> {
         out.println("JetStream bench " + plan.outputName() + ": variants " + String.join(", ", plan.variants()));
         BenchResult result = new WanBench(plan, out).run();
         return result.ok() ? 0 : 1;
+    }
+
+    /** The environment grid: each cell's plan run in turn, each under {@code <out>/<cell>}, then the table. */
+    private int grid(BenchPlan base, List<EnvironmentGrid.Cell> cells) throws Exception {
+        boolean quick = arguments.quick();
+        List<EnvironmentGrid.Row> rows = new ArrayList<>();
+        boolean ok = true;
+        for (EnvironmentGrid.Cell cell : cells) {
+            BenchPlan plan = EnvironmentGrid.plan(cell, base, quick);
+            out.println("JetStream bench grid, cell " + cell.name() + " (" + cell.moves() + "): variants "
+                    + String.join(", ", plan.variants()));
+            BenchResult result = new WanBench(plan, out).run();
+            ok &= result.ok();
+            rows.addAll(EnvironmentGrid.rows(cell, result));
+        }
+        EnvironmentGrid.report(cells, rows, base.outputDir(), base.commandLine(), out);
+        return ok ? 0 : 1;
     }
 
     /** The plan once per partition count, each run under {@code <out>/p<count>}, then the cost curve. */

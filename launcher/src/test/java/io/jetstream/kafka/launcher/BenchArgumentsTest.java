@@ -81,7 +81,7 @@ class BenchArgumentsTest {
         assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
         assertThat(plan("wan", "--scenario", "steady").load()).isEqualTo(BenchPlan.Load.STEADY);
         assertThatThrownBy(() -> plan("wan", "--scenario", "sine"))
-                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate, cold-start, capacity-change, heterogeneous]");
+                .hasMessage("--scenario: 'sine' is not one of [steady, varying-rate, cold-start, capacity-change, heterogeneous] or grid");
     }
 
     @Test
@@ -167,5 +167,38 @@ class BenchArgumentsTest {
                 .hasMessage("--partitions: 'lots' is not a whole number");
         assertThatThrownBy(() -> plan("wan", "--partitions", "6,6")).hasMessage("--partitions: 6 is given twice");
         assertThatThrownBy(() -> plan("wan", "--partitions", "20001")).hasMessageStartingWith("--partitions: 20001");
+    }
+
+    @Test
+    void recordBytesSetTheValueSizeWithinItsRange() {
+        assertThat(plan("wan").valueBytes()).isEqualTo(BenchPlan.VALUE_BYTES);
+        assertThat(plan("wan", "--record-bytes", "100").valueBytes()).isEqualTo(100);
+        assertThatThrownBy(() -> plan("wan", "--record-bytes", "10"))
+                .hasMessageStartingWith("--record-bytes must be within 24-1048576, was 10");
+    }
+
+    @Test
+    void theGridIsASteadyBaseThatRefusesTheOptionsEachCellSets() {
+        BenchCommand grid = Launcher.parse(BenchCommand.class, "bench", "wan", "--scenario", "grid", "--out", "/tmp/g");
+        assertThat(grid.arguments().grid()).isTrue();
+        BenchPlan base = grid.plan(OUT);
+        assertThat(base.load()).isEqualTo(BenchPlan.Load.STEADY);
+        assertThat(base.outputDir()).isEqualTo(Path.of("/tmp/g"));
+        assertThat(Launcher.parse(BenchCommand.class, "bench", "wan").arguments().grid()).isFalse();
+        for (String option : new String[] {"--uplink-mbit", "--delay-ms", "--partitions", "--record-bytes",
+            "--latency-s", "--backlog-mb", "--variants"}) {
+            String value = option.equals("--variants") ? "js-1route" : "10";
+            assertThatThrownBy(() -> plan("wan", "--scenario", "grid", option, value)).as(option)
+                    .hasMessageStartingWith(option + ": --scenario grid sets it per cell");
+        }
+        assertThat(Launcher.run("bench", "wan", "--help").text()).contains("grid", "--record-bytes", "--cells");
+        assertThat(grid.arguments().gridCells()).hasSize(11);
+        assertThat(Launcher.parse(BenchCommand.class, "bench", "wan", "--scenario", "grid", "--cells", "d5, p1200")
+                .arguments().gridCells()).extracting(io.jetstream.kafka.bench.EnvironmentGrid.Cell::name)
+                .containsExactly("d5", "p1200");
+        assertThatThrownBy(() -> Launcher.parse(BenchCommand.class, "bench", "wan", "--scenario", "grid", "--cells",
+                "d7").arguments().gridCells()).hasMessageStartingWith("--cells: unknown [d7]");
+        assertThatThrownBy(() -> Launcher.parse(BenchCommand.class, "bench", "wan", "--cells", "d5").arguments()
+                .gridCells()).hasMessage("--cells: only --scenario grid has cells");
     }
 }

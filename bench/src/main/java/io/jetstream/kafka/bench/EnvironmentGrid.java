@@ -1,0 +1,334 @@
+package io.jetstream.kafka.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code ./jetstream bench wan --scenario grid}: the environment grid (issue 33). A fractional design of
+ * cells, each moving one or two axes away from the default cell (40 Mbit/s uplinks, 25 ms one way, 1 KiB
+ * records, 6 partitions): uplink 10 / 40 / 200 Mbit/s, one-way delay 5 / 25 / 75 ms, records 100 B / 1 KiB
+ * / 16 KiB, partitions 6 / 1,200. Every cell is a steady-load run of its own ({@link WanBench}: brokers and
+ * network built anew, files under {@code <out>/<cell>/}) in which every variant meets both loads: the
+ * latency phase offers 10% of one uplink (in record bytes, before compression) and gives the p99; the
+ * backlog drain offers more than the link carries (100%) and gives the throughput and the CPU per MB.
+ *
+ * <p>Variants per cell: JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
+ * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
+ * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
+ * throughput), adaptive batching ({@code js-1route-adaptive}), MirrorMaker 2 tuned once for the default
+ * cell ({@code mm2-tuned-once}) and, where its tuning rule gives a different configuration for the cell
+ * (more than {@value Mm2Configs#MANY_PARTITIONS} partitions), MirrorMaker 2 tuned for the cell
+ * ({@code mm2-tuned-src}); elsewhere the once-tuned configuration is the cell's tuned one.
+ *
+ * <p>After all cells: one {@code GRID} line per cell and variant, one {@code CELL} line per cell with the
+ * verdicts (the defaults against the best fixed setting, MM2 once against MM2 for the cell, the defaults
+ * against MM2 once), {@code <out>/grid.json} and {@code <out>/grid.md} (the table).
+ */
+public final class EnvironmentGrid {
+
+    /** The default cell's values, from which every other cell moves. */
+    public static final long DEFAULT_UPLINK_BITS = 40_000_000L;
+    public static final int DEFAULT_DELAY_MS = 25;
+    public static final int DEFAULT_VALUE_BYTES = BenchPlan.VALUE_BYTES;
+    public static final int DEFAULT_PARTITIONS = BenchPlan.PARTITIONS;
+
+    /** The latency phase's load: this fraction of one uplink, in record bytes. */
+    public static final double LOW_LOAD = 0.10;
+
+    /** JetStream's shipped defaults in the grid. */
+    public static final String DEFAULTS = Variants.JS_1_ROUTE;
+
+    /** The fixed settings, the defaults among them: the best of these is a cell's "best fixed". */
+    public static final List<String> FIXED = List.of(Variants.JS_1_ROUTE, Variants.JS_1_ROUTE_FIXED_MEDIUM,
+            Variants.JS_1_ROUTE_FIXED_LARGE);
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    private EnvironmentGrid() {
+    }
+
+    /**
+     * One environment.
+     *
+     * @param name                short id, also the folder of its run
+     * @param moves               what differs from the default cell, in words
+     * @param uplinkBitsPerSecond every host's uplink cap
+     * @param oneWayDelayMs       one-way delay between the sites
+     * @param valueBytes          value size of every record
+     * @param partitions          partitions of the topic
+     */
+    public record Cell(String name, String moves, long uplinkBitsPerSecond, int oneWayDelayMs, int valueBytes,
+                       int partitions) {
+        public Cell {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(moves, "moves");
+        }
+
+        /** Uplink capacity in bytes per second. */
+        public double uplinkBytesPerSecond() {
+            return uplinkBitsPerSecond / 8.0;
+        }
+    }
+
+    /**
+     * The cells of the full grid (eleven: the default cell, each axis moved alone to both its other values
+     * where it has two, and three pairs where two constraints meet), or of the quick grid (two small cells
+     * for {@code mvn verify -Plong}: the default cell and the short round trip with small records).
+     */
+    public static List<Cell> cells(boolean quick) {
+        Cell base = new Cell("default", "-", DEFAULT_UPLINK_BITS, DEFAULT_DELAY_MS, DEFAULT_VALUE_BYTES,
+                DEFAULT_PARTITIONS);
+        if (quick) {
+            return List.of(base, new Cell("d5-r100", "5 ms, 100 B records", DEFAULT_UPLINK_BITS, 5, 100,
+                    DEFAULT_PARTITIONS));
+        }
+        return List.of(base,
+                new Cell("up10", "10 Mbit/s", 10_000_000L, DEFAULT_DELAY_MS, DEFAULT_VALUE_BYTES, DEFAULT_PARTITIONS),
+                new Cell("up200", "200 Mbit/s", 200_000_000L, DEFAULT_DELAY_MS, DEFAULT_VALUE_BYTES,
+                        DEFAULT_PARTITIONS),
+                new Cell("d5", "5 ms one way", DEFAULT_UPLINK_BITS, 5, DEFAULT_VALUE_BYTES, DEFAULT_PARTITIONS),
+                new Cell("d75", "75 ms one way", DEFAULT_UPLINK_BITS, 75, DEFAULT_VALUE_BYTES, DEFAULT_PARTITIONS),
+                new Cell("r100", "100 B records", DEFAULT_UPLINK_BITS, DEFAULT_DELAY_MS, 100, DEFAULT_PARTITIONS),
+                new Cell("r16k", "16 KiB records", DEFAULT_UPLINK_BITS, DEFAULT_DELAY_MS, 16 << 10, DEFAULT_PARTITIONS),
+                new Cell("p1200", "1,200 partitions", DEFAULT_UPLINK_BITS, DEFAULT_DELAY_MS, DEFAULT_VALUE_BYTES,
+                        1200),
+                new Cell("up10-d75", "10 Mbit/s, 75 ms one way", 10_000_000L, 75, DEFAULT_VALUE_BYTES,
+                        DEFAULT_PARTITIONS),
+                new Cell("up200-p1200", "200 Mbit/s, 1,200 partitions", 200_000_000L, DEFAULT_DELAY_MS,
+                        DEFAULT_VALUE_BYTES, 1200),
+                new Cell("r100-p1200", "100 B records, 1,200 partitions", DEFAULT_UPLINK_BITS, DEFAULT_DELAY_MS, 100,
+                        1200));
+    }
+
+    /**
+     * The cells named in {@code names} ({@code --cells}), in the grid's order.
+     *
+     * @throws IllegalArgumentException naming the unknown names and the known ones
+     */
+    public static List<Cell> select(List<Cell> cells, List<String> names) {
+        List<String> known = cells.stream().map(Cell::name).toList();
+        List<String> unknown = names.stream().filter(n -> !known.contains(n)).toList();
+        if (names.isEmpty() || !unknown.isEmpty()) {
+            throw new IllegalArgumentException("--cells: " + (names.isEmpty() ? "no cell given" : "unknown " + unknown)
+                    + "; known: " + String.join(", ", known));
+        }
+        return cells.stream().filter(c -> names.contains(c.name())).toList();
+    }
+
+    /** The variants a cell runs ({@code quick}: the defaults and MM2 tuned once). */
+    public static List<String> variants(Cell cell, boolean quick) {
+        List<String> ids = new ArrayList<>();
+        ids.add(DEFAULTS);
+        if (!quick) {
+            ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
+            ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
+            ids.add(Variants.JS_1_ROUTE_ADAPTIVE);
+        }
+        ids.add(Variants.MM2_TUNED_ONCE);
+        if (!quick && mm2RetunedDiffers(cell)) {
+            ids.add(Variants.MM2_TUNED_SRC);
+        }
+        return ids;
+    }
+
+    /** Whether MM2's tuning rule gives the cell a configuration other than the default cell's. */
+    static boolean mm2RetunedDiffers(Cell cell) {
+        return !Mm2Configs.tuning(cell.partitions()).equals(Mm2Configs.tuning(DEFAULT_PARTITIONS));
+    }
+
+    /**
+     * The steady-load plan of a cell, on top of {@code base} (its network mode, connector keys, command
+     * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
+     * uplink for at least 10 s and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
+     * compression the records get (about 1.7x), within 20-120 MB and at most 500,000 records; the warm-up
+     * is a quarter of the backlog as a burst, then 10 s at the latency phase's rate and more until the JIT
+     * compilers are quiet ({@link CompilerSettling}: every JVM of a cell is new, and the variant that runs
+     * first would otherwise be measured while its workers still compile); no idle phase. Quick: 2 s of
+     * warm-up without burst, a 5 s latency phase, 8 MB of backlog at most.
+     */
+    public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
+        double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
+        double rate = Math.max(1, Math.round(LOW_LOAD * cell.uplinkBytesPerSecond() / recordBytes));
+        double latencySeconds = quick ? 5 : Math.min(30, Math.max(10, 1000 / rate));
+        double backlog = Math.min(120e6, Math.max(20e6, cell.uplinkBytesPerSecond() * 1.7 * 10));
+        backlog = Math.min(backlog, 500_000 * recordBytes);
+        if (quick) {
+            backlog = Math.min(backlog, 8e6);
+        }
+        long burst = quick ? 0 : Math.round(backlog / 4);
+        return base.withValueBytes(cell.valueBytes())
+                .withPartitions(cell.partitions())
+                .withNetwork(base.network(), cell.uplinkBitsPerSecond(), Duration.ofMillis(cell.oneWayDelayMs()))
+                .withPhases(quick ? Duration.ofSeconds(2) : CompilerSettling.STEP, burst,
+                        Duration.ofMillis(Math.round(latencySeconds * 1000)),
+                        rate, Math.max(1_000_000, Math.round(backlog)))
+                .withIdlePhase(Duration.ZERO)
+                .withVariants(variants(cell, quick))
+                .withOutputDir(base.outputDir().resolve(cell.name()));
+    }
+
+    /**
+     * One variant in one cell: throughput (record and wire MB/s of the drain, its CPU per MB and what
+     * bound it), the latency phase's percentiles at 10% load, and whether everything arrived once and in
+     * order; {@code error} is the failure, or null.
+     */
+    public record Row(String cell, String variant, double recordMbS, double wireMbS, double coreSecondsPerMb,
+                      double drainReplicatorCores, long p50Ms, long p99Ms, double steadyReplicatorCores,
+                      boolean delivered, String binds, String error) {
+
+        boolean ok() {
+            return error == null && delivered;
+        }
+    }
+
+    /** The rows of one cell's run: one per variant, a failed one with its error. */
+    public static List<Row> rows(Cell cell, BenchResult result) {
+        List<Row> rows = new ArrayList<>();
+        for (VariantResult v : result.variants()) {
+            VariantResult.BacklogPhase b = v.backlog();
+            VariantResult.LatencyPhase l = v.latency();
+            boolean delivered = v.verification() != null && v.verification().ok();
+            String error = v.error() != null ? v.error() : b == null || l == null ? "a phase is missing"
+                    : !delivered ? "lost, duplicated or reordered records: " + v.verification() : null;
+            rows.add(new Row(cell.name(), v.id(), b == null ? 0 : b.throughputMbS(), b == null ? 0 : b.wireMbS(),
+                    b == null ? 0 : b.coreSecondsPerMb(), b == null ? 0 : b.replicatorCores(),
+                    l == null ? 0 : l.latencyP50Ms(), l == null ? 0 : l.latencyP99Ms(),
+                    l == null ? 0 : l.replicatorCores(), delivered, b == null ? "-" : b.binds(), error));
+        }
+        return rows;
+    }
+
+    /**
+     * A cell's verdicts. {@code bestFixedThroughput} / {@code bestFixedP99} name the fixed settings with the
+     * highest throughput and the lowest p99 (each may be the defaults); the ratios are the defaults' against
+     * them (throughput: defaults / best; p99: best / defaults, so 1.0 is level and above 0.9 meets the
+     * target either way); {@code mm2OnceVsCell} is MM2 once / MM2 for the cell (1.0 where they are the same
+     * configuration); {@code defaultsVsMm2Once} the defaults' throughput over MM2 once's. Ratios are NaN
+     * where a variant is missing or failed.
+     */
+    public record Verdict(String cell, String bestFixedThroughput, double throughputVsBest, String bestFixedP99,
+                          double p99VsBest, double adaptiveThroughputVsDefaults, double adaptiveP99VsDefaults,
+                          double mm2OnceVsCell, double defaultsVsMm2Once, boolean allDelivered) {
+
+        /** Whether the defaults reach 0.9x the best fixed setting on both figures. */
+        public boolean defaultsWithinTenPercent() {
+            return throughputVsBest >= 0.9 && p99VsBest >= 0.9;
+        }
+    }
+
+    /** The verdict of one cell's rows. */
+    public static Verdict verdict(String cell, List<Row> rows) {
+        Map<String, Row> byVariant = new LinkedHashMap<>();
+        rows.stream().filter(r -> r.cell().equals(cell) && r.ok()).forEach(r -> byVariant.put(r.variant(), r));
+        Optional<Row> defaults = Optional.ofNullable(byVariant.get(DEFAULTS));
+        Optional<Row> bestThroughput = FIXED.stream().map(byVariant::get).filter(Objects::nonNull)
+                .max(java.util.Comparator.comparingDouble(Row::recordMbS));
+        Optional<Row> bestP99 = FIXED.stream().map(byVariant::get).filter(Objects::nonNull)
+                .min(java.util.Comparator.comparingLong(Row::p99Ms));
+        Optional<Row> adaptive = Optional.ofNullable(byVariant.get(Variants.JS_1_ROUTE_ADAPTIVE));
+        Optional<Row> once = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_ONCE));
+        Optional<Row> forCell = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_SRC)).or(() -> once);
+        boolean allDelivered = rows.stream().filter(r -> r.cell().equals(cell)).allMatch(Row::ok);
+        return new Verdict(cell, bestThroughput.map(Row::variant).orElse("-"),
+                ratio(defaults.map(Row::recordMbS), bestThroughput.map(Row::recordMbS)),
+                bestP99.map(Row::variant).orElse("-"),
+                ratio(bestP99.map(r -> (double) r.p99Ms()), defaults.map(r -> (double) r.p99Ms())),
+                ratio(adaptive.map(Row::recordMbS), defaults.map(Row::recordMbS)),
+                ratio(defaults.map(r -> (double) r.p99Ms()), adaptive.map(r -> (double) r.p99Ms())),
+                ratio(once.map(Row::recordMbS), forCell.map(Row::recordMbS)),
+                ratio(defaults.map(Row::recordMbS), once.map(Row::recordMbS)), allDelivered);
+    }
+
+    private static double ratio(Optional<Double> numerator, Optional<Double> denominator) {
+        if (numerator.isEmpty() || denominator.isEmpty() || denominator.get() <= 0) {
+            return Double.NaN;
+        }
+        return Math.round(numerator.get() / denominator.get() * 1000) / 1000.0;
+    }
+
+    /** The summary line of a row. */
+    public static String line(Row r) {
+        if (r.error() != null) {
+            return String.format(Locale.ROOT, "GRID cell=%s variant=%s status=failed error=%s", r.cell(), r.variant(),
+                    r.error().replace('\n', ' '));
+        }
+        return String.format(Locale.ROOT, "GRID cell=%s variant=%s record_mb_s=%.2f wire_mb_s=%.2f core_s_per_mb=%.4f"
+                        + " drain_replicator_cores=%.2f p50_ms=%d p99_ms=%d steady_replicator_cores=%.2f binds=\"%s\""
+                        + " status=ok", r.cell(), r.variant(), r.recordMbS(), r.wireMbS(), r.coreSecondsPerMb(),
+                r.drainReplicatorCores(), r.p50Ms(), r.p99Ms(), r.steadyReplicatorCores(), r.binds());
+    }
+
+    /** The verdict line of a cell. */
+    public static String line(Verdict v) {
+        return String.format(Locale.ROOT, "CELL cell=%s defaults_throughput_vs_best_fixed=%.2f (best %s)"
+                        + " defaults_p99_vs_best_fixed=%.2f (best %s) adaptive_vs_defaults_throughput=%.2f"
+                        + " adaptive_vs_defaults_p99=%.2f mm2_once_vs_mm2_cell=%.2f defaults_vs_mm2_once=%.2f"
+                        + " within_10pct=%s delivered=%s", v.cell(), v.throughputVsBest(), v.bestFixedThroughput(),
+                v.p99VsBest(), v.bestFixedP99(), v.adaptiveThroughputVsDefaults(), v.adaptiveP99VsDefaults(),
+                v.mm2OnceVsCell(), v.defaultsVsMm2Once(), v.defaultsWithinTenPercent(), v.allDelivered());
+    }
+
+    /** Prints every row's and cell's line and writes {@code grid.json} and {@code grid.md} under {@code dir}. */
+    public static List<Verdict> report(List<Cell> cells, List<Row> rows, Path dir, String commandLine, PrintStream out)
+            throws IOException {
+        rows.forEach(r -> out.println(line(r)));
+        List<Verdict> verdicts = cells.stream().map(c -> verdict(c.name(), rows)).toList();
+        verdicts.forEach(v -> out.println(line(v)));
+        Files.createDirectories(dir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("command_line", commandLine);
+        json.put("cells", cells);
+        json.put("rows", rows);
+        json.put("verdicts", verdicts);
+        JSON.writeValue(dir.resolve("grid.json").toFile(), json);
+        Files.writeString(dir.resolve("grid.md"), markdown(cells, rows, verdicts, commandLine));
+        out.println("Grid: " + dir.resolve("grid.json") + " and " + dir.resolve("grid.md"));
+        return verdicts;
+    }
+
+    /** The grid as Markdown tables: one row per cell and variant, then one per cell with its verdicts. */
+    static String markdown(List<Cell> cells, List<Row> rows, List<Verdict> verdicts, String commandLine) {
+        StringBuilder md = new StringBuilder("# Environment grid\n\n`").append(commandLine).append("`\n\n");
+        md.append("| cell | moves | variant | record MB/s (100%) | wire MB/s | core-s/MB | p50 / p99 ms (10%) | binds (drain) |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---|\n");
+        for (Cell c : cells) {
+            for (Row r : rows) {
+                if (!r.cell().equals(c.name())) {
+                    continue;
+                }
+                md.append("| ").append(c.name()).append(" | ").append(c.moves()).append(" | ").append(r.variant());
+                if (r.error() != null) {
+                    md.append(" | failed: ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" | | | | |\n");
+                } else {
+                    md.append(String.format(Locale.ROOT, " | %.2f | %.2f | %.4f | %d / %d | %s |%n", r.recordMbS(),
+                            r.wireMbS(), r.coreSecondsPerMb(), r.p50Ms(), r.p99Ms(), r.binds().replace('|', '/')));
+                }
+            }
+        }
+        md.append("\n| cell | defaults / best fixed, throughput | defaults vs best fixed, p99 | adaptive / defaults,"
+                + " throughput | MM2 once / MM2 for the cell | defaults / MM2 once | within 10% | delivered |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+        for (Verdict v : verdicts) {
+            md.append(String.format(Locale.ROOT, "| %s | %.2f (%s) | %.2f (%s) | %.2f | %.2f | %.2f | %s | %s |%n",
+                    v.cell(), v.throughputVsBest(), v.bestFixedThroughput(), v.p99VsBest(), v.bestFixedP99(),
+                    v.adaptiveThroughputVsDefaults(), v.mm2OnceVsCell(), v.defaultsVsMm2Once(),
+                    v.defaultsWithinTenPercent() ? "yes" : "no", v.allDelivered() ? "yes" : "no"));
+        }
+        return md.toString();
+    }
+}

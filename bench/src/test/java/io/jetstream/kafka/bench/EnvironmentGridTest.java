@@ -1,0 +1,161 @@
+package io.jetstream.kafka.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EnvironmentGridTest {
+
+    @TempDir
+    Path dir;
+
+    private static final EnvironmentGrid.Cell BASE = EnvironmentGrid.cells(false).get(0);
+
+    @Test
+    void theFullGridMovesEveryAxisToEachOfItsOtherValuesFromTheDefaultCell() {
+        List<EnvironmentGrid.Cell> cells = EnvironmentGrid.cells(false);
+
+        assertThat(cells).hasSizeBetween(10, 12);
+        assertThat(BASE.name()).isEqualTo("default");
+        assertThat(cells.stream().map(EnvironmentGrid.Cell::uplinkBitsPerSecond).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(10_000_000L, 40_000_000L, 200_000_000L);
+        assertThat(cells.stream().map(EnvironmentGrid.Cell::oneWayDelayMs).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(5, 25, 75);
+        assertThat(cells.stream().map(EnvironmentGrid.Cell::valueBytes).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(100, 1024, 16384);
+        assertThat(cells.stream().map(EnvironmentGrid.Cell::partitions).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(6, 1200);
+        // each non-default value also appears alone (every other axis at its default)
+        for (EnvironmentGrid.Cell c : cells.subList(1, 8)) {
+            int moved = (c.uplinkBitsPerSecond() != BASE.uplinkBitsPerSecond() ? 1 : 0)
+                    + (c.oneWayDelayMs() != BASE.oneWayDelayMs() ? 1 : 0) + (c.valueBytes() != BASE.valueBytes() ? 1 : 0)
+                    + (c.partitions() != BASE.partitions() ? 1 : 0);
+            assertThat(moved).as(c.name()).isEqualTo(1);
+        }
+        assertThat(cells.stream().map(EnvironmentGrid.Cell::name).collect(Collectors.toSet())).hasSize(cells.size());
+    }
+
+    @Test
+    void aCellsPlanOffersTenPercentOfTheLinkAtLowLoadAndABacklogSizedToTheLink() {
+        BenchPlan base = BenchPlan.defaults("wan", false, dir, "./jetstream bench wan --scenario grid");
+        EnvironmentGrid.Cell thin = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("up10"))
+                .findFirst().orElseThrow();
+
+        BenchPlan plan = EnvironmentGrid.plan(thin, base, false);
+
+        // 10% of 1.25 MB/s in records of 1,094 bytes: 114 records/s, long enough for 1,000 records
+        assertThat(plan.latencyRate()).isEqualTo(114);
+        assertThat(plan.latencyPhase().toSeconds()).isEqualTo(10L);
+        assertThat(plan.warmup()).as("long enough for the compilers' settling").isEqualTo(CompilerSettling.STEP);
+        assertThat(plan.uplinkBitsPerSecond()).isEqualTo(10_000_000L);
+        assertThat(plan.backlogBytes()).isEqualTo(21_250_000L);
+        assertThat(plan.idlePhase()).isZero();
+        assertThat(plan.outputDir()).isEqualTo(dir.resolve("up10"));
+        assertThat(plan.variants()).containsExactly("js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
+                "js-1route-adaptive", "mm2-tuned-once");
+
+        EnvironmentGrid.Cell small = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("r100-p1200"))
+                .findFirst().orElseThrow();
+        BenchPlan smallPlan = EnvironmentGrid.plan(small, base, false);
+        assertThat(smallPlan.valueBytes()).isEqualTo(100);
+        assertThat(smallPlan.partitions()).isEqualTo(1200);
+        assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
+        assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run")
+                .contains("mm2-tuned-once", "mm2-tuned-src");
+    }
+
+    @Test
+    void theVerdictComparesTheDefaultsWithTheBestFixedSettingAndMm2OnceWithMm2ForTheCell() {
+        List<EnvironmentGrid.Row> rows = List.of(
+                row("js-1route", 8.0, 120), row("js-1route-fixed-medium", 6.0, 100), row("js-1route-fixed-large", 8.5, 300),
+                row("js-1route-adaptive", 8.4, 110), row("mm2-tuned-once", 2.0, 4000), row("mm2-tuned-src", 7.0, 150));
+
+        EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
+
+        assertThat(v.bestFixedThroughput()).isEqualTo("js-1route-fixed-large");
+        assertThat(v.throughputVsBest()).isEqualTo(0.941);
+        assertThat(v.bestFixedP99()).isEqualTo("js-1route-fixed-medium");
+        assertThat(v.p99VsBest()).isEqualTo(0.833);
+        assertThat(v.defaultsWithinTenPercent()).isFalse();
+        assertThat(v.adaptiveThroughputVsDefaults()).isEqualTo(1.05);
+        assertThat(v.mm2OnceVsCell()).isEqualTo(0.286);
+        assertThat(v.defaultsVsMm2Once()).isEqualTo(4.0);
+        assertThat(v.allDelivered()).isTrue();
+        assertThat(EnvironmentGrid.line(v)).startsWith("CELL cell=c defaults_throughput_vs_best_fixed=0.94"
+                + " (best js-1route-fixed-large) defaults_p99_vs_best_fixed=0.83 (best js-1route-fixed-medium)");
+    }
+
+    @Test
+    void withoutMm2RetunedTheOnceTunedConfigurationIsTheCellsAndAFailedVariantCountsAsNotDelivered() {
+        List<EnvironmentGrid.Row> rows = new ArrayList<>(List.of(row("js-1route", 8.0, 120), row("mm2-tuned-once", 7.0, 150)));
+        rows.add(new EnvironmentGrid.Row("c", "js-1route-adaptive", 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
+
+        EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
+
+        assertThat(v.mm2OnceVsCell()).isEqualTo(1.0);
+        assertThat(v.throughputVsBest()).as("the defaults are the only fixed setting").isEqualTo(1.0);
+        assertThat(v.adaptiveThroughputVsDefaults()).isNaN();
+        assertThat(v.allDelivered()).isFalse();
+    }
+
+    @Test
+    void rowsComeFromACellsRunAndTheReportWritesTheTablesAndALinePerRowAndCell() throws Exception {
+        BenchResult run = Fixtures.result(List.of(Fixtures.variant("js-1route", "jetstream", "zstd", 8.0, 650, 0.061, 109),
+                Fixtures.failed("mm2-tuned-once")));
+        List<EnvironmentGrid.Row> rows = EnvironmentGrid.rows(BASE, run);
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).ok()).isTrue();
+        assertThat(rows.get(0).p99Ms()).isEqualTo(109);
+        assertThat(rows.get(0).binds()).startsWith("link:");
+        assertThat(rows.get(1).ok()).isFalse();
+
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<EnvironmentGrid.Verdict> verdicts = EnvironmentGrid.report(List.of(BASE), rows, dir, "cmd",
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("GRID cell=default variant=js-1route record_mb_s=8.00",
+                "GRID cell=default variant=mm2-tuned-once status=failed", "CELL cell=default");
+        assertThat(verdicts).hasSize(1);
+        assertThat(Files.readString(dir.resolve("grid.md"))).contains("| default | - | js-1route | 8.00 |",
+                "failed: java.util.concurrent.TimeoutException");
+        assertThat(Files.readString(dir.resolve("grid.json"))).contains("\"verdicts\"", "\"command_line\" : \"cmd\"");
+    }
+
+    @Test
+    void cellsAreSelectedByNameInTheGridsOrder() {
+        List<EnvironmentGrid.Cell> cells = EnvironmentGrid.cells(false);
+        assertThat(EnvironmentGrid.select(cells, List.of("p1200", "d5")).stream().map(EnvironmentGrid.Cell::name))
+                .containsExactly("d5", "p1200");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EnvironmentGrid.select(cells, List.of("d7")))
+                .hasMessageStartingWith("--cells: unknown [d7]; known: default, up10");
+    }
+
+    @Test
+    void theQuickGridHasTwoSmallCellsOfTheDefaultsAndMm2Once() {
+        List<EnvironmentGrid.Cell> cells = EnvironmentGrid.cells(true);
+        BenchPlan base = BenchPlan.defaults("wan", true, dir, "x");
+
+        assertThat(cells).hasSize(2);
+        for (EnvironmentGrid.Cell c : cells) {
+            BenchPlan plan = EnvironmentGrid.plan(c, base, true);
+            assertThat(plan.variants()).containsExactly("js-1route", "mm2-tuned-once");
+            assertThat(plan.backlogBytes()).isLessThanOrEqualTo(8_000_000L);
+        }
+        assertThat(Set.of(cells.get(1).valueBytes(), cells.get(1).oneWayDelayMs())).containsExactlyInAnyOrder(100, 5);
+    }
+
+    private static EnvironmentGrid.Row row(String variant, double mbS, long p99) {
+        return new EnvironmentGrid.Row("c", variant, mbS, mbS * 0.6, 0.05, 0.4, p99 / 2, p99, 0.3, true, "link", null);
+    }
+}
