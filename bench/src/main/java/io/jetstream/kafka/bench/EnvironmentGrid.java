@@ -45,6 +45,9 @@ public final class EnvironmentGrid {
     public static final int DEFAULT_VALUE_BYTES = BenchPlan.VALUE_BYTES;
     public static final int DEFAULT_PARTITIONS = BenchPlan.PARTITIONS;
 
+    /** A cell's warm-up at the latency phase's rate, after its burst (below the settling step). */
+    static final Duration WARMUP = Duration.ofSeconds(8);
+
     /** The latency phase's load: this fraction of one uplink, in record bytes. */
     public static final double LOW_LOAD = 0.10;
 
@@ -156,10 +159,12 @@ public final class EnvironmentGrid {
      * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
      * uplink for at least 10 s and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
      * compression the records get (about 1.7x), within 20-120 MB and at most 500,000 records; the warm-up
-     * is a quarter of the backlog as a burst, then 10 s at the latency phase's rate and more until the JIT
-     * compilers are quiet ({@link CompilerSettling}: every JVM of a cell is new, and the variant that runs
-     * first would otherwise be measured while its workers still compile); no idle phase. Quick: 2 s of
-     * warm-up without burst, a 5 s latency phase, 8 MB of backlog at most.
+     * is half the backlog as a burst (every JVM of a cell is new: the burst runs the busy path until the
+     * JIT has compiled it, so that the variant that runs first is not measured while its workers compile),
+     * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
+     * no settling steps follow (waiting until every compiler is quiet took up to 120 s per variant: the
+     * grid would not fit its hour); no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
+     * phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
@@ -170,11 +175,11 @@ public final class EnvironmentGrid {
         if (quick) {
             backlog = Math.min(backlog, 8e6);
         }
-        long burst = quick ? 0 : Math.round(backlog / 4);
+        long burst = quick ? 0 : Math.round(backlog / 2);
         return base.withValueBytes(cell.valueBytes())
                 .withPartitions(cell.partitions())
                 .withNetwork(base.network(), cell.uplinkBitsPerSecond(), Duration.ofMillis(cell.oneWayDelayMs()))
-                .withPhases(quick ? Duration.ofSeconds(2) : CompilerSettling.STEP, burst,
+                .withPhases(quick ? Duration.ofSeconds(2) : WARMUP, burst,
                         Duration.ofMillis(Math.round(latencySeconds * 1000)),
                         rate, Math.max(1_000_000, Math.round(backlog)))
                 .withIdlePhase(Duration.ZERO)
