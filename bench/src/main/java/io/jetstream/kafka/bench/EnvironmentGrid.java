@@ -25,7 +25,9 @@ import java.util.Optional;
  * latency phase offers 10% of one uplink (in record bytes, before compression) and gives the p99; the
  * backlog drain offers more than the link carries (100%) and gives the throughput and the CPU per MB.
  *
- * <p>Variants per cell: JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
+ * <p>Variants per cell, after a warm-up round ({@code js-warmup}: the defaults, run first so that the cell's new
+ * brokers and workers have compiled their paths before anything compared runs; reported, never compared):
+ * JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
  * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
  * throughput), adaptive batching ({@code js-1route-adaptive}), MirrorMaker 2 tuned once for the default
@@ -136,6 +138,9 @@ public final class EnvironmentGrid {
     /** The variants a cell runs ({@code quick}: the defaults and MM2 tuned once). */
     public static List<String> variants(Cell cell, boolean quick) {
         List<String> ids = new ArrayList<>();
+        if (!quick) {
+            ids.add(Variants.JS_WARMUP);
+        }
         ids.add(DEFAULTS);
         if (!quick) {
             ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
@@ -286,6 +291,30 @@ public final class EnvironmentGrid {
                         + " within_10pct=%s delivered=%s", v.cell(), v.throughputVsBest(), v.bestFixedThroughput(),
                 v.p99VsBest(), v.bestFixedP99(), v.adaptiveThroughputVsDefaults(), v.adaptiveP99VsDefaults(),
                 v.mm2OnceVsCell(), v.defaultsVsMm2Once(), v.defaultsWithinTenPercent(), v.allDelivered());
+    }
+
+    /** What a grid run gave: every row, every cell's verdict, and whether every variant delivered everything. */
+    public record Outcome(List<Row> rows, List<Verdict> verdicts, boolean ok) {
+    }
+
+    /**
+     * Runs {@code cells} in turn, each its own {@link WanBench} run of {@link #plan}, then {@link #report}s
+     * under {@code base}'s output folder.
+     */
+    public static Outcome run(List<Cell> cells, BenchPlan base, boolean quick, PrintStream out)
+            throws IOException, java.util.concurrent.TimeoutException, InterruptedException {
+        List<Row> rows = new ArrayList<>();
+        boolean ok = true;
+        for (Cell cell : cells) {
+            BenchPlan plan = plan(cell, base, quick);
+            out.println("JetStream bench grid, cell " + cell.name() + " (" + cell.moves() + "): variants "
+                    + String.join(", ", plan.variants()));
+            BenchResult result = new WanBench(plan, out).run();
+            ok &= result.ok();
+            rows.addAll(rows(cell, result));
+        }
+        List<Verdict> verdicts = report(cells, rows, base.outputDir(), base.commandLine(), out);
+        return new Outcome(rows, verdicts, ok && rows.stream().allMatch(Row::ok));
     }
 
     /** Prints every row's and cell's line and writes {@code grid.json} and {@code grid.md} under {@code dir}. */

@@ -62,7 +62,7 @@ class EnvironmentGridTest {
         assertThat(plan.backlogBytes()).isEqualTo(21_250_000L);
         assertThat(plan.idlePhase()).isZero();
         assertThat(plan.outputDir()).isEqualTo(dir.resolve("up10"));
-        assertThat(plan.variants()).containsExactly("js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
+        assertThat(plan.variants()).containsExactly("js-warmup", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
                 "js-1route-adaptive", "mm2-tuned-once");
 
         EnvironmentGrid.Cell small = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("r100-p1200"))

@@ -78,19 +78,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The environment grid: each cell's plan run in turn, each under {@code <out>/<cell>}, then the table. */
     private int grid(BenchPlan base, List<EnvironmentGrid.Cell> cells) throws Exception {
-        boolean quick = arguments.quick();
-        List<EnvironmentGrid.Row> rows = new ArrayList<>();
-        boolean ok = true;
-        for (EnvironmentGrid.Cell cell : cells) {
-            BenchPlan plan = EnvironmentGrid.plan(cell, base, quick);
-            out.println("JetStream bench grid, cell " + cell.name() + " (" + cell.moves() + "): variants "
-                    + String.join(", ", plan.variants()));
-            BenchResult result = new WanBench(plan, out).run();
-            ok &= result.ok();
-            rows.addAll(EnvironmentGrid.rows(cell, result));
-        }
-        EnvironmentGrid.report(cells, rows, base.outputDir(), base.commandLine(), out);
-        return ok ? 0 : 1;
+        return EnvironmentGrid.run(cells, base, arguments.quick(), out).ok() ? 0 : 1;
     }
 
     /** The plan once per partition count, each run under {@code <out>/p<count>}, then the cost curve. */

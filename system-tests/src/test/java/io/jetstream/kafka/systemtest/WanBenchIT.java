@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jetstream.kafka.bench.BenchPlan;
 import io.jetstream.kafka.bench.BenchResult;
+import io.jetstream.kafka.bench.EnvironmentGrid;
 import io.jetstream.kafka.bench.PartitionSweep;
 import io.jetstream.kafka.bench.VariantResult;
 import io.jetstream.kafka.bench.Variants;
@@ -306,5 +307,37 @@ class WanBenchIT {
         assertThat(adaptive.get("max_spent").asDouble()).isLessThanOrEqualTo(adaptive.get("spend_cap").asDouble());
         assertThat(root.get("result_line").asText()).contains(" js-hetero-adaptive_per_gb=");
         assertThat(result.ok()).as(result.resultLine()).isTrue();
+    }
+
+    /**
+     * Issue 33's environment grid, quick ({@code ./jetstream bench wan --scenario grid --quick}): two small
+     * cells (the default one, and 5 ms one way with 100 B records), JetStream's defaults and MM2 tuned once in
+     * each. Every variant of every cell delivers everything once and in order, every figure of a row was
+     * measured, and the grid's table and JSON are written with a verdict per cell; no figure is judged.
+     */
+    @Test
+    void theQuickGridMeasuresEveryCellAndWritesItsTable() throws Exception {
+        Path output = Path.of("target", "bench", "grid").toAbsolutePath();
+        BenchPlan base = BenchPlan.defaults("wan", true, output, "WanBenchIT (./jetstream bench wan --scenario grid"
+                + " --quick)");
+        List<EnvironmentGrid.Cell> cells = EnvironmentGrid.cells(true);
+
+        EnvironmentGrid.Outcome outcome = EnvironmentGrid.run(cells, base, true, System.out);
+
+        assertThat(outcome.rows()).hasSize(2 * cells.size());
+        for (EnvironmentGrid.Row row : outcome.rows()) {
+            String id = row.cell() + "/" + row.variant();
+            assertThat(row.error()).as(id).isNull();
+            assertThat(row.delivered()).as(id + " delivered once and in order").isTrue();
+            assertThat(row.recordMbS()).as(id).isPositive();
+            assertThat(row.coreSecondsPerMb()).as(id).isPositive();
+            assertThat(row.p99Ms()).as(id).isGreaterThanOrEqualTo(row.p50Ms()).isPositive();
+        }
+        assertThat(outcome.verdicts()).extracting(EnvironmentGrid.Verdict::cell)
+                .containsExactly(cells.get(0).name(), cells.get(1).name());
+        assertThat(Files.readString(output.resolve("grid.md"))).contains("| " + cells.get(1).name() + " |");
+        JsonNode json = new ObjectMapper().readTree(Files.readString(output.resolve("grid.json")));
+        assertThat(json.get("rows")).hasSize(outcome.rows().size());
+        assertThat(outcome.ok()).isTrue();
     }
 }
