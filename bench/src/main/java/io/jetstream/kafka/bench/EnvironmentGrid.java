@@ -25,8 +25,9 @@ import java.util.Optional;
  * latency phase offers 10% of one uplink (in record bytes, before compression) and gives the p99; the
  * backlog drain offers more than the link carries (100%) and gives the throughput and the CPU per MB.
  *
- * <p>Variants per cell, after a warm-up round ({@code js-warmup}: the defaults, run first so that the cell's new
- * brokers and workers have compiled their paths before anything compared runs; reported, never compared):
+ * <p>Variants per cell, after a warm-up round ({@code js-warmup}: the defaults, run first, its warm-up extended
+ * until the JIT compilers of the cell's new brokers and workers are quiet, so that nothing compared runs while
+ * they compile; reported, never compared):
  * JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
  * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
@@ -163,19 +164,22 @@ public final class EnvironmentGrid {
      * The steady-load plan of a cell, on top of {@code base} (its network mode, connector keys, command
      * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
      * uplink for at least 10 s and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
-     * compression the records get (about 1.7x), within 20-120 MB and at most 500,000 records; the warm-up
+     * compression the records get (about 1.7x), within 20-250 MB and at most 500,000 records; the warm-up
      * is half the backlog as a burst (every JVM of a cell is new: the burst runs the busy path until the
      * JIT has compiled it, so that the variant that runs first is not measured while its workers compile),
      * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
      * no settling steps follow (waiting until every compiler is quiet took up to 120 s per variant: the
-     * grid would not fit its hour); no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
+     * grid would not fit its hour) except in the warm-up round ({@code js-warmup}), which waits for them
+     * (up to {@link CompilerSettling#MAX}) so that the compared variants run on quiet compilers: in a run
+     * without that, the JIT threads of the workers and brokers took about a core of the two during the
+     * second variant of each cell, and its p50 was 30 ms above the same settings run later; no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
      * phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
         double rate = Math.max(1, Math.round(LOW_LOAD * cell.uplinkBytesPerSecond() / recordBytes));
         double latencySeconds = quick ? 5 : Math.min(30, Math.max(10, 1000 / rate));
-        double backlog = Math.min(120e6, Math.max(20e6, cell.uplinkBytesPerSecond() * 1.7 * 10));
+        double backlog = Math.min(250e6, Math.max(20e6, cell.uplinkBytesPerSecond() * 1.7 * 10));
         backlog = Math.min(backlog, 500_000 * recordBytes);
         if (quick) {
             backlog = Math.min(backlog, 8e6);

@@ -118,7 +118,8 @@ final class VariantRunner {
             }
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
-                if (plan.warmup().compareTo(CompilerSettling.STEP) >= 0) {
+                // the grid's warm-up round settles the compilers of a cell's new JVMs whatever the plan's warm-up
+                if (plan.warmup().compareTo(CompilerSettling.STEP) >= 0 || Variants.JS_WARMUP.equals(variant.id())) {
                     run.produced.addAll(settle(run, probe));
                     run.mark("compilers settled");
                 }
