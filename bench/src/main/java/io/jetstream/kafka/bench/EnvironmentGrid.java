@@ -198,12 +198,13 @@ public final class EnvironmentGrid {
 
     /**
      * One variant in one cell: throughput (record and wire MB/s of the drain, its CPU per MB and what
-     * bound it), the latency phase's percentiles at 10% load, and whether everything arrived once and in
-     * order; {@code error} is the failure, or null.
+     * bound it), the latency phase's percentiles and replicator cores at 10% load, the cores every JVM's
+     * JIT compilers took in that phase (summed: above ~0.1 the figures were measured while compiling),
+     * and whether everything arrived once and in order; {@code error} is the failure, or null.
      */
     public record Row(String cell, String variant, double recordMbS, double wireMbS, double coreSecondsPerMb,
                       double drainReplicatorCores, long p50Ms, long p99Ms, double steadyReplicatorCores,
-                      boolean delivered, String binds, String error) {
+                      double steadyJitCores, boolean delivered, String binds, String error) {
 
         boolean ok() {
             return error == null && delivered;
@@ -222,7 +223,10 @@ public final class EnvironmentGrid {
             rows.add(new Row(cell.name(), v.id(), b == null ? 0 : b.throughputMbS(), b == null ? 0 : b.wireMbS(),
                     b == null ? 0 : b.coreSecondsPerMb(), b == null ? 0 : b.replicatorCores(),
                     l == null ? 0 : l.latencyP50Ms(), l == null ? 0 : l.latencyP99Ms(),
-                    l == null ? 0 : l.replicatorCores(), delivered, b == null ? "-" : b.binds(), error));
+                    l == null ? 0 : l.replicatorCores(),
+                    l == null ? 0 : VariantRunner.round(l.jitCoresPerProcess().values().stream()
+                            .mapToDouble(Double::doubleValue).sum()),
+                    delivered, b == null ? "-" : b.binds(), error));
         }
         return rows;
     }
@@ -282,9 +286,10 @@ public final class EnvironmentGrid {
                     r.error().replace('\n', ' '));
         }
         return String.format(Locale.ROOT, "GRID cell=%s variant=%s record_mb_s=%.2f wire_mb_s=%.2f core_s_per_mb=%.4f"
-                        + " drain_replicator_cores=%.2f p50_ms=%d p99_ms=%d steady_replicator_cores=%.2f binds=\"%s\""
-                        + " status=ok", r.cell(), r.variant(), r.recordMbS(), r.wireMbS(), r.coreSecondsPerMb(),
-                r.drainReplicatorCores(), r.p50Ms(), r.p99Ms(), r.steadyReplicatorCores(), r.binds());
+                        + " drain_replicator_cores=%.2f p50_ms=%d p99_ms=%d steady_replicator_cores=%.2f"
+                        + " steady_jit_cores=%.2f binds=\"%s\" status=ok", r.cell(), r.variant(), r.recordMbS(),
+                r.wireMbS(), r.coreSecondsPerMb(), r.drainReplicatorCores(), r.p50Ms(), r.p99Ms(),
+                r.steadyReplicatorCores(), r.steadyJitCores(), r.binds());
     }
 
     /** The verdict line of a cell. */
@@ -342,8 +347,9 @@ public final class EnvironmentGrid {
     /** The grid as Markdown tables: one row per cell and variant, then one per cell with its verdicts. */
     static String markdown(List<Cell> cells, List<Row> rows, List<Verdict> verdicts, String commandLine) {
         StringBuilder md = new StringBuilder("# Environment grid\n\n`").append(commandLine).append("`\n\n");
-        md.append("| cell | moves | variant | record MB/s (100%) | wire MB/s | core-s/MB | p50 / p99 ms (10%) | binds (drain) |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---|\n");
+        md.append("| cell | moves | variant | record MB/s (100%) | wire MB/s | core-s/MB | p50 / p99 ms (10%) |"
+                + " cores (10%) | JIT cores (10%) | binds (drain) |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (Cell c : cells) {
             for (Row r : rows) {
                 if (!r.cell().equals(c.name())) {
@@ -351,10 +357,11 @@ public final class EnvironmentGrid {
                 }
                 md.append("| ").append(c.name()).append(" | ").append(c.moves()).append(" | ").append(r.variant());
                 if (r.error() != null) {
-                    md.append(" | failed: ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" | | | | |\n");
+                    md.append(" | failed: ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" | | | | | | |\n");
                 } else {
-                    md.append(String.format(Locale.ROOT, " | %.2f | %.2f | %.4f | %d / %d | %s |%n", r.recordMbS(),
-                            r.wireMbS(), r.coreSecondsPerMb(), r.p50Ms(), r.p99Ms(), r.binds().replace('|', '/')));
+                    md.append(String.format(Locale.ROOT, " | %.2f | %.2f | %.4f | %d / %d | %.2f | %.2f | %s |%n",
+                            r.recordMbS(), r.wireMbS(), r.coreSecondsPerMb(), r.p50Ms(), r.p99Ms(),
+                            r.steadyReplicatorCores(), r.steadyJitCores(), r.binds().replace('|', '/')));
                 }
             }
         }

@@ -99,7 +99,7 @@ class EnvironmentGridTest {
     @Test
     void withoutMm2RetunedTheOnceTunedConfigurationIsTheCellsAndAFailedVariantCountsAsNotDelivered() {
         List<EnvironmentGrid.Row> rows = new ArrayList<>(List.of(row("js-1route", 8.0, 120), row("mm2-tuned-once", 7.0, 150)));
-        rows.add(new EnvironmentGrid.Row("c", "js-1route-adaptive", 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
+        rows.add(new EnvironmentGrid.Row("c", "js-1route-adaptive", 0, 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
 
         EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
 
@@ -118,6 +118,7 @@ class EnvironmentGridTest {
         assertThat(rows.get(0).ok()).isTrue();
         assertThat(rows.get(0).p99Ms()).isEqualTo(109);
         assertThat(rows.get(0).binds()).startsWith("link:");
+        assertThat(rows.get(0).steadyJitCores()).as("the latency phase's JIT cores, summed").isEqualTo(0.01);
         assertThat(rows.get(1).ok()).isFalse();
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -157,6 +158,6 @@ class EnvironmentGridTest {
     }
 
     private static EnvironmentGrid.Row row(String variant, double mbS, long p99) {
-        return new EnvironmentGrid.Row("c", variant, mbS, mbS * 0.6, 0.05, 0.4, p99 / 2, p99, 0.3, true, "link", null);
+        return new EnvironmentGrid.Row("c", variant, mbS, mbS * 0.6, 0.05, 0.4, p99 / 2, p99, 0.3, 0.01, true, "link", null);
     }
 }
