@@ -6,6 +6,7 @@ import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.connect.common.relay.RelayClients;
 import io.jetstream.kafka.connect.common.view.TaskView;
 import io.jetstream.kafka.core.batch.CompressionCodec;
+import io.jetstream.kafka.core.environment.OperatingPointMonitor;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.Clock;
 import io.jetstream.kafka.source.sender.ReplicationSender;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * hands them to the sender; {@link RefusedBatches} reports what the destination refused for good;
  * {@link Backpressure} pauses the partitions while the sender holds {@code max.in.flight.bytes};
  * {@link TopicMetadataPublisher} ships the topics' metadata; {@link ReplicationLag} and
- * {@link SourceSiteMetrics} measure.
+ * {@link SourceSiteMetrics} measure; {@link TaskEnvironment} says where the task runs and what binds
+ * it, from the sender's events to its batching policy (watched by an {@code OperatingPointMonitor}).
  *
  * <p>Offsets: {@link #preCommit} returns only offsets the destination acknowledged as durably
  * written, so Connect never commits past an unwritten record (no loss).
@@ -56,6 +58,8 @@ public final class SourceSiteTask extends SinkTask {
     private RelayClients relayClients;
     private ReplicationSender sender;
     private BatchPolicy batchPolicy;
+    /** Where the task runs and what binds it, measured from the sender's events to its batching policy. */
+    private TaskEnvironment environment;
     private TopicMetadataPublisher metadata;
     /** Schema ids looked up and shipped ({@code schema.translation.enabled}), or null. */
     private SourceSiteSchemas schemas;
@@ -126,6 +130,7 @@ public final class SourceSiteTask extends SinkTask {
         relayClients = RelayClients.open(relaySettings, RelayClients.Profile.sender(), nodeId);
         RelayPreference.Tiers tiers = relayTiers(relaySettings, nodeId);
         batchPolicy = config.batchPolicy();
+        OperatingPointMonitor operatingPoint = new OperatingPointMonitor(batchPolicy);
         sender = new ReplicationSender(new SenderSettings(relaySettings.streamId(), nodeId,
                 config.targetAlias(), CompressionCodec.valueOf(config.compressionName().toUpperCase()),
                 config.ackTimeout(), config.retryBackoff(), config.maxInFlightBytes(), integrity,
@@ -135,11 +140,14 @@ public final class SourceSiteTask extends SinkTask {
                                 + "batches sent through it reach the destination unsigned, which refuses them while "
                                 + "it requires integrity, and its answers come back unsigned, which this task does "
                                 + "not commit on. Upgrade the relays."),
-                batchPolicy, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
+                operatingPoint, clock::nanoTime, FrameBuffers.ALLOCATOR, metrics);
         backpressure = new Backpressure(context, sender);
+        environment = new TaskEnvironment(operatingPoint, clock, backpressure::paused, backpressure::assignedCount,
+                JvmCpu.platform(clock::nanoTime));
         pacing = new IntakePacing(config.pollMinInterval(), clock::nanoTime, IntakePacing.PARK);
         metrics.senderGauges(sender::bufferedBytes, sender::inFlightBatches, backpressure::paused);
         BatchingGauges.register(metrics::gauge, batchPolicy, clock);
+        environment.registerGauges(metrics::gauge);
     }
 
     /** The relays on this host first when {@code relays.prefer.local} asks for it. */
@@ -161,7 +169,7 @@ public final class SourceSiteTask extends SinkTask {
     /** The task's decisions and their reasons, read by the REST extension (GET /jetstream/tasks). */
     private void startView(String connectorName, int taskId) {
         SourceTaskView.Sources sources = new SourceTaskView.Sources(sender::bufferedBytes, sender::inFlightBatches,
-                backpressure::paused, lag::totals, backpressure::assignedCount);
+                backpressure::paused, lag::totals, backpressure::assignedCount, environment::read);
         view = TaskView.register(connectorName, taskId, new SourceTaskView(config.sourceAlias(),
                 config.targetAlias(), config.compressionName(), batchPolicy, clock, metrics.deliveries(), sources)::view);
     }

@@ -20,8 +20,9 @@ import java.util.function.Supplier;
 /**
  * The view of one source-site task ({@code TaskView}, read by {@code GET /jetstream/tasks} and
  * {@code ./jetstream explain}): the batching caps in force and why, the model's inputs and its
- * predicted latency against the measured one, the constraint that binds, what was delivered, the
- * sender's buffer and the replication lag. Member names are snake_case and documented in
+ * predicted latency against the measured one, the constraint the model sees binding, the operating
+ * point measured under either policy with the constraint that binds it and the grid cell it resembles
+ * ({@link TaskEnvironment}), what was delivered, the sender's buffer and the replication lag. Member names are snake_case and documented in
  * docs/monitoring.md ("Why is it doing that?").
  *
  * <p>Thread-safety: read on the worker's REST threads; everything it reads is thread-safe.
@@ -31,9 +32,13 @@ final class SourceTaskView {
     /** Below this utilisation nothing is near capacity: the batch size is a pure latency trade-off. */
     static final double BINDING_UTILISATION = 0.5;
 
-    /** What the view reads of the running task besides its policy and deliveries. */
+    /**
+     * What the view reads of the running task besides its policy and deliveries; {@code environment}
+     * is where it runs ({@link TaskEnvironment#read}).
+     */
     record Sources(LongSupplier bufferedBytes, IntSupplier inFlightBatches, BooleanSupplier paused,
-                   Supplier<ReplicationLag.Figures> lag, IntSupplier assignedPartitions) {
+                   Supplier<ReplicationLag.Figures> lag, IntSupplier assignedPartitions,
+                   Supplier<TaskEnvironment.Reading> environment) {
     }
 
     private final String sourceAlias;
@@ -80,6 +85,11 @@ final class SourceTaskView {
             view.put("model_inputs", inputs(explanation.inputs()));
         }
         view.put("binding_constraint", binding(decision.reason(), explanation));
+        TaskEnvironment.Reading environment = sources.environment().get();
+        view.put("operating_point", TaskEnvironment.operatingPoint(environment,
+                sources.assignedPartitions().getAsInt()));
+        view.put("resembles_cell", TaskEnvironment.resemblesCell(environment.cell()));
+        view.put("binds", TaskEnvironment.binds(environment.binds()));
         view.put("deliveries", deliveries.view(System.currentTimeMillis()));
         view.put("sender", sender());
         view.put("lag", lag());

@@ -4,6 +4,8 @@ import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jetstream.kafka.core.environment.CpuLoad;
+import io.jetstream.kafka.core.environment.OperatingPointMonitor;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
@@ -33,8 +35,11 @@ class SourceSiteMetricsDocTest {
                     tp -> 0L, () -> 0L, metrics::meanRecordBytes, System::nanoTime, metrics);
             lag.assign(List.of(p0));
             lag.refresh();
-            BatchingGauges.register(metrics::gauge, new FixedBatchPolicy(BatchDecision.of(10, 1_000,
-                    Duration.ofMillis(5), 1, 1_000L, DecisionReason.FIXED)), () -> 0L);
+            FixedBatchPolicy policy = new FixedBatchPolicy(BatchDecision.of(10, 1_000, Duration.ofMillis(5), 1,
+                    1_000L, DecisionReason.FIXED));
+            BatchingGauges.register(metrics::gauge, policy, () -> 0L);
+            new TaskEnvironment(new OperatingPointMonitor(policy), () -> 0L, () -> false, () -> 0,
+                    () -> CpuLoad.UNKNOWN).registerGauges(metrics::gauge);
             FakeSourceCluster source = new FakeSourceCluster("down");
             metrics.originGauges(new OversizedRecords(null, true, () -> 1_000L), new TopicIncarnations(source),
                     new OriginCoverage(source));
@@ -46,7 +51,8 @@ class SourceSiteMetricsDocTest {
                 }
             }
             assertThat(names).contains(ReplicationLag.LAG_RECORDS, ReplicationLag.CATCH_UP, "heartbeats-sent-total",
-                            "batch-decision-reason", "unvouched-offset-jumps-total")
+                            "batch-decision-reason", "unvouched-offset-jumps-total", "binding-constraint",
+                            "resembles-grid-cell")
                     .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
                             .contains("`" + name + "`"));
         }

@@ -208,6 +208,14 @@ final class ExplainReport {
         lines.add("why: " + why(task));
         lines.add("latency: " + latency(task));
         lines.add("binding: " + binding(task.path("binding_constraint")));
+        JsonNode cell = task.get("resembles_cell");
+        if (cell != null && cell.isObject()) {
+            lines.add("environment: " + environment(cell));
+        }
+        JsonNode binds = task.get("binds");
+        if (binds != null && binds.isObject()) {
+            lines.add("binds: " + text(binds, "name") + " - " + text(binds, "evidence"));
+        }
         JsonNode in = task.get("model_inputs");
         if (in != null) {
             lines.add("model inputs: " + count(num(in, "arrival_records_per_second")) + " records/s arriving, "
@@ -300,6 +308,20 @@ final class ExplainReport {
             case "far-end" -> "the destination's per-batch cost (" + percent(utilisation) + " busy)";
             default -> String.valueOf(name);
         };
+    }
+
+    /**
+     * The environment grid's cell the task resembles, with the cell's axes and what differs: "resembles
+     * grid cell d75 (40 Mbit/s, 75 ms one way, 1 KiB records, 6 partitions; differs on: uplink at least
+     * 12 Mbit/s measured)".
+     */
+    static String environment(JsonNode cell) {
+        List<String> differs = new ArrayList<>();
+        cell.path("differs_on").forEach(d -> differs.add(d.asText()));
+        return "resembles grid cell " + text(cell, "name") + " (" + count(num(cell, "uplink_bits_per_second") / 1e6)
+                + " Mbit/s, " + count(num(cell, "one_way_delay_ms")) + " ms one way, " + bytes(num(cell, "value_bytes"))
+                + " records, " + count(num(cell, "partitions")) + " partitions; "
+                + (differs.isEmpty() ? "close on every axis" : "differs on: " + String.join(", ", differs)) + ")";
     }
 
     /** A destination-site task's figures, in words. */

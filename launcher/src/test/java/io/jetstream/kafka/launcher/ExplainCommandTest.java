@@ -85,13 +85,16 @@ class ExplainCommandTest {
         assertThat(outcome.exitCode()).as(outcome.output()).isZero();
         assertThat(outcome.output()).contains("jetstream-source task 0 (source-site, A -> B, adaptive batching, zstd)")
                 .contains("latency: the model predicts 41 ms against 55 ms measured")
+                .contains("environment: resembles grid cell default (40 Mbit/s, 25 ms one way, 1 KiB records,")
+                .contains("binds: none - sending 3.9 MB/s")
                 .contains("Relay " + url + " (a1, DRAINING, 0 data connections, 0 B buffered)")
                 .contains("route direct: weight 1.00")
                 .endsWith("OK: 2 of 2 endpoints answered, 1 JetStream task explained, 0 failed\n");
 
         Launcher.Outcome json = Launcher.run("explain", "--connect", url, "--json");
         assertThat(json.exitCode()).isZero();
-        assertThat(json.output()).contains("\"ok\" : true").contains("\"batch_policy\" : \"adaptive\"");
+        assertThat(json.output()).contains("\"ok\" : true").contains("\"batch_policy\" : \"adaptive\"")
+                .contains("\"resembles_cell\" : {").contains("\"binds\" : {");
     }
 
     @Test

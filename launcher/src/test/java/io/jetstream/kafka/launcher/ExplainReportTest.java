@@ -31,6 +31,20 @@ class ExplainReportTest {
                              "path_throughput_bytes_per_second":4700000,"rtt_ms":50,"ack_latency_ms":62,
                              "fixed_delay_ms":0,"backlog_records":0},
              "binding_constraint":{"name":"link","utilisation":0.83},
+             "operating_point":{"base_rtt_ms":50,"one_way_delay_ms":25,"arrival_records_per_second":2000,
+                                "arrival_bytes_per_second":2048000,"mean_record_bytes":1024,
+                                "sent_wire_bytes_per_second":3900000,"delivered_wire_bytes_per_second":3900000,
+                                "delivered_peak_bytes_per_second":4700000,"path_throughput_bytes_per_second":null,
+                                "link_utilisation":0.83,"records_per_batch":1150,"active_partitions":6,
+                                "assigned_partitions":6,"in_flight_batches":3,"in_flight_bytes":1258291,
+                                "window_batches":8,"window_bytes":67108864,"window_fullness":0.3,
+                                "backlog_records":0,"backlog_bytes":0,"records_wait":false,"jvm_cpu_cores":0.4,
+                                "available_cores":4,"machine_cpu_load":0.2},
+             "resembles_cell":{"name":"default","index":0,"moves":"-","uplink_bits_per_second":40000000,
+                               "one_way_delay_ms":25,"value_bytes":1024,"partitions":6,"distance":0.0,
+                               "differs_on":[]},
+             "binds":{"name":"none",
+                      "evidence":"sending 3.9 MB/s, path peak 4.7 MB/s; latency is the linger (3.0 ms) plus the round trip (50 ms)"},
              "deliveries":{"batches_sent":1234,"records_sent":123500,"records_acked":123456,"batches_acked":1230,
                            "uncompressed_bytes_sent":126464000,"wire_bytes_sent":72084480,"last_ack_age_ms":20,
                            "records_resent":0,"nacks":0,"ack_timeouts":0},
@@ -91,6 +105,10 @@ class ExplainReportTest {
                 "latency: the model predicts 41 ms against 55 ms measured (oldest record in a batch to its"
                         + " acknowledgement, recent batches)",
                 "binding: the path's throughput (link 83% busy)",
+                "environment: resembles grid cell default (40 Mbit/s, 25 ms one way, 1 KiB records, 6 partitions;"
+                        + " close on every axis)",
+                "binds: none - sending 3.9 MB/s, path peak 4.7 MB/s; latency is the linger (3.0 ms) plus the round"
+                        + " trip (50 ms)",
                 "model inputs: 2,000 records/s arriving, 1 KiB per record, compression ratio 0.57, path 4.7 MB/s,"
                         + " round trip 50 ms, acks after 62 ms, backlog 0 records",
                 "delivered: 123,456 records acknowledged of 123,500 sent in 1,234 batches, 72.1 MB on the wire;"
@@ -117,10 +135,42 @@ class ExplainReportTest {
         ObjectNode task = (ObjectNode) json(SOURCE_TASK);
         ObjectNode lag = (ObjectNode) task.path("lag");
         lag.putNull("catch_up_seconds");
-        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("; lag 120 records (120 KiB), catch-up never at"
-                + " current rates");
+        assertThat(senderLine(task)).endsWith("; lag 120 records (120 KiB), catch-up never at current rates");
         lag.put("records", 0).put("bytes", 0).put("catch_up_seconds", 0);
-        assertThat(ExplainReport.sourceLines(task).get(6)).endsWith("6 partitions; caught up (no lag)");
+        assertThat(senderLine(task)).endsWith("6 partitions; caught up (no lag)");
+    }
+
+    private static String senderLine(JsonNode task) {
+        return ExplainReport.sourceLines(task).stream().filter(line -> line.startsWith("sender: ")).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void theGridCellTheTaskResemblesAndWhatBindsItAreSaidWithTheirFigures() throws Exception {
+        ObjectNode task = (ObjectNode) json(SOURCE_TASK);
+        task.set("resembles_cell", json("{\"name\":\"d75\",\"index\":4,\"moves\":\"75 ms one way\","
+                + "\"uplink_bits_per_second\":40000000,\"one_way_delay_ms\":75,\"value_bytes\":1024,"
+                + "\"partitions\":6,\"distance\":0.0,\"differs_on\":[\"uplink at least 12 Mbit/s measured\"]}"));
+        task.set("binds", json("{\"name\":\"round-trip\",\"evidence\":\"window 95% full (31/32 batches) at"
+                + " 3.1 MB/s, path peak 4.9 MB/s, RTT 150 ms\"}"));
+
+        assertThat(ExplainReport.sourceLines(task)).contains(
+                "environment: resembles grid cell d75 (40 Mbit/s, 75 ms one way, 1 KiB records, 6 partitions;"
+                        + " differs on: uplink at least 12 Mbit/s measured)",
+                "binds: round-trip - window 95% full (31/32 batches) at 3.1 MB/s, path peak 4.9 MB/s, RTT 150 ms");
+        task.set("resembles_cell", json("{\"name\":\"r100-p1200\",\"uplink_bits_per_second\":40000000,"
+                + "\"one_way_delay_ms\":25,\"value_bytes\":100,\"partitions\":1200,\"differs_on\":"
+                + "[\"one-way delay 60 ms measured\",\"records of 300 B measured\"]}"));
+        assertThat(ExplainReport.sourceLines(task)).contains("environment: resembles grid cell r100-p1200 (40 Mbit/s,"
+                + " 25 ms one way, 100 B records, 1,200 partitions; differs on: one-way delay 60 ms measured, records of"
+                + " 300 B measured)");
+    }
+
+    @Test
+    void aTaskFromABuildWithoutTheOperatingPointHasNeitherLine() throws Exception {
+        assertThat(ExplainReport.sourceLines(json(FIXED_TASK)))
+                .noneSatisfy(line -> assertThat(line).startsWith("environment:"))
+                .noneSatisfy(line -> assertThat(line).startsWith("binds:"));
     }
 
     @Test
@@ -186,6 +236,10 @@ class ExplainReportTest {
         assertThat(json.path("relays").get(0).path("routes").get(0).path("cost_per_gb").asDouble()).isEqualTo(0.02);
         assertThat(json.path("workers").get(0).path("tasks").get(0).path("reason").asText())
                 .isEqualTo("latency-optimal");
+        JsonNode task = json.path("workers").get(0).path("tasks").get(0);
+        assertThat(task.path("binds").path("name").asText()).as("passed through").isEqualTo("none");
+        assertThat(task.path("resembles_cell").path("name").asText()).isEqualTo("default");
+        assertThat(task.path("operating_point").path("delivered_peak_bytes_per_second").asDouble()).isEqualTo(4.7e6);
     }
 
     @Test

@@ -222,6 +222,10 @@ public final class LinkMonitor {
         return inFlightBytes;
     }
 
+    public int inFlightBatches() {
+        return inFlightBatches;
+    }
+
     public LinkEstimates estimates(long nowNanos) {
         return new LinkEstimates(bytesPerSecond(nowNanos), nanosPerByte.samples(), delivered.perSecond(nowNanos),
                 baseRttNanos(nowNanos),
