@@ -135,6 +135,16 @@ class EnvironmentGridTest {
     }
 
     @Test
+    void theCellsAreTheOnesATaskComparesItselfWith() {
+        // ./jetstream explain names the cell a running task resembles from core's copy of the grid
+        assertThat(EnvironmentGrid.cells(false)).extracting(c -> c.name() + " " + c.uplinkBitsPerSecond() + " "
+                + c.oneWayDelayMs() + " " + c.valueBytes() + " " + c.partitions())
+                .containsExactlyElementsOf(io.jetstream.kafka.core.environment.GridCell.GRID.stream()
+                        .map(c -> c.name() + " " + c.uplinkBitsPerSecond() + " " + c.oneWayDelayMs() + " "
+                                + c.valueBytes() + " " + c.partitions()).toList());
+    }
+
+    @Test
     void cellsAreSelectedByNameInTheGridsOrder() {
         List<EnvironmentGrid.Cell> cells = EnvironmentGrid.cells(false);
         assertThat(EnvironmentGrid.select(cells, List.of("p1200", "d5")).stream().map(EnvironmentGrid.Cell::name))
