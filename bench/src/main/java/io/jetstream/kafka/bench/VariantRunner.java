@@ -119,8 +119,12 @@ final class VariantRunner {
             try (ArrivalProbe probe = new ArrivalProbe(cluster.bootstrapB(), run.destination, recordBytesAtB)) {
                 run.produced.add(warmUp(run, probe));
                 // the grid's warm-up round settles the compilers of a cell's new JVMs whatever the plan's warm-up
-                if (plan.warmup().compareTo(CompilerSettling.STEP) >= 0 || Variants.JS_WARMUP.equals(variant.id())) {
-                    run.produced.addAll(settle(run, probe));
+                if (plan.warmup().compareTo(CompilerSettling.STEP) >= 0) {
+                    run.produced.addAll(settle(run, probe, CompilerSettling.maxSteps()));
+                    run.mark("compilers settled");
+                } else if (Variants.JS_WARMUP.equals(variant.id())) {
+                    run.produced.addAll(settle(run, probe, (int) (EnvironmentGrid.WARMUP_ROUND_SETTLING.toMillis()
+                            / CompilerSettling.STEP.toMillis())));
                     run.mark("compilers settled");
                 }
                 java.util.Optional<EventSchedule> schedule = plan.eventSchedule(variant.routes());
@@ -366,7 +370,7 @@ final class VariantRunner {
      * the variant's processes and of both brokers are quiet ({@link CompilerSettling}), so that the
      * phases measure replication, not compilation, whichever variant runs first.
      */
-    private List<ProducedLog> settle(Run run, ArrivalProbe probe) throws Exception {
+    private List<ProducedLog> settle(Run run, ArrivalProbe probe, int maxSteps) throws Exception {
         List<String> watched = new ArrayList<>(run.replicator.processes());
         watched.add("broker-A");
         watched.add("broker-B");
@@ -375,7 +379,7 @@ final class VariantRunner {
         long records = Math.max(1, Math.round(plan.warmupRate() * CompilerSettling.STEP.toMillis() / 1000.0));
         Map<String, Double> busy = Map.of();
         int steps = 0;
-        while (steps < CompilerSettling.maxSteps()) {
+        while (steps < maxSteps) {
             Workload step = new Workload(spec(run.topic, plan.partitions(), records, plan.warmupRate(), plan.valueBytes()),
                     cluster.bootstrapA());
             ArrivalProbe.RunProgress progress = probe.track(step.runId(), false);
