@@ -71,10 +71,11 @@ public final class EnvironmentGrid {
     public static final List<String> FORMER_DEFAULTS_CELLS = List.of("default", "p1200", "r100-p1200");
 
     /**
-     * How long the warm-up round waits at most for quiet compilers (the {@link CompilerSettling} steps): in
-     * the run of 6 December 2026 (grid3) it waited 110-130 s in every cell and the compilers were still
-     * busy at the next variant (0.3-0.5 JIT cores in its latency phase) — a longer wait buys little, and
-     * the grid must fit its hour.
+     * How long the warm-up round waits at most, after its backlog drain, for quiet compilers (the
+     * {@link CompilerSettling} steps). In the run of 6 December 2026 (grid3) it waited 110-130 s in every cell
+     * before its own phases and the compilers were busy again at the next variant (0.3-0.5 JIT cores in its
+     * latency phase): the drain is what sets them going, so the wait follows it, and is shorter, for the
+     * grid must fit its hour.
      */
     static final Duration WARMUP_ROUND_SETTLING = Duration.ofSeconds(40);
 
@@ -184,14 +185,15 @@ public final class EnvironmentGrid {
      * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
      * uplink for at least 10 s and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
      * compression the records get (about 1.7x), within 20-250 MB and at most 500,000 records; the warm-up
-     * is half the backlog as a burst (every JVM of a cell is new: the burst runs the busy path until the
-     * JIT has compiled it, so that the variant that runs first is not measured while its workers compile),
+     * is a quarter of the backlog as a burst (it compiles the busy path of the variant's new relay JVMs),
      * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
      * no settling steps follow (waiting until every compiler is quiet took up to 120 s per variant: the
-     * grid would not fit its hour) except in the warm-up round ({@code js-warmup}), which waits for them
-     * (up to {@link CompilerSettling#MAX}) so that the compared variants run on quiet compilers: in a run
-     * without that, the JIT threads of the workers and brokers took about a core of the two during the
-     * second variant of each cell, and its p50 was 30 ms above the same settings run later; no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
+     * grid would not fit its hour). Every JVM of a cell is new, so the warm-up round ({@code js-warmup})
+     * runs first and, after its backlog drain, waits for quiet compilers (at most
+     * {@link #WARMUP_ROUND_SETTLING}): without a warm-up round the first variant of each cell had its p50
+     * 20-30 ms above the same settings run later, and with the round settling before its own phases the
+     * variant after it still measured 0.3-0.5 JIT cores in its latency phase (the round's drain set the
+     * compilers going again); no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
      * phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
@@ -203,7 +205,7 @@ public final class EnvironmentGrid {
         if (quick) {
             backlog = Math.min(backlog, 8e6);
         }
-        long burst = quick ? 0 : Math.round(backlog / 2);
+        long burst = quick ? 0 : Math.round(backlog / 4);
         return base.withValueBytes(cell.valueBytes())
                 .withPartitions(cell.partitions())
                 .withNetwork(base.network(), cell.uplinkBitsPerSecond(), Duration.ofMillis(cell.oneWayDelayMs()))

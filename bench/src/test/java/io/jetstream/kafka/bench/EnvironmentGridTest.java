@@ -57,7 +57,7 @@ class EnvironmentGridTest {
         assertThat(plan.latencyRate()).isEqualTo(114);
         assertThat(plan.latencyPhase().toSeconds()).isEqualTo(10L);
         assertThat(plan.warmup()).as("no settling steps: the grid must fit its hour").isLessThan(CompilerSettling.STEP);
-        assertThat(plan.warmupBurstBytes()).isEqualTo(plan.backlogBytes() / 2);
+        assertThat(plan.warmupBurstBytes()).isEqualTo(plan.backlogBytes() / 4);
         assertThat(plan.uplinkBitsPerSecond()).isEqualTo(10_000_000L);
         assertThat(plan.backlogBytes()).isEqualTo(21_250_000L);
         assertThat(plan.idlePhase()).isZero();
