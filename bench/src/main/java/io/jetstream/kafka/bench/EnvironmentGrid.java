@@ -29,10 +29,9 @@ import java.util.Optional;
  * until the JIT compilers of the cell's new brokers and workers are quiet, so that nothing compared runs while
  * they compile; reported, never compared):
  * JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
- * 5 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
+ * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
- * throughput), in the cells where steady CPU weighs most ({@link #FORMER_DEFAULTS_CELLS}) the defaults
- * until December 2026 ({@code js-1route-fixed-linger20}: the same caps, 20 ms linger), MirrorMaker 2 tuned once for the default
+ * throughput), MirrorMaker 2 tuned once for the default
  * cell ({@code mm2-tuned-once}) and, where its tuning rule gives a different configuration for the cell
  * (more than {@value Mm2Configs#MANY_PARTITIONS} partitions), MirrorMaker 2 tuned for the cell
  * ({@code mm2-tuned-src}); elsewhere the once-tuned configuration is the cell's tuned one.
@@ -60,15 +59,7 @@ public final class EnvironmentGrid {
 
     /** The fixed settings, the defaults among them: the best of these is a cell's "best fixed". */
     public static final List<String> FIXED = List.of(Variants.JS_1_ROUTE, Variants.JS_1_ROUTE_FIXED_MEDIUM,
-            Variants.JS_1_ROUTE_FIXED_LARGE, Variants.JS_1_ROUTE_FIXED_LINGER20);
-
-    /**
-     * The cells that also run the defaults until December 2026 ({@code js-1route-fixed-linger20}): a 20 ms
-     * linger costs a record up to 15 ms more than today's 5 ms and the relays and destination fewer frames a
-     * second at a steady rate; these cells (the default one and the two at 1,200 partitions that differ only in
-     * record size) weigh the two in the same run. Not everywhere: the grid must fit its hour.
-     */
-    public static final List<String> FORMER_DEFAULTS_CELLS = List.of("default", "p1200", "r100-p1200");
+            Variants.JS_1_ROUTE_FIXED_LARGE);
 
     /**
      * How long the warm-up round waits at most, after its backlog drain, for quiet compilers (the
@@ -164,9 +155,6 @@ public final class EnvironmentGrid {
         if (!quick) {
             ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
             ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
-            if (FORMER_DEFAULTS_CELLS.contains(cell.name())) {
-                ids.add(Variants.JS_1_ROUTE_FIXED_LINGER20);
-            }
         }
         ids.add(Variants.MM2_TUNED_ONCE);
         if (!quick && mm2RetunedDiffers(cell)) {

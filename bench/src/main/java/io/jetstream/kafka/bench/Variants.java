@@ -23,7 +23,6 @@ public final class Variants {
     public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
     public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
-    public static final String JS_1_ROUTE_FIXED_LINGER20 = "js-1route-fixed-linger20";
     public static final String JS_HETERO_ADAPTIVE = "js-hetero-adaptive";
     public static final String JS_HETERO_ROUND_ROBIN = "js-hetero-rr";
     public static final String JS_1_ROUTE_DIRECT = "js-1route-direct";
@@ -66,10 +65,6 @@ public final class Variants {
                 Map.of("batch.policy", "fixed", "batch.max.records", "32", "batch.linger.ms", "2")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM, "JetStream, 1 route, fixed: 256 records, 5 ms linger",
                 Map.of("batch.policy", "fixed", "batch.max.records", "256", "batch.linger.ms", "5")));
-        // The shipped defaults until 6 December 2026 (a 20 ms linger, the caps of today's defaults): the grid
-        // weighs the 5 ms linger that replaced it (lower latency) against its steady CPU, in the same run.
-        add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LINGER20, "JetStream, 1 route, fixed: the defaults' caps, 20 ms"
-                + " linger (the defaults until December 2026)", Map.of("batch.policy", "fixed", "batch.linger.ms", "20")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
                 Map.of("batch.policy", "fixed", "batch.max.bytes", "4194304", "batch.linger.ms", "100")));
         // The heterogeneous scenario's routes (Heterogeneous): priced, capped adaptive routing against round-robin.

@@ -71,17 +71,16 @@ class EnvironmentGridTest {
         assertThat(smallPlan.valueBytes()).isEqualTo(100);
         assertThat(smallPlan.partitions()).isEqualTo(1200);
         assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
-        assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run; the former defaults"
-                        + " weigh their steady CPU against today's")
+        assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run")
                 .containsExactly("js-warmup", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
-                        "js-1route-fixed-linger20", "mm2-tuned-once", "mm2-tuned-src");
+                        "mm2-tuned-once", "mm2-tuned-src");
     }
 
     @Test
     void theVerdictComparesTheDefaultsWithTheBestFixedSettingAndMm2OnceWithMm2ForTheCell() {
         List<EnvironmentGrid.Row> rows = List.of(
                 row("js-1route", 8.0, 120), row("js-1route-fixed-medium", 6.0, 100), row("js-1route-fixed-large", 8.5, 300),
-                row("js-1route-fixed-linger20", 7.9, 110), row("mm2-tuned-once", 2.0, 4000), row("mm2-tuned-src", 7.0, 150));
+                row("mm2-tuned-dst", 7.9, 110), row("mm2-tuned-once", 2.0, 4000), row("mm2-tuned-src", 7.0, 150));
 
         EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
 

@@ -129,7 +129,7 @@ public class SourceSiteConfig extends AbstractConfig {
                 .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.MEDIUM, "Upper bound of the records in a batch.",
                         BATCHING, 3, Width.SHORT, "Batch max records")
-                .define(BATCH_LINGER_MS, Type.LONG, 5L, ConfigDef.Range.between(0, 60_000),
+                .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
                                 + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks). "
                                 + "While sealed batches wait for the in-flight window, a partition with batches "

@@ -84,7 +84,7 @@ class SourceSiteConfigTest {
     void typedAccessorsOfAValidConfig() {
         SourceSiteConfig config = new SourceSiteConfig(valid());
         assertThat(config.compressionName()).isEqualTo("zstd");
-        assertThat(config.batchLinger().toMillis()).isEqualTo(5);
+        assertThat(config.batchLinger().toMillis()).isEqualTo(20);
         assertThat(config.relays("my-connector").streamId()).isEqualTo("my-connector");
         assertThat(config.relays("x").relays()).hasSize(2);
     }

@@ -43,8 +43,8 @@ final class BenchArguments {
                     + " the best static split; heterogeneous: three routes"
                     + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
                     + " against round-robin, output <scenario>-heterogeneous; grid: the environment grid, eleven cells"
-                    + " of uplink, delay, record size and partitions (~95 minutes), each a steady run of JetStream's defaults, fixed"
-                    + " settings, the former defaults in three cells and MM2 tuned once, output <out>/grid.json and grid.md)")
+                    + " of uplink, delay, record size and partitions (~60-65 minutes), each a steady run of JetStream's defaults, fixed"
+                    + " settings and MM2 tuned once, output <out>/grid.json and grid.md)")
     private String load;
 
     /** The {@code --scenario} value that runs the environment grid ({@link io.jetstream.kafka.bench.EnvironmentGrid}). */
