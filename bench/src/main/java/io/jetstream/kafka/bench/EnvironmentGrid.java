@@ -31,7 +31,7 @@ import java.util.Optional;
  * JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
  * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
- * throughput), adaptive batching ({@code js-1route-adaptive}), MirrorMaker 2 tuned once for the default
+ * throughput), MirrorMaker 2 tuned once for the default
  * cell ({@code mm2-tuned-once}) and, where its tuning rule gives a different configuration for the cell
  * (more than {@value Mm2Configs#MANY_PARTITIONS} partitions), MirrorMaker 2 tuned for the cell
  * ({@code mm2-tuned-src}); elsewhere the once-tuned configuration is the cell's tuned one.
@@ -146,7 +146,6 @@ public final class EnvironmentGrid {
         if (!quick) {
             ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
             ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
-            ids.add(Variants.JS_1_ROUTE_ADAPTIVE);
         }
         ids.add(Variants.MM2_TUNED_ONCE);
         if (!quick && mm2RetunedDiffers(cell)) {
@@ -240,8 +239,7 @@ public final class EnvironmentGrid {
      * where a variant is missing or failed.
      */
     public record Verdict(String cell, String bestFixedThroughput, double throughputVsBest, String bestFixedP99,
-                          double p99VsBest, double adaptiveThroughputVsDefaults, double adaptiveP99VsDefaults,
-                          double mm2OnceVsCell, double defaultsVsMm2Once, boolean allDelivered) {
+                          double p99VsBest, double mm2OnceVsCell, double defaultsVsMm2Once, boolean allDelivered) {
 
         /** Whether the defaults reach 0.9x the best fixed setting on both figures. */
         public boolean defaultsWithinTenPercent() {
@@ -258,7 +256,6 @@ public final class EnvironmentGrid {
                 .max(java.util.Comparator.comparingDouble(Row::recordMbS));
         Optional<Row> bestP99 = FIXED.stream().map(byVariant::get).filter(Objects::nonNull)
                 .min(java.util.Comparator.comparingLong(Row::p99Ms));
-        Optional<Row> adaptive = Optional.ofNullable(byVariant.get(Variants.JS_1_ROUTE_ADAPTIVE));
         Optional<Row> once = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_ONCE));
         Optional<Row> forCell = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_SRC)).or(() -> once);
         boolean allDelivered = rows.stream().filter(r -> r.cell().equals(cell)).allMatch(Row::ok);
@@ -266,8 +263,6 @@ public final class EnvironmentGrid {
                 ratio(defaults.map(Row::recordMbS), bestThroughput.map(Row::recordMbS)),
                 bestP99.map(Row::variant).orElse("-"),
                 ratio(bestP99.map(r -> (double) r.p99Ms()), defaults.map(r -> (double) r.p99Ms())),
-                ratio(adaptive.map(Row::recordMbS), defaults.map(Row::recordMbS)),
-                ratio(defaults.map(r -> (double) r.p99Ms()), adaptive.map(r -> (double) r.p99Ms())),
                 ratio(once.map(Row::recordMbS), forCell.map(Row::recordMbS)),
                 ratio(defaults.map(Row::recordMbS), once.map(Row::recordMbS)), allDelivered);
     }
@@ -295,11 +290,10 @@ public final class EnvironmentGrid {
     /** The verdict line of a cell. */
     public static String line(Verdict v) {
         return String.format(Locale.ROOT, "CELL cell=%s defaults_throughput_vs_best_fixed=%.2f (best %s)"
-                        + " defaults_p99_vs_best_fixed=%.2f (best %s) adaptive_vs_defaults_throughput=%.2f"
-                        + " adaptive_vs_defaults_p99=%.2f mm2_once_vs_mm2_cell=%.2f defaults_vs_mm2_once=%.2f"
-                        + " within_10pct=%s delivered=%s", v.cell(), v.throughputVsBest(), v.bestFixedThroughput(),
-                v.p99VsBest(), v.bestFixedP99(), v.adaptiveThroughputVsDefaults(), v.adaptiveP99VsDefaults(),
-                v.mm2OnceVsCell(), v.defaultsVsMm2Once(), v.defaultsWithinTenPercent(), v.allDelivered());
+                        + " defaults_p99_vs_best_fixed=%.2f (best %s) mm2_once_vs_mm2_cell=%.2f"
+                        + " defaults_vs_mm2_once=%.2f within_10pct=%s delivered=%s", v.cell(), v.throughputVsBest(),
+                v.bestFixedThroughput(), v.p99VsBest(), v.bestFixedP99(), v.mm2OnceVsCell(), v.defaultsVsMm2Once(),
+                v.defaultsWithinTenPercent(), v.allDelivered());
     }
 
     /** What a grid run gave: every row, every cell's verdict, and whether every variant delivered everything. */
@@ -365,13 +359,13 @@ public final class EnvironmentGrid {
                 }
             }
         }
-        md.append("\n| cell | defaults / best fixed, throughput | defaults vs best fixed, p99 | adaptive / defaults,"
-                + " throughput | MM2 once / MM2 for the cell | defaults / MM2 once | within 10% | delivered |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+        md.append("\n| cell | defaults / best fixed, throughput | defaults vs best fixed, p99 |"
+                + " MM2 once / MM2 for the cell | defaults / MM2 once | within 10% | delivered |\n");
+        md.append("|---|---:|---:|---:|---:|---|---|\n");
         for (Verdict v : verdicts) {
-            md.append(String.format(Locale.ROOT, "| %s | %.2f (%s) | %.2f (%s) | %.2f | %.2f | %.2f | %s | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %.2f (%s) | %.2f (%s) | %.2f | %.2f | %s | %s |%n",
                     v.cell(), v.throughputVsBest(), v.bestFixedThroughput(), v.p99VsBest(), v.bestFixedP99(),
-                    v.adaptiveThroughputVsDefaults(), v.mm2OnceVsCell(), v.defaultsVsMm2Once(),
+                    v.mm2OnceVsCell(), v.defaultsVsMm2Once(),
                     v.defaultsWithinTenPercent() ? "yes" : "no", v.allDelivered() ? "yes" : "no"));
         }
         return md.toString();

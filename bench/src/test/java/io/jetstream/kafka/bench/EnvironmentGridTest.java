@@ -63,7 +63,7 @@ class EnvironmentGridTest {
         assertThat(plan.idlePhase()).isZero();
         assertThat(plan.outputDir()).isEqualTo(dir.resolve("up10"));
         assertThat(plan.variants()).containsExactly("js-warmup", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
-                "js-1route-adaptive", "mm2-tuned-once");
+                "mm2-tuned-once");
 
         EnvironmentGrid.Cell small = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("r100-p1200"))
                 .findFirst().orElseThrow();
@@ -79,7 +79,7 @@ class EnvironmentGridTest {
     void theVerdictComparesTheDefaultsWithTheBestFixedSettingAndMm2OnceWithMm2ForTheCell() {
         List<EnvironmentGrid.Row> rows = List.of(
                 row("js-1route", 8.0, 120), row("js-1route-fixed-medium", 6.0, 100), row("js-1route-fixed-large", 8.5, 300),
-                row("js-1route-adaptive", 8.4, 110), row("mm2-tuned-once", 2.0, 4000), row("mm2-tuned-src", 7.0, 150));
+                row("mm2-tuned-once", 2.0, 4000), row("mm2-tuned-src", 7.0, 150));
 
         EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
 
@@ -88,7 +88,6 @@ class EnvironmentGridTest {
         assertThat(v.bestFixedP99()).isEqualTo("js-1route-fixed-medium");
         assertThat(v.p99VsBest()).isEqualTo(0.833);
         assertThat(v.defaultsWithinTenPercent()).isFalse();
-        assertThat(v.adaptiveThroughputVsDefaults()).isEqualTo(1.05);
         assertThat(v.mm2OnceVsCell()).isEqualTo(0.286);
         assertThat(v.defaultsVsMm2Once()).isEqualTo(4.0);
         assertThat(v.allDelivered()).isTrue();
@@ -99,13 +98,12 @@ class EnvironmentGridTest {
     @Test
     void withoutMm2RetunedTheOnceTunedConfigurationIsTheCellsAndAFailedVariantCountsAsNotDelivered() {
         List<EnvironmentGrid.Row> rows = new ArrayList<>(List.of(row("js-1route", 8.0, 120), row("mm2-tuned-once", 7.0, 150)));
-        rows.add(new EnvironmentGrid.Row("c", "js-1route-adaptive", 0, 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
+        rows.add(new EnvironmentGrid.Row("c", "js-1route-fixed-medium", 0, 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
 
         EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
 
         assertThat(v.mm2OnceVsCell()).isEqualTo(1.0);
         assertThat(v.throughputVsBest()).as("the defaults are the only fixed setting").isEqualTo(1.0);
-        assertThat(v.adaptiveThroughputVsDefaults()).isNaN();
         assertThat(v.allDelivered()).isFalse();
     }
 
