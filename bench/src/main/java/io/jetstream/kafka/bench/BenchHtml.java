@@ -149,7 +149,7 @@ public final class BenchHtml {
         html.append("</table>\n");
     }
 
-    /** The varying-rate load: every variant's steps, then the adaptive verdict (nothing with the steady load). */
+    /** The varying-rate load: every variant's steps, then the defaults' verdict (nothing with the steady load). */
     private static void steps(StringBuilder html, BenchResult r) {
         if (r.variants().stream().allMatch(v -> v.steps().isEmpty())) {
             return;
@@ -157,8 +157,7 @@ public final class BenchHtml {
         html.append("<h2>Varying rate: steps</h2>\n<table><tr><th class=\"l\">variant</th><th class=\"l\">step</th>"
                 + "<th>offered/s</th><th>delivered/s</th><th>kept up</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th>"
                 + "<th>records per batch</th><th>wire MB/s</th><th>replicator cores</th><th>machine cores</th>"
-                + "<th>tasks' batch cap (records)</th><th>linger ms</th><th class=\"l\">decision</th>"
-                + "<th>cap changes</th><th>path MB/s (model)</th></tr>\n");
+                + "<th>tasks' batch cap (records)</th><th>linger ms</th></tr>\n");
         for (VariantResult v : r.variants()) {
             for (VariantResult.Step s : v.steps()) {
                 html.append("<tr><td class=\"l\">").append(escape(v.id())).append("</td><td class=\"l\">")
@@ -171,27 +170,24 @@ public final class BenchHtml {
                 TaskMetricsReader.Decisions d = s.decisions();
                 cells(html, d == null ? List.of("-", "-") : List.of(String.valueOf(d.batchMaxRecordsMean()),
                         String.valueOf(d.lingerMsMean())));
-                html.append("<td class=\"l\">").append(escape(d == null ? "-" : d.decisionReason())).append("</td>");
-                cells(html, d == null ? List.of("-", "-") : List.of(Long.toString(d.decisionChanges()),
-                        String.valueOf(d.pathThroughputMbS())));
                 html.append("</tr>\n");
             }
         }
         html.append("</table>\n");
         RateComparison c = r.varyingRate();
         if (c == null) {
-            html.append("<p>No variant with batch.policy=adaptive completed: no verdict.</p>\n");
+            html.append("<p>The shipped defaults (" + Variants.JS_1_ROUTE + ") did not complete: no verdict.</p>\n");
             return;
         }
-        html.append("<h2>Varying rate: adaptive against the fixed settings</h2>\n<p>Figure of merit: ")
+        html.append("<h2>Varying rate: the shipped defaults against the fixed settings</h2>\n<p>Figure of merit: ")
                 .append(escape(c.figureOfMerit())).append(".</p>\n<table><tr><th class=\"l\">step</th>"
-                + "<th class=\"l\">best fixed (this step)</th><th>its p99 ms</th><th>adaptive p99 ms</th>"
+                + "<th class=\"l\">best fixed (this step)</th><th>its p99 ms</th><th>defaults p99 ms</th>"
                 + "<th>best fixed overall p99 ms</th><th>ratio</th><th>within 5%</th>"
                 + "<th class=\"l\">fell behind</th></tr>\n");
         for (RateComparison.StepVerdict v : c.steps()) {
             html.append("<tr><td class=\"l\">").append(escape(v.step())).append("</td><td class=\"l\">")
                     .append(escape(v.bestFixed() == null ? "(none kept up)" : v.bestFixed())).append("</td>");
-            cells(html, List.of(String.valueOf(v.bestFixedP99Ms()), Long.toString(v.adaptiveP99Ms()),
+            cells(html, List.of(String.valueOf(v.bestFixedP99Ms()), Long.toString(v.defaultsP99Ms()),
                     String.valueOf(v.bestFixedOverallP99Ms()), f2(v.ratio())));
             html.append(cell(v.within5Percent() ? "yes" : "no", v.within5Percent())).append("<td class=\"l\">")
                     .append(escape(String.join(", ", v.fellBehind()))).append("</td></tr>\n");
@@ -199,10 +195,8 @@ public final class BenchHtml {
         html.append("</table>\n<table>");
         row(html, "scores (geometric mean of the steps' p99, ms)", String.valueOf(c.scores()));
         row(html, "best fixed setting overall", String.valueOf(c.bestFixedOverall()));
-        html.append("<tr><th class=\"l\">").append(escape(c.adaptiveVariant())).append(" vs best fixed overall"
-                + " (target &ge; 1.25)</th>").append(cell(c.adaptiveVsBestFixed() == null ? "-"
-                : f2(c.adaptiveVsBestFixed()), c.targetMet())).append("</tr>");
-        row(html, "vs today's defaults (js-1route)", c.adaptiveVsDefault() == null ? "-" : f2(c.adaptiveVsDefault()));
+        row(html, escape(c.defaultsVariant()) + " (the shipped defaults) vs best fixed overall",
+                c.defaultsVsBestFixed() == null ? "-" : f2(c.defaultsVsBestFixed()));
         html.append("<tr><th class=\"l\">steps within 5% of the step's best fixed setting</th>")
                 .append(cell(c.stepsWithin5Percent() + " of " + c.stepsCompared(), c.everyStepWithin5Percent()))
                 .append("</tr><tr><th class=\"l\">throughput kept wherever the step's best fixed setting kept it</th>")

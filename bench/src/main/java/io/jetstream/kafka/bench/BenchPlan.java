@@ -186,8 +186,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     /**
      * The defaults of a scenario and load. Steady: see {@link #defaults(String, boolean, Path, String)}.
-     * Varying rate: the adaptive batch policy and the fixed sweep on one route
-     * ({@link Variants#varyingRateRun}, quick: adaptive and today's fixed defaults); a warm-up of a
+     * Varying rate: the shipped defaults and the fixed sweep on one route ({@link Variants#varyingRateRun},
+     * quick: the defaults and the sweep's small setting); a warm-up of a
      * 30 MB burst and 30 s at 1,000 records/s (quick: 3 s, no burst); no backlog phase (the schedule
      * has its own bursts; {@code backlogBytes} stays at its default and is not used).
      */

@@ -178,59 +178,55 @@ final class BenchReport {
 
     /** The varying-rate verdict's figures for the RESULT line. */
     static String rateFigures(RateComparison c) {
-        return String.format(Locale.ROOT, " adaptive=%s best_fixed=%s adaptive_vs_best_fixed=%s target_1.25x=%s"
-                        + " steps_within_5pct=%d/%d throughput_kept=%s", c.adaptiveVariant(), c.bestFixedOverall(),
-                c.adaptiveVsBestFixed() == null ? "-" : String.format(Locale.ROOT, "%.2f", c.adaptiveVsBestFixed()),
-                c.targetMet() ? "met" : "not_met", c.stepsWithin5Percent(), c.stepsCompared(),
-                c.throughputKept() ? "yes" : "no");
+        return String.format(Locale.ROOT, " defaults=%s best_fixed=%s defaults_vs_best_fixed=%s"
+                        + " steps_within_5pct=%d/%d throughput_kept=%s", c.defaultsVariant(), c.bestFixedOverall(),
+                c.defaultsVsBestFixed() == null ? "-" : String.format(Locale.ROOT, "%.2f", c.defaultsVsBestFixed()),
+                c.stepsWithin5Percent(), c.stepsCompared(), c.throughputKept() ? "yes" : "no");
     }
 
     /**
      * The varying-rate load: per variant and step, offered and delivered rate, p50/p99, records per batch
-     * and CPU; then the adaptive policy against the best fixed setting of each step and overall.
+     * and CPU; then the shipped defaults against the best fixed setting of each step and overall.
      */
     static void printSteps(PrintStream out, List<VariantResult> results, RateComparison comparison) {
         out.println();
-        out.printf(Locale.ROOT, "%-24s %-20s %9s %9s %6s %6s %7s %6s %7s %8s %s%n", "variant", "step", "offered/s",
-                "deliver/s", "p50", "p99", "rec/bat", "cores", "machine", "cap", "decision");
+        out.printf(Locale.ROOT, "%-24s %-20s %9s %9s %6s %6s %7s %6s %7s %8s%n", "variant", "step", "offered/s",
+                "deliver/s", "p50", "p99", "rec/bat", "cores", "machine", "cap");
         for (VariantResult v : results) {
             for (VariantResult.Step s : v.steps()) {
                 TaskMetricsReader.Decisions d = s.decisions();
-                out.printf(Locale.ROOT, "%-24s %-20s %9.0f %9.0f %6d %6d %7.1f %6.2f %7.2f %8s %s%s%n", v.id(), s.name(),
+                out.printf(Locale.ROOT, "%-24s %-20s %9.0f %9.0f %6d %6d %7.1f %6.2f %7.2f %8s%s%n", v.id(), s.name(),
                         s.offeredPerS(), s.deliveredPerS(), s.latencyP50Ms(), s.latencyP99Ms(), s.recordsPerBatch(),
                         s.replicatorCores(), s.machineCores(),
                         d == null || d.batchMaxRecordsMean() == null ? "-"
                                 : String.format(Locale.ROOT, "%.0f", d.batchMaxRecordsMean()),
-                        d == null ? "-" : d.decisionReason(), s.keptUp() ? "" : "  fell behind");
+                        s.keptUp() ? "" : "  fell behind");
             }
         }
         out.println("(rec/bat: records per batch at the ingress relay; cap: the tasks' batch-max-records, mean over"
-                + " the step; decision: their most frequent batch-decision-reason)");
+                + " the step)");
         if (comparison == null) {
-            out.println("(no variant with batch.policy=adaptive completed: no verdict)");
+            out.println("(the shipped defaults, " + Variants.JS_1_ROUTE + ", did not complete: no verdict)");
             return;
         }
         out.printf(Locale.ROOT, "%nfigure of merit: %s%n", comparison.figureOfMerit());
         out.printf(Locale.ROOT, "%-20s %-24s %8s %8s %10s %7s %s%n", "step", "best fixed (this step)", "its p99",
-                "adaptive", "best fixed overall", "ratio", "within 5%");
+                "defaults", "best fixed overall", "ratio", "within 5%");
         for (RateComparison.StepVerdict v : comparison.steps()) {
             out.printf(Locale.ROOT, "%-20s %-24s %8s %8d %10s %7.2f %s%n", v.step(),
                     v.bestFixed() == null ? "(none kept up)" : v.bestFixed(),
-                    v.bestFixedP99Ms() == null ? "-" : v.bestFixedP99Ms().toString(), v.adaptiveP99Ms(),
+                    v.bestFixedP99Ms() == null ? "-" : v.bestFixedP99Ms().toString(), v.defaultsP99Ms(),
                     v.bestFixedOverallP99Ms() == null ? "-" : v.bestFixedOverallP99Ms().toString(), v.ratio(),
                     (v.within5Percent() ? "yes" : "no") + (v.fellBehind().isEmpty() ? ""
                             : "  fell behind: " + String.join(", ", v.fellBehind())));
         }
         out.printf(Locale.ROOT, "scores (geometric mean of the steps' p99, ms): %s%n", comparison.scores());
-        out.printf(Locale.ROOT, "%s vs the best fixed setting overall (%s): %s (target >= %.2f: %s); vs today's"
-                        + " defaults: %s; within 5%% of the step's best fixed setting in %d of %d steps (%s);"
-                        + " throughput kept wherever the step's best fixed setting kept it: %s%n",
-                comparison.adaptiveVariant(), comparison.bestFixedOverall(),
-                comparison.adaptiveVsBestFixed() == null ? "-" : String.format(Locale.ROOT, "%.2fx",
-                        comparison.adaptiveVsBestFixed()), RateComparison.TARGET,
-                comparison.targetMet() ? "met" : "not met",
-                comparison.adaptiveVsDefault() == null ? "-" : String.format(Locale.ROOT, "%.2fx",
-                        comparison.adaptiveVsDefault()), comparison.stepsWithin5Percent(),
+        out.printf(Locale.ROOT, "%s (the shipped defaults) vs the best fixed setting overall (%s): %s; within 5%%"
+                        + " of the step's best fixed setting in %d of %d steps (%s); throughput kept wherever the"
+                        + " step's best fixed setting kept it: %s%n",
+                comparison.defaultsVariant(), comparison.bestFixedOverall(),
+                comparison.defaultsVsBestFixed() == null ? "-" : String.format(Locale.ROOT, "%.2fx",
+                        comparison.defaultsVsBestFixed()), comparison.stepsWithin5Percent(),
                 comparison.stepsCompared(), comparison.everyStepWithin5Percent() ? "met" : "not met",
                 comparison.throughputKept() ? "yes" : "no");
     }

@@ -10,7 +10,7 @@ import java.util.Map;
  * the headline variant (JetStream with the most routes and the shipped defaults that ran);
  * {@code link_capacity_mb_s} is one uplink's cap; {@code comparison} holds the ratios between
  * variants and {@code targets} issue 10's goals with the measured values; {@code varyingRate} the
- * varying-rate load's verdict (adaptive against the fixed sweep, issue 13), null with the steady load.
+ * varying-rate load's verdict (the shipped defaults against the fixed sweep), null with the steady load.
  */
 public record BenchResult(
         String scenario,

@@ -36,7 +36,8 @@ public record RateStep(String name, double ratePerS, Duration duration, long bur
      * Below what the producer reached in every paced burst that day: paced at 10,000 it reached only
      * 8,766 once (the fixed-small variant's burst-2 at 11:51 UTC), and a variant whose producer falls
      * short of the pace gets less backlog than the others, so a shorter drain into the step after it
-     * (that variant's after-burst p99 was 218 ms, the adaptive one's, offered 9,942, 739 ms).
+     * (that variant's after-burst p99 was 218 ms, that of the adaptive batch policy's variant, since removed,
+     * offered 9,942, 739 ms).
      */
     static final double BURST_PACE_OVER_TOP = 8.0 / 6;
 

@@ -25,9 +25,7 @@ public final class TaskMetricsAgent {
 
     /** The metrics written, in this order. */
     static final List<String> METRICS = List.of("batch-max-records", "batch-linger-seconds", "window-batches",
-            "batch-decision-reason", "batch-decision-changes", "predicted-latency-seconds",
-            "path-throughput-bytes-per-second", "path-rtt-seconds", "batch-records-avg", "in-flight-batches",
-            "records-in-total", "batches-sent-total");
+            "batch-records-avg", "in-flight-batches", "records-in-total", "batches-sent-total");
 
     /**
      * Kafka's own client and Connect task metrics, written as {@code <epoch ms> ~<type> <id> <metric>=<value> ...}

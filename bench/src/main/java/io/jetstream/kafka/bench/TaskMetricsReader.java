@@ -41,18 +41,9 @@ public final class TaskMetricsReader {
      * @param batchMaxRecordsMean  mean of {@code batch-max-records}
      * @param batchMaxRecordsMax   largest {@code batch-max-records}
      * @param lingerMsMean         mean of {@code batch-linger-seconds}, in ms
-     * @param decisionReason       the most frequent {@code batch-decision-reason} (names as in docs/operations.md)
-     * @param decisionChanges      growth of {@code batch-decision-changes} over the window, summed over the tasks
-     * @param pathThroughputMbS    mean of {@code path-throughput-bytes-per-second}, MB/s (null with fixed caps)
-     * @param predictedLatencyMs   mean of {@code predicted-latency-seconds}, in ms (null with fixed caps)
      */
-    public record Decisions(int samples, Double batchMaxRecordsMean, Double batchMaxRecordsMax, Double lingerMsMean,
-                            String decisionReason, long decisionChanges, Double pathThroughputMbS,
-                            Double predictedLatencyMs) {
+    public record Decisions(int samples, Double batchMaxRecordsMean, Double batchMaxRecordsMax, Double lingerMsMean) {
     }
-
-    static final List<String> REASONS = List.of("fixed", "warm-up", "latency-optimal", "draining a backlog",
-            "no headroom", "saturated");
 
     private final Path workDir;
     private final Set<Long> attached = new HashSet<>();
@@ -129,28 +120,10 @@ public final class TaskMetricsReader {
         if (samples.isEmpty()) {
             return Optional.empty();
         }
-        Map<Integer, Integer> reasons = new HashMap<>();
-        Map<String, double[]> changes = new HashMap<>();
-        for (Sample s : samples) {
-            Double reason = s.values().get("batch-decision-reason");
-            if (reason != null) {
-                reasons.merge(reason.intValue(), 1, Integer::sum);
-            }
-            Double count = s.values().get("batch-decision-changes");
-            if (count != null) {
-                changes.computeIfAbsent(s.task(), t -> new double[] {count, count})[1] = count;
-            }
-        }
-        String reason = reasons.entrySet().stream().max(Map.Entry.comparingByValue())
-                .map(e -> e.getKey() >= 0 && e.getKey() < REASONS.size() ? REASONS.get(e.getKey()) : "?")
-                .orElse("?");
-        long changed = Math.round(changes.values().stream().mapToDouble(c -> c[1] - c[0]).sum());
         Double max = finite(samples.stream().mapToDouble(s -> s.values().getOrDefault("batch-max-records",
                 Double.NaN)).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN));
-        Double throughput = mean(samples, "path-throughput-bytes-per-second");
         return Optional.of(new Decisions(samples.size(), mean(samples, "batch-max-records"), max,
-                meanMillis(samples, "batch-linger-seconds"), reason, changed,
-                throughput == null ? null : round(throughput / 1e6), meanMillis(samples, "predicted-latency-seconds")));
+                meanMillis(samples, "batch-linger-seconds")));
     }
 
     private static Double mean(List<Sample> samples, String metric) {

@@ -23,7 +23,6 @@ import java.util.Map;
  * @param latencyOverTime per second of the latency phase: (seconds since it started, median ms, max ms) of the
  *                        records that arrived in that second
  * @param error           why the variant failed, or null
- * @param batchPolicy     JetStream: the source-site connector's {@code batch.policy} as deployed; null for MM2
  * @param steps           the varying-rate load's steps as measured (empty with the steady load)
  * @param events          cold-start and capacity-change: the load with timed events as measured; null otherwise
  * @param idle            the idle phase after the latency phase (no records offered), or null when the plan had none
@@ -31,7 +30,7 @@ import java.util.Map;
 public record VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                             String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                             Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                            List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps,
+                            List<double[]> latencyOverTime, String error, List<Step> steps,
                             EventsResult events, IdlePhase idle) {
 
     public VariantResult {
@@ -42,28 +41,28 @@ public record VariantResult(String id, String title, String replicator, String t
     public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                          String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                          Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                         List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps,
+                         List<double[]> latencyOverTime, String error, List<Step> steps,
                          EventsResult events) {
         this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
-                timeline, latencyCdf, latencyOverTime, error, batchPolicy, steps, events, null);
+                timeline, latencyCdf, latencyOverTime, error, steps, events, null);
     }
 
-    /** A result of the steady load, without batch policy or steps. */
+    /** A result of the steady load, without steps. */
     public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                          String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                          Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
                          List<double[]> latencyOverTime, String error) {
         this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
-                timeline, latencyCdf, latencyOverTime, error, null, List.of(), null);
+                timeline, latencyCdf, latencyOverTime, error, List.of(), null);
     }
 
     /** A result without timed events (the steady load or the varying rate). */
     public VariantResult(String id, String title, String replicator, String topic, String destinationTopic,
                          String wireCodec, LatencyPhase latency, BacklogPhase backlog, Verification verification,
                          Map<String, Object> deployment, Timeline timeline, List<double[]> latencyCdf,
-                         List<double[]> latencyOverTime, String error, String batchPolicy, List<Step> steps) {
+                         List<double[]> latencyOverTime, String error, List<Step> steps) {
         this(id, title, replicator, topic, destinationTopic, wireCodec, latency, backlog, verification, deployment,
-                timeline, latencyCdf, latencyOverTime, error, batchPolicy, steps, null);
+                timeline, latencyCdf, latencyOverTime, error, steps, null);
     }
 
     /**

@@ -178,15 +178,7 @@ final class VariantRunner {
                 run.startNanos, ticksPerSecond, run.marks);
         return new VariantResult(variant.id(), variant.title(), variant.isJetStream() ? "jetstream" : "mirrormaker2",
                 run.topic, run.destination, wireCodec, run.latency, run.backlog, run.verification,
-                replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error, batchPolicy(replicator),
-                run.steps, run.events, run.idle);
-    }
-
-    /** The source-site connector's {@code batch.policy} as deployed (JetStream), else null. */
-    @SuppressWarnings("unchecked")
-    private static String batchPolicy(Replicator replicator) {
-        Object source = replicator.deployment().get("source_connector");
-        return source instanceof Map<?, ?> config ? ((Map<String, String>) config).get("batch.policy") : null;
+                replicator.deployment(), timeline, run.cdf, run.latencyOverTime, error, run.steps, run.events, run.idle);
     }
 
     /** What one step of the varying-rate load left to evaluate once all its records arrived. */
@@ -252,9 +244,8 @@ final class VariantRunner {
                     result.offeredPerS(), result.deliveredPerS(), result.keptUp() ? "" : " (fell behind)",
                     result.latencyP50Ms(), result.latencyP99Ms(), result.recordsPerBatch(), result.replicatorCores(),
                     decisions == null ? "" : String.format(Locale.ROOT, "; tasks: batch cap %s records (max %s),"
-                            + " linger %s ms, %s, %d cap changes, path %s MB/s", decisions.batchMaxRecordsMean(),
-                            decisions.batchMaxRecordsMax(), decisions.lingerMsMean(), decisions.decisionReason(),
-                            decisions.decisionChanges(), decisions.pathThroughputMbS())));
+                            + " linger %s ms", decisions.batchMaxRecordsMean(), decisions.batchMaxRecordsMax(),
+                            decisions.lingerMsMean())));
         }
         run.steps = results;
         int[] allLatencies = latencies.stream().flatMapToInt(java.util.Arrays::stream).toArray();

@@ -18,8 +18,6 @@ public final class Variants {
     public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
     public static final String JS_3_ROUTES_ZSTD = "js-3routes-zstd";
     public static final String JS_1_ROUTE_ALO = "js-1route-alo";
-    public static final String JS_1_ROUTE_ADAPTIVE = "js-1route-adaptive";
-    public static final String JS_3_ROUTES_ADAPTIVE = "js-3routes-adaptive";
     public static final String JS_1_ROUTE_FIXED_SMALL = "js-1route-fixed-small";
     public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
@@ -52,21 +50,14 @@ public final class Variants {
         // MirrorMaker 2's guarantee (at-least-once) on JetStream's side too: latency and CPU compared
         // like with like with mm2-tuned-src; js-1route against mm2-tuned-src-eos is the exactly-once pair.
         add(Variant.jetStreamAtLeastOnce(JS_1_ROUTE_ALO, "JetStream, 1 route, at-least-once (MM2's guarantee)", 1));
-        // The varying-rate scenario's batching: the adaptive policy (the shipped caps as its upper
-        // bounds) against a sweep of fixed caps, small to large, on one route; js-1route is the sweep's
-        // point at today's defaults (fixed, 10,000 records, 1 MiB, 20 ms linger: ~960 records of 1 KiB).
-        add(Variant.jetStreamWith(JS_1_ROUTE_ADAPTIVE, "JetStream, 1 route, batch.policy=adaptive",
-                Map.of("batch.policy", "adaptive")));
-        // cold-start and capacity-change (issue 13): adaptive batching on three routes (adaptive routing);
-        // js-3routes is its partner with today's fixed batching
-        add(Variant.jetStreamWith(JS_3_ROUTES_ADAPTIVE, "JetStream, 3 routes, batch.policy=adaptive", 3,
-                Map.of("batch.policy", "adaptive")));
+        // The varying-rate scenario's batching: the shipped defaults (js-1route) against a sweep of fixed
+        // caps, small to large, on one route.
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_SMALL, "JetStream, 1 route, fixed: 32 records, 2 ms linger",
-                Map.of("batch.policy", "fixed", "batch.max.records", "32", "batch.linger.ms", "2")));
+                Map.of("batch.max.records", "32", "batch.linger.ms", "2")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM, "JetStream, 1 route, fixed: 256 records, 5 ms linger",
-                Map.of("batch.policy", "fixed", "batch.max.records", "256", "batch.linger.ms", "5")));
+                Map.of("batch.max.records", "256", "batch.linger.ms", "5")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
-                Map.of("batch.policy", "fixed", "batch.max.bytes", "4194304", "batch.linger.ms", "100")));
+                Map.of("batch.max.bytes", "4194304", "batch.linger.ms", "100")));
         // The heterogeneous scenario's routes (Heterogeneous): priced, capped adaptive routing against round-robin.
         add(Variant.jetStream(JS_HETERO_ADAPTIVE, "JetStream, 3 unequal routes, adaptive routing with prices and a"
                 + " spend cap", 3, null));
@@ -114,35 +105,31 @@ public final class Variants {
     }
 
     /**
-     * The varying-rate load's variants: the adaptive policy and four fixed settings (small, medium,
-     * today's defaults, large), all on one route, so that the top step fits one uplink.
+     * The varying-rate load's variants: the shipped defaults and the sweep of fixed settings they are
+     * compared with (small, medium, large), all on one route, so that the top step fits one uplink.
      */
     public static List<String> varyingRateRun() {
-        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE, JS_1_ROUTE_FIXED_SMALL, JS_1_ROUTE_FIXED_MEDIUM,
-                JS_1_ROUTE_FIXED_LARGE);
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_FIXED_SMALL, JS_1_ROUTE_FIXED_MEDIUM, JS_1_ROUTE_FIXED_LARGE);
     }
 
-    /** The quick varying-rate load: the adaptive policy and today's fixed defaults. */
+    /** The quick varying-rate load: the shipped defaults and the sweep's small setting. */
     public static List<String> varyingRateQuick() {
-        return List.of(JS_1_ROUTE, JS_1_ROUTE_ADAPTIVE);
+        return List.of(JS_1_ROUTE, JS_1_ROUTE_FIXED_SMALL);
     }
 
-    /**
-     * The cold-start scenario's variants: adaptive batching against today's fixed defaults, on one route
-     * and on three.
-     */
+    /** The cold-start scenario's variants: the shipped defaults on one route and on three (adaptive routing). */
     public static List<String> coldStartRun() {
-        return List.of(JS_1_ROUTE, JS_3_ROUTES, JS_1_ROUTE_ADAPTIVE, JS_3_ROUTES_ADAPTIVE);
+        return List.of(JS_1_ROUTE, JS_3_ROUTES);
     }
 
-    /** The capacity-change scenario's variants: three routes, adaptive and today's fixed batching. */
+    /** The capacity-change scenario's variants: the shipped defaults on three routes (adaptive routing). */
     public static List<String> capacityChangeRun() {
-        return List.of(JS_3_ROUTES, JS_3_ROUTES_ADAPTIVE);
+        return List.of(JS_3_ROUTES);
     }
 
-    /** The quick form of either scenario with events: three routes, adaptive batching. */
+    /** The quick form of either scenario with events: three routes. */
     public static List<String> eventsQuick() {
-        return List.of(JS_3_ROUTES_ADAPTIVE);
+        return List.of(JS_3_ROUTES);
     }
 
     /** The variants of {@code --quick}: JetStream's three routes against MM2 tuned at the source. */

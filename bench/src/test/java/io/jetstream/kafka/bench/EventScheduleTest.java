@@ -74,7 +74,7 @@ class EventScheduleTest {
         assertThat(cold.eventSchedule(3)).isPresent();
         BenchPlan capacity = BenchPlan.defaults("wan", BenchPlan.Load.CAPACITY_CHANGE, true, Path.of("out"), "cmd");
         assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
-        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES);
         assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
         assertThat(BenchPlan.defaults("wan", BenchPlan.Load.STEADY, true, Path.of("out"), "cmd").eventSchedule(3))
                 .isEmpty();

@@ -16,7 +16,7 @@ class EventsOutputTest {
     private static VariantResult withEvents(VariantResult v, EventsResult events) {
         return new VariantResult(v.id(), v.title(), v.replicator(), v.topic(), v.destinationTopic(), v.wireCodec(),
                 v.latency(), v.backlog(), v.verification(), v.deployment(), v.timeline(), v.latencyCdf(),
-                v.latencyOverTime(), v.error(), "adaptive", List.of(), events);
+                v.latencyOverTime(), v.error(), List.of(), events);
     }
 
     private static final EventsResult COLD = new EventsResult("cold-start", 1800, 100, List.of(
@@ -35,7 +35,7 @@ class EventsOutputTest {
     @Test
     void eventsGoToTheJsonTheHtmlAndTheResultLine(@TempDir Path dir) throws Exception {
         List<VariantResult> variants = List.of(
-                withEvents(Fixtures.variant(Variants.JS_3_ROUTES_ADAPTIVE, "jetstream", "zstd", 1, 650, 0.1, 900), COLD),
+                withEvents(Fixtures.variant(Variants.JS_1_ROUTE, "jetstream", "zstd", 1, 650, 0.1, 900), COLD),
                 withEvents(Fixtures.variant(Variants.JS_3_ROUTES, "jetstream", "zstd", 1, 650, 0.1, 400), CAPACITY));
         BenchResult result = Fixtures.result(variants);
         Path json = dir.resolve("r.json");
@@ -54,7 +54,7 @@ class EventsOutputTest {
 
         String figures = BenchReport.eventFigures(variants);
         assertThat(figures).startsWith(" events_within_target=2/3")
-                .contains("recovery_s=js-3routes-adaptive:3.0/never")
+                .contains("recovery_s=js-1route:3.0/never")
                 .contains("shares=js-3routes:lower-a2:0.33->0.12:6s:0flaps");
         assertThat(BenchReport.eventFigures(List.of(Fixtures.variant(Variants.JS_1_ROUTE, "jetstream", "zstd", 1, 650,
                 0.1, 90)))).isEmpty();

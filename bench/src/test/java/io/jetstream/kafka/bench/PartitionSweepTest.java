@@ -42,7 +42,7 @@ class PartitionSweepTest {
         VariantResult v = Fixtures.variant("js-1route", "jetstream", "zstd", 8.0, 650, 0.061, 109);
         VariantResult idle = new VariantResult(v.id(), v.title(), v.replicator(), v.topic(), v.destinationTopic(),
                 v.wireCodec(), v.latency(), v.backlog(), v.verification(), v.deployment(), v.timeline(), v.latencyCdf(),
-                v.latencyOverTime(), null, null, List.of(), null, new VariantResult.IdlePhase(20.0,
+                v.latencyOverTime(), null, List.of(), null, new VariantResult.IdlePhase(20.0,
                 java.util.Map.of("connect-A", 0.021, "relay-a1", 0.004), 0.025, 0.31));
 
         PartitionSweep.Point point = PartitionSweep.points(1200, Fixtures.result(List.of(idle))).get(0);

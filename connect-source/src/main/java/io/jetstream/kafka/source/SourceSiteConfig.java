@@ -7,11 +7,8 @@ import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
 import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.connect.common.config.NonEmptyListValidator;
 import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
-import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
-import io.jetstream.kafka.core.model.AdaptiveBatchSettings;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.schema.RegistryClientSettings;
@@ -38,7 +35,6 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String SOURCE_ALIAS = "source.cluster.alias";
     public static final String TARGET_ALIAS = "target.cluster.alias";
     public static final String SOURCE_BOOTSTRAP = "source.cluster.bootstrap.servers";
-    public static final String BATCH_POLICY = "batch.policy";
     public static final String BATCH_MAX_BYTES = "batch.max.bytes";
     public static final String BATCH_MAX_RECORDS = "batch.max.records";
     public static final String BATCH_LINGER_MS = "batch.linger.ms";
@@ -65,12 +61,23 @@ public class SourceSiteConfig extends AbstractConfig {
      */
     public static final String CONSUMER_AUTO_OFFSET_RESET = "consumer.override.auto.offset.reset";
 
+    /**
+     * A key of earlier releases, no longer declared: it chose between the fixed caps and an adaptive
+     * batching policy, which was removed (docs/model.md, "Why there is no adaptive batching"). Kafka
+     * Connect passes undeclared keys through without a word, so a configuration that still asks for
+     * the adaptive policy would silently get fixed caps; {@link #crossFieldErrors} refuses any value
+     * but {@value #REMOVED_POLICY_VALUE}, which meant what batching is now (the connector warns of it).
+     */
+    public static final String REMOVED_BATCH_POLICY = "batch.policy";
+    /** The one value of {@value #REMOVED_BATCH_POLICY} still accepted: what batching is now. */
+    static final String REMOVED_POLICY_VALUE = "fixed";
+
     /** Connect's own key of a sink connector: the topic names its consumer subscribes to. */
     static final String CONNECT_TOPICS = "topics";
     /** What Kafka allows in a topic name. */
     private static final java.util.regex.Pattern TOPIC_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
-    /** Most batches a task keeps unacknowledged, whatever the policy. */
+    /** Most batches a task keeps unacknowledged; max.in.flight.bytes usually binds first. */
     static final int MAX_WINDOW_BATCHES = 1024;
 
     /** Hard cap of an encoded batch: below the relays' default maximum frame size (16 MiB). */
@@ -113,29 +120,19 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "vouch for skipped offsets. They take the source.cluster.security.protocol, ssl.* "
                                 + "and sasl.* keys below; the consumer that reads the topics is the worker's.",
                         CLUSTERS, 3, Width.LONG, "Source bootstrap servers")
-                .define(BATCH_POLICY, Type.STRING, "fixed", ConfigDef.ValidString.in("adaptive", "fixed"),
-                        Importance.MEDIUM, "'fixed': batches close at the three batch caps below. 'adaptive': "
-                                + "the batch size, linger and in-flight window are chosen continuously from the "
-                                + "measured event rate, event size, encode cost, throughput and round-trip time to "
-                                + "minimise event latency while keeping up (docs/model.md), with the caps as upper "
-                                + "bounds. Under a saturating load it carries about what the fixed caps do; after a "
-                                + "task start or a route failure it starts with small batches and grows them over "
-                                + "seconds (measurements: docs/experiments.md).",
-                        BATCHING, 1, Width.SHORT, "Batch policy")
                 .define(BATCH_MAX_BYTES, Type.INT, 1024 * 1024,
                         ConfigDef.Range.between(1024, BATCH_MAX_BYTES_LIMIT), Importance.MEDIUM,
                         "Upper bound of a batch's uncompressed size; a batch closes when it reaches it.",
-                        BATCHING, 2, Width.SHORT, "Batch max bytes")
+                        BATCHING, 1, Width.SHORT, "Batch max bytes")
                 .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.MEDIUM, "Upper bound of the records in a batch.",
-                        BATCHING, 3, Width.SHORT, "Batch max records")
+                        BATCHING, 2, Width.SHORT, "Batch max records")
                 .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
-                                + "is sent anyway (with the adaptive policy: the upper bound of the linger it picks). "
-                                + "While sealed batches wait for the in-flight window, a partition with batches "
-                                + "unacknowledged keeps filling its batch past the linger, up to the caps: it "
-                                + "could not leave sooner, and fuller batches cost the path less.",
-                        BATCHING, 4, Width.SHORT, "Batch linger (ms)")
+                                + "is sent anyway. While sealed batches wait for the in-flight window, a partition "
+                                + "with batches unacknowledged keeps filling its batch past the linger, up to the "
+                                + "caps: it could not leave sooner, and fuller batches cost the path less.",
+                        BATCHING, 3, Width.SHORT, "Batch linger (ms)")
                 .define(COMPRESSION, Type.STRING, "zstd",
                         ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
                         "Codec that compresses each batch before it crosses the WAN. zstd (level 3) costs about "
@@ -143,7 +140,7 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "bytes, which on a capped uplink is that much more throughput; lz4 and snappy "
                                 + "are cheaper but find little in payloads without repeats; none when CPU, not "
                                 + "the link, is what binds.",
-                        BATCHING, 5, Width.SHORT, "Compression")
+                        BATCHING, 4, Width.SHORT, "Compression")
                 .define(POLL_MIN_INTERVAL_MS, Type.LONG, 5L, ConfigDef.Range.between(0, 1_000), Importance.LOW,
                         "Shortest time between two deliveries of records from the task's consumer: a put that "
                                 + "carried records returns no sooner than this after the previous one did, so that "
@@ -152,7 +149,7 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "partitions each costs more). Adds at most this much to a record's latency, "
                                 + "usually nothing (records wait for their batch's linger anyway); no cost when idle "
                                 + "or under a backlog. 0 turns it off.",
-                        BATCHING, 6, Width.SHORT, "Poll min interval (ms)")
+                        BATCHING, 5, Width.SHORT, "Poll min interval (ms)")
                 .define(FRAME_MAX_PARTITIONS, Type.INT, SenderSettings.DEFAULT_FRAME_MAX_PARTITIONS,
                         ConfigDef.Range.between(1, BatchesFrame.MAX_SECTIONS), Importance.MEDIUM,
                         "The most partitions whose batches one frame carries: the batches a task sends to a relay "
@@ -162,7 +159,7 @@ public class SourceSiteConfig extends AbstractConfig {
                                 + "steady rate most batches carry a record or two. Each partition's batch keeps its "
                                 + "own offsets, order and retries. 1 sends one frame per partition as protocol "
                                 + "version 2 did.",
-                        BATCHING, 7, Width.SHORT, "Frame max partitions")
+                        BATCHING, 6, Width.SHORT, "Frame max partitions")
                 .define(MAX_IN_FLIGHT_BYTES, Type.LONG, 64L * 1024 * 1024,
                         ConfigDef.Range.between(64 * 1024, 4L * 1024 * 1024 * 1024), Importance.MEDIUM,
                         "Per task: bytes sent and not yet acknowledged by the destination. When reached, the "
@@ -289,6 +286,14 @@ public class SourceSiteConfig extends AbstractConfig {
                 CrossFieldValidation.commonErrors(props, SOURCE_ALIAS, TARGET_ALIAS));
         ClusterClientConfigs.errors(props, ClusterClientConfigs.SOURCE_PREFIX).forEach(errors::putIfAbsent);
         SchemaRegistryConfigs.errors(props).forEach(errors::putIfAbsent);
+        String policy = props.get(REMOVED_BATCH_POLICY);
+        if (policy != null && !REMOVED_POLICY_VALUE.equalsIgnoreCase(policy.trim())) {
+            errors.putIfAbsent(REMOVED_BATCH_POLICY, REMOVED_BATCH_POLICY + " was removed in this release: batching "
+                    + "is fixed at the batch.* caps (" + BATCH_MAX_RECORDS + ", " + BATCH_MAX_BYTES + ", "
+                    + BATCH_LINGER_MS + "), for the adaptive policy was not needed anywhere in the benchmarks' "
+                    + "environment grid (docs/model.md). Remove the key (" + REMOVED_BATCH_POLICY + "="
+                    + REMOVED_POLICY_VALUE + " is still accepted, with a warning).");
+        }
         String topics = props.get(CONNECT_TOPICS);
         if (topics != null) {
             for (String topic : topics.split(",")) {
@@ -315,25 +320,18 @@ public class SourceSiteConfig extends AbstractConfig {
         return ClusterClientConfigs.clients(this, ClusterClientConfigs.SOURCE_PREFIX, "source cluster");
     }
 
-    public boolean adaptiveBatching() {
-        return "adaptive".equals(getString(BATCH_POLICY));
+    /**
+     * Whether the configuration still carries the removed {@value #REMOVED_BATCH_POLICY} (then with
+     * the value {@value #REMOVED_POLICY_VALUE}: any other fails validation), for a warning.
+     */
+    public boolean carriesRemovedBatchPolicy() {
+        return originalsStrings().containsKey(REMOVED_BATCH_POLICY);
     }
 
-    /** The batching policy this config asks for; both honour the configured caps. */
+    /** The batching policy: the configured caps, fixed. */
     public BatchPolicy batchPolicy() {
-        BatchDecision caps = BatchDecision.of(batchMaxRecords(), batchMaxBytes(), batchLinger(), MAX_WINDOW_BATCHES,
-                maxInFlightBytes(), DecisionReason.FIXED);
-        if (!adaptiveBatching()) {
-            return new FixedBatchPolicy(caps);
-        }
-        return new AdaptiveBatchPolicy(AdaptiveBatchSettings.builder()
-                .maxBatchRecords(batchMaxRecords())
-                .maxBatchBytes(batchMaxBytes())
-                .maxLinger(batchLinger())
-                .maxInFlightBatches(MAX_WINDOW_BATCHES)
-                .maxInFlightBytes(maxInFlightBytes())
-                .initial(caps)
-                .build());
+        return new FixedBatchPolicy(new BatchDecision(batchMaxRecords(), batchMaxBytes(), batchLinger(),
+                MAX_WINDOW_BATCHES, maxInFlightBytes()));
     }
 
     public int batchMaxBytes() {

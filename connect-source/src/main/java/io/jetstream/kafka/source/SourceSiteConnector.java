@@ -40,6 +40,12 @@ public final class SourceSiteConnector extends SinkConnector {
             log.warn("Ignoring {}: the connector's clients take only Kafka client security settings "
                     + "(security.protocol, ssl.*, sasl.*) under source.cluster.", ignored);
         }
+        if (config.carriesRemovedBatchPolicy()) {
+            log.warn("Ignoring {}={}: the key was removed in this release and batching is always fixed at the "
+                    + "batch.* caps, as that value asked; remove it from the configuration (docs/model.md, \"Why "
+                    + "there is no adaptive batching\").", SourceSiteConfig.REMOVED_BATCH_POLICY,
+                    SourceSiteConfig.REMOVED_POLICY_VALUE);
+        }
         this.props = Map.copyOf(props);
     }
 

@@ -63,7 +63,7 @@ final class TaskEnvironment {
 
     /** Registers the gauges, each computed on read. */
     void registerGauges(BatchingGauges.Registry registry) {
-        registry.gauge("binding-constraint", "What binds the task now, measured under either batching policy:"
+        registry.gauge("binding-constraint", "What binds the task now, measured from what it does:"
                 + " 0 none (the load is below what the path carries), 1 link, 2 cpu, 3 round-trip (the in-flight"
                 + " window), 4 partitions (per-batch costs).", () -> read().binds().constraint().code());
         registry.gauge("resembles-grid-cell", "The environment grid's cell the task resembles, as an index into"
@@ -71,9 +71,9 @@ final class TaskEnvironment {
                 + " 7 p1200, 8 up10-d75, 9 up200-p1200, 10 r100-p1200).", () -> read().cell().index());
         registry.gauge("resembles-grid-cell-distance", "Distance to that cell over the grid's axes in log2"
                 + " ratios: 0 is the cell itself, 1 a factor 2 on one axis.", () -> read().cell().distance());
-        registry.gauge("base-rtt-seconds", "Base round trip of the path, in seconds, under either batching"
-                + " policy: the smallest time from a batch's sending to the egress relay's receipt (else to its"
-                + " acknowledgement).", () -> point(p -> p.baseRttNanos() / 1e9));
+        registry.gauge("base-rtt-seconds", "Base round trip of the path, in seconds: the smallest time from a"
+                + " batch's sending to the egress relay's receipt (else to its acknowledgement).",
+                () -> point(p -> p.baseRttNanos() / 1e9));
         registry.gauge("delivered-peak-bytes-per-second", "The highest rate of acknowledged wire bytes in the"
                 + " last minute: a lower bound of the path's capacity.",
                 () -> point(OperatingPoint::peakDeliveredBytesPerSecond));

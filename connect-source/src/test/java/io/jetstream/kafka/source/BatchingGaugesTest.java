@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,31 +19,24 @@ class BatchingGaugesTest {
     private final Map<String, Supplier<Number>> gauges = new TreeMap<>();
 
     @Test
-    void fixedCapsReadAsConfiguredAndTheModelsFiguresAsNaN() {
-        BatchDecision caps = BatchDecision.of(500, 1 << 20, Duration.ofMillis(25), 8, 64L << 20, DecisionReason.FIXED);
+    void theCapsReadAsConfigured() {
+        BatchDecision caps = new BatchDecision(500, 1 << 20, Duration.ofMillis(25), 8, 64L << 20);
         BatchingGauges.register((name, doc, value) -> gauges.put(name, value), new FixedBatchPolicy(caps), () -> 0L);
 
-        assertThat(gauges).containsOnlyKeys("batch-max-records", "batch-max-bytes", "batch-together-max-bytes", "batch-linger-seconds",
-                "window-batches", "window-bytes", "predicted-latency-seconds", "batch-decision-reason", "batch-decision-changes",
-                "path-throughput-bytes-per-second", "path-rtt-seconds");
+        assertThat(gauges).containsOnlyKeys("batch-max-records", "batch-max-bytes", "batch-linger-seconds",
+                "window-batches", "window-bytes");
         assertThat(value("batch-max-records")).isEqualTo(500);
         assertThat(value("batch-max-bytes")).isEqualTo(1 << 20);
-        assertThat(value("batch-together-max-bytes")).isEqualTo(1 << 20);
         assertThat(value("batch-linger-seconds")).isEqualTo(0.025);
         assertThat(value("window-batches")).isEqualTo(8);
         assertThat(value("window-bytes")).isEqualTo(64L << 20);
-        assertThat(value("batch-decision-reason")).isEqualTo(DecisionReason.FIXED.ordinal());
-        assertThat(value("batch-decision-changes")).isEqualTo(0L);
-        assertThat(value("predicted-latency-seconds").doubleValue()).isNaN();
-        assertThat(value("path-throughput-bytes-per-second").doubleValue()).isNaN();
-        assertThat(value("path-rtt-seconds").doubleValue()).isNaN();
     }
 
     @Test
     void eachReadAsksThePolicyAtTheClocksNow() {
         AtomicLong now = new AtomicLong(1_000);
         List<Long> askedAt = new ArrayList<>();
-        BatchDecision caps = BatchDecision.of(10, 1_000, Duration.ZERO, 1, 1_000L, DecisionReason.WARMUP);
+        BatchDecision caps = new BatchDecision(10, 1_000, Duration.ZERO, 1, 1_000L);
         BatchPolicy policy = nowNanos -> {
             askedAt.add(nowNanos);
             return caps;
@@ -53,10 +45,9 @@ class BatchingGaugesTest {
 
         value("batch-max-records");
         now.set(5_000);
-        value("batch-decision-reason");
+        value("window-bytes");
 
         assertThat(askedAt).containsExactly(1_000L, 5_000L);
-        assertThat(value("batch-decision-reason")).isEqualTo(DecisionReason.WARMUP.ordinal());
     }
 
     private Number value(String gauge) {

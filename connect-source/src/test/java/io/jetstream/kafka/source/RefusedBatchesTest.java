@@ -8,7 +8,6 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.RecordHeader;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -40,8 +39,8 @@ class RefusedBatchesTest {
     private final ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1",
             "B", CompressionCodec.ZSTD, Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30,
             SenderIntegrity.OFF, Duration.ZERO, true), List.of(relay),
-            new FixedBatchPolicy(BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
-                    DecisionReason.FIXED)), System::nanoTime, UnpooledByteBufAllocator.DEFAULT,
+            new FixedBatchPolicy(new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20)),
+            System::nanoTime, UnpooledByteBufAllocator.DEFAULT,
             new SourceSiteMetrics(new TaskMetrics(new PluginMetricsRegistration(
                     new PluginMetricsImpl(kafkaMetrics, Map.of())))));
 

@@ -181,6 +181,31 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void theRemovedBatchPolicyRefusesAnyValueButFixedNamingTheKey() {
+        for (String value : List.of("adaptive", "ADAPTIVE", "")) {
+            Map<String, String> props = valid();
+            props.put("batch.policy", value);
+            assertThatThrownBy(() -> new SourceSiteConfig(props)).as(value).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("batch.policy was removed in this release")
+                    .hasMessageContaining("batch.max.records").hasMessageContaining("docs/model.md");
+            assertThat(errors(new SourceSiteConnector().validate(props), "batch.policy")).as(value)
+                    .anyMatch(m -> m.startsWith("batch.policy was removed in this release: batching is fixed at "
+                            + "the batch.* caps"));
+        }
+
+        Map<String, String> fixed = valid();
+        fixed.put("batch.policy", " fixed");
+        SourceSiteConfig config = new SourceSiteConfig(fixed);
+        assertThat(config.carriesRemovedBatchPolicy()).as("accepted, to be warned of").isTrue();
+        assertThat(config.batchPolicy().decision(0)).as("what it always meant: the caps")
+                .isEqualTo(new SourceSiteConfig(valid()).batchPolicy().decision(0));
+        assertThat(errors(new SourceSiteConnector().validate(fixed), "batch.policy")).isEmpty();
+        new SourceSiteConnector().start(fixed);
+        assertThat(new SourceSiteConfig(valid()).carriesRemovedBatchPolicy()).isFalse();
+        assertThat(SourceSiteConfig.CONFIG_DEF.configKeys()).doesNotContainKey("batch.policy");
+    }
+
+    @Test
     void theSourceClustersSecuritySettingsReachTheConnectorsClientsAndNoLog() {
         Map<String, String> props = valid();
         props.put("source.cluster.security.protocol", "SASL_SSL");

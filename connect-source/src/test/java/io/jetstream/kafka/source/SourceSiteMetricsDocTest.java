@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jetstream.kafka.core.environment.CpuLoad;
 import io.jetstream.kafka.core.environment.OperatingPointMonitor;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -35,8 +34,8 @@ class SourceSiteMetricsDocTest {
                     tp -> 0L, () -> 0L, metrics::meanRecordBytes, System::nanoTime, metrics);
             lag.assign(List.of(p0));
             lag.refresh();
-            FixedBatchPolicy policy = new FixedBatchPolicy(BatchDecision.of(10, 1_000, Duration.ofMillis(5), 1,
-                    1_000L, DecisionReason.FIXED));
+            FixedBatchPolicy policy = new FixedBatchPolicy(new BatchDecision(10, 1_000, Duration.ofMillis(5), 1,
+                    1_000L));
             BatchingGauges.register(metrics::gauge, policy, () -> 0L);
             new TaskEnvironment(new OperatingPointMonitor(policy), () -> 0L, () -> false, () -> 0,
                     () -> CpuLoad.UNKNOWN).registerGauges(metrics::gauge);
@@ -51,7 +50,7 @@ class SourceSiteMetricsDocTest {
                 }
             }
             assertThat(names).contains(ReplicationLag.LAG_RECORDS, ReplicationLag.CATCH_UP, "heartbeats-sent-total",
-                            "batch-decision-reason", "unvouched-offset-jumps-total", "binding-constraint",
+                            "batch-linger-seconds", "unvouched-offset-jumps-total", "binding-constraint",
                             "resembles-grid-cell")
                     .allSatisfy(name -> assertThat(operations).as("docs/operations.md documents %s", name)
                             .contains("`" + name + "`"));

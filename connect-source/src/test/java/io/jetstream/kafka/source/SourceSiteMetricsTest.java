@@ -6,7 +6,6 @@ import io.jetstream.kafka.connect.common.metrics.PluginMetricsRegistration;
 import io.jetstream.kafka.connect.common.metrics.TaskMetrics;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.source.sender.Relay;
 import io.jetstream.kafka.source.sender.ReplicationSender;
@@ -39,8 +38,8 @@ class SourceSiteMetricsTest {
     void senderGaugesReadTheSendersBufferAndThePauseFlag() {
         ReplicationSender sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B",
                 CompressionCodec.NONE, Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 20, SenderIntegrity.OFF),
-                List.of(new IdleRelay()), new FixedBatchPolicy(BatchDecision.of(10, 1 << 16, Duration.ofMillis(5), 4, 1L << 20,
-                        DecisionReason.FIXED)), () -> 0L, UnpooledByteBufAllocator.DEFAULT, metrics);
+                List.of(new IdleRelay()), new FixedBatchPolicy(new BatchDecision(10, 1 << 16, Duration.ofMillis(5), 4,
+                1L << 20)), () -> 0L, UnpooledByteBufAllocator.DEFAULT, metrics);
         AtomicBoolean paused = new AtomicBoolean();
         metrics.senderGauges(sender::bufferedBytes, sender::inFlightBatches, paused::get);
 

@@ -6,7 +6,6 @@ import io.jetstream.kafka.core.environment.BindingConstraint;
 import io.jetstream.kafka.core.environment.CpuLoad;
 import io.jetstream.kafka.core.environment.OperatingPointMonitor;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -25,8 +24,8 @@ class TaskEnvironmentTest {
     private final AtomicLong now = new AtomicLong(1_000 * MS);
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicReference<CpuLoad> cpu = new AtomicReference<>(new CpuLoad(0.2, 2, 0.3));
-    private final OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(BatchDecision.of(20,
-            1 << 20, Duration.ofMillis(5), 8, 64L << 20, DecisionReason.FIXED)));
+    private final OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(20,
+            1 << 20, Duration.ofMillis(5), 8, 64L << 20)));
     private final TaskEnvironment environment = new TaskEnvironment(monitor, now::get, paused::get, () -> 1_200,
             cpu::get);
     private final Map<String, Supplier<Number>> gauges = new TreeMap<>();

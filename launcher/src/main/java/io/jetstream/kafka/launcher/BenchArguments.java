@@ -35,7 +35,7 @@ final class BenchArguments {
 
     @Option(names = "--scenario", paramLabel = "S", completionCandidates = Loads.class,
             description = "the offered load: ${COMPLETION-CANDIDATES} (default steady: warm-up, latency phase,"
-                    + " backlog; varying-rate: rate steps 10x up and down with bursts, the adaptive batch policy"
+                    + " backlog; varying-rate: rate steps 10x up and down with bursts, the shipped defaults"
                     + " against a sweep of fixed settings, output <scenario>-varying-rate; cold-start: a steady load"
                     + " while the source tasks restart and a relay fails and returns, time until batches are back to"
                     + " their steady size; capacity-change: three routes while one route's uplink cap is lowered to a"
@@ -52,8 +52,8 @@ final class BenchArguments {
 
     @Option(names = "--quick",
             description = "small volumes (output <scenario>-quick); steady: JetStream 3 routes vs MM2 tuned at the"
-                    + " source; varying-rate: adaptive vs today's fixed defaults, 6 s steps; cold-start and"
-                    + " capacity-change: js-3routes-adaptive only, a 48-65 s load")
+                    + " source; varying-rate: the shipped defaults vs the small fixed setting, 6 s steps; cold-start"
+                    + " and capacity-change: js-3routes only, a 48-65 s load")
     private boolean quick;
 
     @Option(names = "--variants", paramLabel = "a,b", completionCandidates = VariantIds.class,

@@ -50,10 +50,6 @@ final class DemoArguments {
             description = "longest wait for delivery (default ${DEFAULT-VALUE})")
     private long timeoutS;
 
-    @Option(names = "--batching", paramLabel = "P",
-            description = "source batching policy, fixed or adaptive (default: config/source-connector.json)")
-    private String batching;
-
     @Option(names = "--routing", paramLabel = "P",
             description = "ingress routing policy, round-robin or adaptive (default: the relay's default)")
     private String routing;
@@ -80,10 +76,9 @@ final class DemoArguments {
         requireWithin(cli, "--rate", rate, 0, 10_000_000);
         requireWithin(cli, "--value-bytes", valueBytes, 24, 1_000_000);
         requireWithin(cli, "--timeout-s", timeoutS, 10, 86_400);
-        String batchPolicy = requireOneOf(cli, "--batching", batching, "fixed", "adaptive");
         String routingPolicy = requireOneOf(cli, "--routing", routing, "round-robin", "adaptive");
         int eventCount = events != null ? events : avro ? AVRO_EVENTS : EVENTS;
         return new DemoOptions(eventCount, routes, Math.round(linkMbps * 1_000_000), Duration.ofMillis(delayMs), rate,
-                valueBytes, Duration.ofSeconds(timeoutS), keepRunning, batchPolicy, routingPolicy, avro);
+                valueBytes, Duration.ofSeconds(timeoutS), keepRunning, routingPolicy, avro);
     }
 }

@@ -94,8 +94,7 @@ final class DemoCommand implements Callable<Integer> {
                 env.siteA().createTopic(topic.name(), topic.partitions());
             }
             env.deploySink(java.util.Map.of());
-            env.deploySource(options.batching() == null ? java.util.Map.of()
-                    : java.util.Map.of("batch.policy", options.batching()));
+            env.deploySource(java.util.Map.of());
             env.awaitConnectorsRunning(Duration.ofSeconds(120));
             out.printf("Up in %.1f s. Connect A %s, Connect B %s; connectors deployed from config/*.json%n",
                     (System.nanoTime() - startNanos) / 1e9, env.siteA().requireWorker().restUrl(),

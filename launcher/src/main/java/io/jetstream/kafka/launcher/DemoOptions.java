@@ -13,10 +13,9 @@ import java.time.Duration;
  * @param valueBytes  size of each value
  * @param timeout     longest wait for delivery
  * @param keepRunning keep everything running after the RESULT line
- * @param batching    the source connector's {@code batch.policy}, or null for the one in config/
  * @param routing     the ingress relay's {@code routing.policy}, or null for the relay's default
  * @param avro        Avro records with a schema registry per site, ids translated ({@code --avro})
  */
 record DemoOptions(int events, int routes, long linkRate, Duration oneWayDelay, int rate, int valueBytes,
-                   Duration timeout, boolean keepRunning, String batching, String routing, boolean avro) {
+                   Duration timeout, boolean keepRunning, String routing, boolean avro) {
 }

@@ -180,8 +180,7 @@ final class ExplainReport {
         out.append(" (").append(role).append(", ").append(text(task, "source_alias")).append(" -> ")
                 .append(text(task, "target_alias"));
         if ("source-site".equals(role)) {
-            out.append(", ").append(text(task, "batch_policy")).append(" batching, ")
-                    .append(text(task, "compression")).append(")\n");
+            out.append(", ").append(text(task, "compression")).append(")\n");
             for (String line : sourceLines(task)) {
                 out.append("    ").append(line).append('\n');
             }
@@ -193,21 +192,14 @@ final class ExplainReport {
         }
     }
 
-    /** A source-site task's decisions and reasons, in words. */
+    /** A source-site task's caps, where it runs and what binds it, in words. */
     static List<String> sourceLines(JsonNode task) {
         List<String> lines = new ArrayList<>();
         JsonNode caps = task.path("caps");
-        String capsLine = "batches of " + count(num(caps, "max_records")) + " records / " + bytes(num(caps, "max_bytes"))
+        lines.add("batches of " + count(num(caps, "max_records")) + " records / " + bytes(num(caps, "max_bytes"))
                 + ", linger " + millis(num(caps, "linger_ms")) + ", window " + count(num(caps, "window_batches"))
-                + " batches / " + bytes(num(caps, "max_in_flight_bytes")) + " in flight";
-        if (num(caps, "together_max_records") > num(caps, "max_records")) {
-            capsLine += " (records arriving together: up to " + count(num(caps, "together_max_records")) + " / "
-                    + bytes(num(caps, "together_max_bytes")) + ")";
-        }
-        lines.add(capsLine);
-        lines.add("why: " + why(task));
+                + " batches / " + bytes(num(caps, "max_in_flight_bytes")) + " in flight");
         lines.add("latency: " + latency(task));
-        lines.add("binding: " + binding(task.path("binding_constraint")));
         JsonNode cell = task.get("resembles_cell");
         if (cell != null && cell.isObject()) {
             lines.add("environment: " + environment(cell));
@@ -215,14 +207,6 @@ final class ExplainReport {
         JsonNode binds = task.get("binds");
         if (binds != null && binds.isObject()) {
             lines.add("binds: " + text(binds, "name") + " - " + text(binds, "evidence"));
-        }
-        JsonNode in = task.get("model_inputs");
-        if (in != null) {
-            lines.add("model inputs: " + count(num(in, "arrival_records_per_second")) + " records/s arriving, "
-                    + bytes(num(in, "mean_record_bytes")) + " per record, compression ratio "
-                    + figure(num(in, "compression_ratio")) + ", path " + rate(num(in, "path_throughput_bytes_per_second"))
-                    + ", round trip " + millis(num(in, "rtt_ms")) + ", acks after " + millis(num(in, "ack_latency_ms"))
-                    + ", backlog " + count(num(in, "backlog_records")) + " records");
         }
         JsonNode d = task.path("deliveries");
         String lastAck = Double.isNaN(num(d, "last_ack_age_ms")) ? "nothing acknowledged yet"
@@ -253,61 +237,10 @@ final class ExplainReport {
         return "lag " + count(records) + " records (" + bytes(num(lag, "bytes")) + "), catch-up " + catchUp;
     }
 
-    /** Why the caps are what they are, in words (the reasons docs/monitoring.md lists). */
-    static String why(JsonNode task) {
-        String reason = text(task, "reason");
-        JsonNode in = task.path("model_inputs");
-        JsonNode prediction = task.path("prediction");
-        String because = switch (reason == null ? "" : reason) {
-            case "fixed" -> "fixed caps from the connector's configuration (batch.policy=fixed)";
-            case "warmup" -> "warm-up: too little is measured yet, so the configured caps apply";
-            case "latency-optimal" -> "the batch size with the lowest predicted latency that keeps up with "
-                    + count(num(in, "arrival_records_per_second")) + " records/s";
-            case "drain-backlog" -> "draining a backlog of " + count(num(in, "backlog_records"))
-                    + " records: sized for " + count(num(in, "effective_records_per_second"))
-                    + " records/s, the arrivals plus the drain";
-            case "no-headroom" -> "no headroom: the path runs near capacity, so the fastest batch size that keeps up,"
-                    + " without the usual safety margin";
-            case "saturated" -> "saturated: no batch size keeps up with "
-                    + count(num(in, "effective_records_per_second")) + " records/s; the smallest one within 5% of the"
-                    + " highest capacity (" + count(num(prediction, "capacity_records_per_second")) + " records/s)";
-            default -> "reason " + reason;
-        };
-        if (task.path("held").asBoolean()) {
-            JsonNode best = task.path("best_candidate");
-            JsonNode hysteresis = task.path("hysteresis");
-            because += "; held: the best candidate (" + count(num(best, "batch_records")) + " records, "
-                    + millis(num(best, "predicted_latency_ms")) + " predicted) would not cut the predicted latency by "
-                    + percent(num(hysteresis, "min_gain")) + ", or the caps changed less than "
-                    + millis(num(hysteresis, "min_dwell_ms")) + " ago";
-        }
-        return because;
-    }
-
     private static String latency(JsonNode task) {
-        double predicted = num(task, "predicted_latency_ms");
         double measured = num(task, "measured_latency_ms");
-        String measuredText = Double.isNaN(measured) ? "nothing measured yet"
+        return Double.isNaN(measured) ? "nothing measured yet"
                 : millis(measured) + " measured (oldest record in a batch to its acknowledgement, recent batches)";
-        if (Double.isNaN(predicted)) {
-            return "no prediction (" + ("fixed".equals(text(task, "reason")) ? "fixed caps" : "warm-up") + "); "
-                    + measuredText;
-        }
-        return "the model predicts " + millis(predicted) + " against " + measuredText;
-    }
-
-    private static String binding(JsonNode binding) {
-        String name = text(binding, "name");
-        double utilisation = num(binding, "utilisation");
-        return switch (name == null ? "" : name) {
-            case "configuration" -> "the configured caps";
-            case "warm-up" -> "nothing yet (warm-up)";
-            case "latency" -> "latency alone: nothing near capacity (busiest " + percent(utilisation) + ")";
-            case "link" -> "the path's throughput (link " + percent(utilisation) + " busy)";
-            case "encoder" -> "the encoder's CPU (" + percent(utilisation) + " busy)";
-            case "far-end" -> "the destination's per-batch cost (" + percent(utilisation) + " busy)";
-            default -> String.valueOf(name);
-        };
     }
 
     /**

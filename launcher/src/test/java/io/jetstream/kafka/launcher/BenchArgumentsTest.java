@@ -72,10 +72,10 @@ class BenchArgumentsTest {
         assertThat(plan.outputName()).isEqualTo("wan-varying-rate");
         assertThat(plan.variants()).containsExactlyElementsOf(Variants.varyingRateRun());
         assertThat(plan.rateSteps()).isNotEmpty();
-        BenchPlan quick = plan("wan", "--scenario", "varying-rate", "--quick", "--variants", "js-1route-adaptive",
+        BenchPlan quick = plan("wan", "--scenario", "varying-rate", "--quick", "--variants", "js-1route-fixed-small",
                 "--uplink-mbit", "20", "--source-prop", "batch.linger.ms=50");
         assertThat(quick.outputName()).isEqualTo("wan-varying-rate-quick");
-        assertThat(quick.variants()).containsExactly(Variants.JS_1_ROUTE_ADAPTIVE);
+        assertThat(quick.variants()).containsExactly(Variants.JS_1_ROUTE_FIXED_SMALL);
         assertThat(quick.sourceProps()).containsExactly(Map.entry("batch.linger.ms", "50"));
         assertThat(quick.rateSteps().get(1).ratePerS()).as("rates follow the uplink").isEqualTo(750);
         assertThat(plan("wan", "--scenario", "steady")).isEqualTo(plan("wan", "--scenario", "steady"));
@@ -92,7 +92,7 @@ class BenchArgumentsTest {
         assertThat(cold.eventSchedule(3)).isPresent();
         BenchPlan capacity = plan("wan", "--scenario", "capacity-change", "--quick");
         assertThat(capacity.outputName()).isEqualTo("wan-capacity-change-quick");
-        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(capacity.variants()).containsExactly(Variants.JS_3_ROUTES);
         assertThat(capacity.uplinkBitsPerSecond()).isEqualTo(5_000_000L);
         assertThat(plan("wan", "--scenario", "capacity-change", "--uplink-mbit", "40").uplinkBitsPerSecond())
                 .isEqualTo(40_000_000L);
@@ -103,8 +103,8 @@ class BenchArgumentsTest {
     @Test
     void connectorPropertiesAreSetOnTopOfTheShippedFiles() {
         BenchPlan plan = plan("wan", "--sink-prop", "transaction.boundary=interval",
-            "--source-prop", "batch.policy=fixed", "--sink-prop", "poll.max.records = 500");
-        assertThat(plan.sourceProps()).containsExactlyEntriesOf(Map.of("batch.policy", "fixed"));
+            "--source-prop", "batch.linger.ms=5", "--sink-prop", "poll.max.records = 500");
+        assertThat(plan.sourceProps()).containsExactlyEntriesOf(Map.of("batch.linger.ms", "5"));
         assertThat(plan.sinkProps()).containsOnly(Map.entry("transaction.boundary", "interval"),
                 Map.entry("poll.max.records", "500"));
         assertThat(plan("wan").sinkProps()).isEmpty();
@@ -151,8 +151,8 @@ class BenchArgumentsTest {
         assertThat(help.text()).contains("<scenario>", "--quick", "--variants", "--warmup-s", "--warmup-burst-mb",
                 "--latency-s", "--idle-s", "--latency-rate", "--backlog-mb", "--uplink-mbit", "--delay-ms", "--network",
                 "--source-prop", "--sink-prop", "--out", "--scenario", "varying-rate", Variants.MM2_TUNED_SRC,
-                Variants.JS_1_ROUTE_ADAPTIVE, "~20% of one 40 Mbit/s uplink", "cold-start", "capacity-change",
-                Variants.JS_3_ROUTES_ADAPTIVE);
+                Variants.JS_1_ROUTE_FIXED_MEDIUM, "~20% of one 40 Mbit/s uplink", "cold-start", "capacity-change",
+                Variants.JS_3_ROUTES);
     }
 
     @Test

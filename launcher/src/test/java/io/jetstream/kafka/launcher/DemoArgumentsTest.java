@@ -19,17 +19,17 @@ class DemoArgumentsTest {
     @Test
     void withoutOptionsTheDemoRunsItsDefaults() {
         assertThat(options()).isEqualTo(new DemoOptions(200_000, 3, 500_000, Duration.ofMillis(25), 0, 512,
-                Duration.ofSeconds(300), false, null, null, false));
+                Duration.ofSeconds(300), false, null, false));
     }
 
     @Test
     void everyOptionSetsItsValue() {
         assertThat(options("--events", "1000", "--routes", "1", "--link-mbps", "2.5", "--delay-ms", "40", "--rate",
-                "300", "--value-bytes", "100", "--timeout-s", "60", "--batching", "fixed", "--routing", "round-robin",
+                "300", "--value-bytes", "100", "--timeout-s", "60", "--routing", "round-robin",
                 "--keep-running", "--avro"))
                 .isEqualTo(new DemoOptions(1000, 1, 2_500_000, Duration.ofMillis(40), 300, 100,
-                        Duration.ofSeconds(60), true, "fixed", "round-robin", true));
-        assertThat(options("--batching=adaptive", "--routing=adaptive").routing()).isEqualTo("adaptive");
+                        Duration.ofSeconds(60), true, "round-robin", true));
+        assertThat(options("--routing=adaptive").routing()).isEqualTo("adaptive");
         assertThat(options("--routes", "1", "--routes", "2").routes()).as("the last value wins").isEqualTo(2);
     }
 
@@ -58,8 +58,6 @@ class DemoArgumentsTest {
 
     @Test
     void aPolicyMustBeOneOfTheKnownOnes() {
-        assertThatThrownBy(() -> options("--batching", "greedy"))
-                .hasMessage("--batching: 'greedy' is not one of fixed, adaptive");
         assertThatThrownBy(() -> options("--routing", "cheapest"))
                 .hasMessage("--routing: 'cheapest' is not one of round-robin, adaptive");
     }
@@ -79,6 +77,9 @@ class DemoArgumentsTest {
         Launcher.Outcome unknown = Launcher.run("demo", "--fast");
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.output()).contains("Unknown option: '--fast'");
+        Launcher.Outcome removed = Launcher.run("demo", "--batching", "adaptive");
+        assertThat(removed.exitCode()).as("--batching went with the adaptive batch policy").isEqualTo(2);
+        assertThat(removed.output()).contains("Unknown option").contains("'--batching'");
     }
 
     @Test
@@ -86,7 +87,7 @@ class DemoArgumentsTest {
         Launcher.Outcome help = Launcher.run("demo", "--help");
         assertThat(help.exitCode()).isZero();
         assertThat(help.text()).contains("--events", "--routes", "--link-mbps", "--delay-ms", "--rate",
-                "--value-bytes", "--timeout-s", "--batching", "--routing", "--keep-running", "--avro",
+                "--value-bytes", "--timeout-s", "--routing", "--keep-running", "--avro",
                 "(default 200000; 20000 with --avro)", "1 to 3 (default 3)", "(default 0.5:", "(default 300)");
     }
 }

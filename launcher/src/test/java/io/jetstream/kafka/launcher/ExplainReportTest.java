@@ -7,30 +7,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jetstream.kafka.relay.metrics.RelayMetrics;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ExplainReportTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /** A source-site task's view as SourceTaskView writes it (adaptive, held). */
+    /** A source-site task's view as SourceTaskView writes it. */
     static final String SOURCE_TASK = """
             {"connector":"jetstream-source","task":0,"role":"source-site","source_alias":"A","target_alias":"B",
-             "compression":"zstd","batch_policy":"adaptive",
+             "compression":"zstd",
              "caps":{"max_records":1200,"max_bytes":524288,"linger_ms":3.0,"window_batches":8,
-                     "max_in_flight_bytes":67108864,"together_max_records":1200,"together_max_bytes":524288},
-             "reason":"latency-optimal","held":true,"decision_changes":4,
-             "hysteresis":{"min_gain":0.05,"min_dwell_ms":1000,"headroom":0.1},
-             "predicted_latency_ms":41.2,"measured_latency_ms":55.4,
-             "best_candidate":{"batch_records":900,"predicted_latency_ms":40.1},
-             "prediction":{"batch_records":1200,"link_utilisation":0.83,"encoder_utilisation":0.2,
-                           "far_end_utilisation":0,"capacity_records_per_second":5600,"keeps_up":true},
-             "model_inputs":{"arrival_records_per_second":2000,"effective_records_per_second":2000,
-                             "mean_record_bytes":1024,"compression_ratio":0.57,
-                             "path_throughput_bytes_per_second":4700000,"rtt_ms":50,"ack_latency_ms":62,
-                             "fixed_delay_ms":0,"backlog_records":0},
-             "binding_constraint":{"name":"link","utilisation":0.83},
+                     "max_in_flight_bytes":67108864},
+             "measured_latency_ms":55.4,
              "operating_point":{"base_rtt_ms":50,"one_way_delay_ms":25,"arrival_records_per_second":2000,
                                 "arrival_bytes_per_second":2048000,"mean_record_bytes":1024,
                                 "sent_wire_bytes_per_second":3900000,"delivered_wire_bytes_per_second":3900000,
@@ -52,14 +41,13 @@ class ExplainReportTest {
              "lag":{"records":120,"bytes":122880,"catch_up_seconds":0.2}}
             """;
 
-    /** A fixed-caps task that has acknowledged nothing yet. */
+    /** A task that has acknowledged nothing yet, from a build without the operating point. */
     static final String FIXED_TASK = """
             {"connector":"jetstream-source","task":1,"role":"source-site","source_alias":"A","target_alias":"B",
-             "compression":"lz4","batch_policy":"fixed",
+             "compression":"lz4",
              "caps":{"max_records":500,"max_bytes":1048576,"linger_ms":5.0,"window_batches":16,
-                     "max_in_flight_bytes":67108864,"together_max_records":500,"together_max_bytes":1048576},
-             "reason":"fixed","held":false,"predicted_latency_ms":null,"measured_latency_ms":null,
-             "binding_constraint":{"name":"configuration","utilisation":null},
+                     "max_in_flight_bytes":67108864},
+             "measured_latency_ms":null,
              "deliveries":{"batches_sent":0,"records_sent":0,"records_acked":0,"last_ack_age_ms":null},
              "sender":{"buffered_bytes":0,"in_flight_batches":0,"paused":true,"assigned_partitions":2},
              "lag":{"records":null,"bytes":null,"catch_up_seconds":null}}
@@ -94,23 +82,16 @@ class ExplainReportTest {
     }
 
     @Test
-    void anAdaptiveTaskIsExplainedInWords() throws Exception {
+    void aSourceTaskIsExplainedInWords() throws Exception {
         List<String> lines = ExplainReport.sourceLines(json(SOURCE_TASK));
 
         assertThat(lines).containsExactly(
                 "batches of 1,200 records / 512 KiB, linger 3.0 ms, window 8 batches / 64 MiB in flight",
-                "why: the batch size with the lowest predicted latency that keeps up with 2,000 records/s; held: the"
-                        + " best candidate (900 records, 40 ms predicted) would not cut the predicted latency by 5%,"
-                        + " or the caps changed less than 1.0 s ago",
-                "latency: the model predicts 41 ms against 55 ms measured (oldest record in a batch to its"
-                        + " acknowledgement, recent batches)",
-                "binding: the path's throughput (link 83% busy)",
+                "latency: 55 ms measured (oldest record in a batch to its acknowledgement, recent batches)",
                 "environment: resembles grid cell default (40 Mbit/s, 25 ms one way, 1 KiB records, 6 partitions;"
                         + " close on every axis)",
                 "binds: none - sending 3.9 MB/s, path peak 4.7 MB/s; latency is the linger (3.0 ms) plus the round"
                         + " trip (50 ms)",
-                "model inputs: 2,000 records/s arriving, 1 KiB per record, compression ratio 0.57, path 4.7 MB/s,"
-                        + " round trip 50 ms, acks after 62 ms, backlog 0 records",
                 "delivered: 123,456 records acknowledged of 123,500 sent in 1,234 batches, 72.1 MB on the wire;"
                         + " last ack 20 ms ago; 0 resent, 0 NACKs, 0 timeouts",
                 "sender: 1.2 MiB buffered, 3 batches in flight, 6 partitions; lag 120 records (120 KiB), catch-up"
@@ -118,13 +99,10 @@ class ExplainReportTest {
     }
 
     @Test
-    void fixedCapsAndFiguresNotMeasuredYetAreSaidSo() throws Exception {
+    void figuresNotMeasuredYetAreSaidSo() throws Exception {
         List<String> lines = ExplainReport.sourceLines(json(FIXED_TASK));
 
-        assertThat(lines).contains(
-                "why: fixed caps from the connector's configuration (batch.policy=fixed)",
-                "latency: no prediction (fixed caps); nothing measured yet",
-                "binding: the configured caps");
+        assertThat(lines).contains("latency: nothing measured yet");
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("nothing acknowledged yet"));
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("PAUSED for backpressure")
                 .contains("lag ? records"));
@@ -174,22 +152,6 @@ class ExplainReportTest {
     }
 
     @Test
-    void everyDecisionReasonHasItsWords() throws Exception {
-        ObjectNode task = (ObjectNode) json(SOURCE_TASK);
-        task.put("held", false);
-        Map<String, String> expected = Map.of(
-                "warmup", "warm-up: too little is measured yet",
-                "drain-backlog", "draining a backlog of 0 records: sized for 2,000 records/s",
-                "no-headroom", "no headroom: the path runs near capacity",
-                "saturated", "saturated: no batch size keeps up with 2,000 records/s; the smallest one within 5% of"
-                        + " the highest capacity (5,600 records/s)");
-        expected.forEach((reason, words) -> {
-            task.put("reason", reason);
-            assertThat(ExplainReport.why(task)).as(reason).startsWith(words).doesNotContain("held");
-        });
-    }
-
-    @Test
     void aDestinationTaskShowsWritesCommitsLatencyAndWhatIsPending() throws Exception {
         assertThat(ExplainReport.sinkLines(json(SINK_TASK))).containsExactly(
                 "wrote 123,456 records (12 duplicates dropped); last write 5.0 ms ago, last commit 200 ms ago"
@@ -210,7 +172,7 @@ class ExplainReportTest {
                         + " refused");
         String words = report.words();
         assertThat(words).contains("Connect worker http://w1:8083\n  jetstream-source task 0 (source-site, A -> B,"
-                + " adaptive batching, zstd)\n    batches of 1,200 records");
+                + " zstd)\n    batches of 1,200 records");
         assertThat(words).contains("  jetstream-sink task 0 (destination-site, A -> B, exactly-once)\n");
         assertThat(words).endsWith("PROBLEM: 2 of 2 endpoints answered, 2 JetStream tasks explained, 1 failed\n");
     }
@@ -234,8 +196,8 @@ class ExplainReportTest {
         JsonNode json = report.json();
         assertThat(json.path("ok").asBoolean()).isTrue();
         assertThat(json.path("relays").get(0).path("routes").get(0).path("cost_per_gb").asDouble()).isEqualTo(0.02);
-        assertThat(json.path("workers").get(0).path("tasks").get(0).path("reason").asText())
-                .isEqualTo("latency-optimal");
+        assertThat(json.path("workers").get(0).path("tasks").get(0).path("measured_latency_ms").asDouble())
+                .isEqualTo(55.4);
         JsonNode task = json.path("workers").get(0).path("tasks").get(0);
         assertThat(task.path("binds").path("name").asText()).as("passed through").isEqualTo("none");
         assertThat(task.path("resembles_cell").path("name").asText()).isEqualTo("default");

@@ -53,15 +53,11 @@ class MultiRouteIT {
                 .linkRate(LINK_RATE)
                 .oneWayDelay(Duration.ofMillis(25))
                 .sourceConnector("compression.type", "none");
-        // -Djetstream.it.routing=adaptive|round-robin and -Djetstream.it.batching=fixed|adaptive
-        // compare policies; by default the relay's and the connector's defaults run.
+        // -Djetstream.it.routing=adaptive|round-robin compares routing policies; by default the relay's
+        // default runs.
         String routing = System.getProperty("jetstream.it.routing", "");
         if (!routing.isEmpty()) {
             builder.ingressProperty("routing.policy", routing);
-        }
-        String batching = System.getProperty("jetstream.it.batching", "");
-        if (!batching.isEmpty()) {
-            builder.sourceConnector("batch.policy", batching);
         }
         env = builder.start();
         env.awaitConnectorsRunning(Duration.ofSeconds(90));

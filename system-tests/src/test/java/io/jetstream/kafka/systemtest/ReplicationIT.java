@@ -226,8 +226,8 @@ class ReplicationIT {
             assertThat(task.path("role").asText()).isEqualTo("source-site");
             assertThat(task.path("caps").path("max_records").asInt()).isPositive();
             assertThat(task.path("caps").path("window_batches").asInt()).isPositive();
-            assertThat(task.path("reason").asText()).isIn("fixed", "warmup", "latency-optimal", "drain-backlog",
-                    "no-headroom", "saturated");
+            assertThat(task.path("binds").path("name").asText()).isIn("none", "link", "cpu", "round-trip",
+                    "partitions");
             acked += task.path("deliveries").path("records_acked").asLong();
         }
         assertThat(acked).as("records acknowledged by the destination so far").isGreaterThanOrEqualTo(100_000);
@@ -246,7 +246,8 @@ class ReplicationIT {
                 .contains(ReplicationEnvironment.SINK_CONNECTOR + " task 0 (destination-site, A -> B, exactly-once)")
                 .contains(ReplicationEnvironment.SINK_CONNECTOR + " task 1 (destination-site, A -> B, exactly-once)")
                 .containsPattern("batches of [0-9,]+ records / [0-9.]+ [KMG]?i?B, linger [0-9.]+ m?s, window [0-9]+")
-                .contains("    why: ")
+                .contains("    latency: ")
+                .contains("    binds: ")
                 .contains("Relay http://")
                 .endsWith("OK: 3 of 3 endpoints answered, 4 JetStream tasks explained, 0 failed\n");
     }

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ./jetstream bench wan --quick} end to end: JetStream with three routes against MirrorMaker 2
  * tuned at the source, on the namespace WAN when this machine allows it (root, namespaces, tun),
- * else on the loopback link emulator; and {@code --scenario varying-rate --quick}: the adaptive batch
- * policy against today's fixed defaults through rate steps and a burst. Asserts validity only (the
+ * else on the loopback link emulator; and {@code --scenario varying-rate --quick}: the shipped defaults
+ * against the small fixed setting through rate steps and a burst. Asserts validity only (the
  * report exists and parses, every variant delivered everything once and in order, every figure was
  * measured) and, for the varying rate, one direction; throughput and latency are reported, never
  * judged here.
@@ -75,11 +75,12 @@ class WanBenchIT {
 
     /**
      * Issue 13's varying-rate load, quick: both variants deliver every record of every step once and in
-     * order, each step is measured, the verdict is written, and the adaptive policy's batches grew from
-     * the low step to the high one (records per batch at the ingress relay: a direction, not a timing).
+     * order, each step is measured, the verdict is written, and the defaults' batches grew from the low
+     * step to the high one (records per batch at the ingress relay: a direction, not a timing; the linger
+     * gathers more records at the higher rate).
      */
     @Test
-    void theQuickVaryingRateRunComparesAdaptiveWithFixedBatchingStepByStep() throws Exception {
+    void theQuickVaryingRateRunComparesTheDefaultsWithAFixedSettingStepByStep() throws Exception {
         Path output = Path.of("target", "bench").toAbsolutePath();
         BenchPlan plan = BenchPlan.defaults("wan", BenchPlan.Load.VARYING_RATE, true, output,
                 "WanBenchIT (./jetstream bench wan --scenario varying-rate --quick)");
@@ -116,16 +117,16 @@ class WanBenchIT {
             assertThat(measured).as(id).containsExactlyElementsOf(steps);
         }
         assertThat(ids).containsExactlyElementsOf(Variants.varyingRateQuick());
-        JsonNode adaptive = root.get("variants").get(1);
-        assertThat(adaptive.get("batch_policy").asText()).isEqualTo("adaptive");
-        assertThat(root.get("variants").get(0).get("batch_policy").asText()).isEqualTo("fixed");
-        // the direction: at 15x the rate, the adaptive policy sends larger batches
-        assertThat(adaptive.get("steps").get(1).get("records_per_batch").asDouble()).as("records per batch, high step")
-                .isGreaterThan(adaptive.get("steps").get(0).get("records_per_batch").asDouble());
+        JsonNode defaults = root.get("variants").get(0);
+        assertThat(defaults.get("id").asText()).isEqualTo(Variants.JS_1_ROUTE);
+        // the direction: at 15x the rate, the defaults' linger gathers larger batches
+        assertThat(defaults.get("steps").get(1).get("records_per_batch").asDouble()).as("records per batch, high step")
+                .isGreaterThan(defaults.get("steps").get(0).get("records_per_batch").asDouble());
         JsonNode verdict = root.get("varying_rate");
-        assertThat(verdict.get("adaptive_variant").asText()).isEqualTo(Variants.JS_1_ROUTE_ADAPTIVE);
+        assertThat(verdict.get("defaults_variant").asText()).isEqualTo(Variants.JS_1_ROUTE);
+        assertThat(verdict.get("best_fixed_overall").asText()).isEqualTo(Variants.JS_1_ROUTE_FIXED_SMALL);
         assertThat(verdict.get("steps")).hasSize(steps.size());
-        assertThat(root.get("result_line").asText()).contains(" adaptive_vs_best_fixed=");
+        assertThat(root.get("result_line").asText()).contains(" defaults_vs_best_fixed=");
         assertThat(result.ok()).as(result.resultLine()).isTrue();
     }
 
@@ -176,7 +177,7 @@ class WanBenchIT {
         assertThat(root.get("variants")).hasSize(1);
         JsonNode variant = root.get("variants").get(0);
         String id = variant.get("id").asText();
-        assertThat(id).isEqualTo(Variants.JS_3_ROUTES_ADAPTIVE);
+        assertThat(id).isEqualTo(Variants.JS_3_ROUTES);
         assertThat(variant.get("error").isNull()).as(id + ": " + variant.get("error")).isTrue();
         JsonNode verification = variant.get("verification");
         assertThat(verification.get("expected").asLong()).as(id).isPositive();

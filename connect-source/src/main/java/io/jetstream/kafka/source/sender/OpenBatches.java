@@ -69,14 +69,9 @@ final class OpenBatches {
     /**
      * Adds the records of one {@code put}. The policy and the metrics hear of the records once per
      * call (they all arrived at the same moment), not once per record: per-record bookkeeping was a
-     * visible share of the task's CPU. Records of one call arrived together, so they may fill batches
-     * up to the policy's caps for records arriving together ({@link BatchDecision#maxRecordsFor}): a
-     * burst or a backlog leaves in batches sized for it even while the caps in force were chosen for
-     * a trickle. While sealed batches wait for the window ({@code behindWindow}) and the policy gathers
-     * ({@link BatchDecision#gathers()}), so may the records of every put: a batch sealed now would
-     * only queue behind them, while a larger batch costs the path less per record.
+     * visible share of the task's CPU.
      */
-    void append(List<IncomingRecord> records, long now, boolean behindWindow) {
+    void append(List<IncomingRecord> records, long now) {
         long bytes = 0;
         TopicPartition previous = null;
         for (int i = 0, n = records.size(); i < n; i++) {
@@ -91,9 +86,8 @@ final class OpenBatches {
         policy.onRecordsArrived(records.size(), bytes, now);
         events.recordsIn(records.size(), bytes);
         BatchDecision caps = policy.decision(now);
-        boolean gathering = behindWindow && caps.gathers();
-        int maxRecords = gathering ? caps.togetherMaxRecords() : caps.maxRecordsFor(records.size());
-        int maxBytes = gathering ? caps.togetherMaxBytes() : caps.maxBytesFor(bytes);
+        int maxRecords = caps.maxRecords();
+        int maxBytes = caps.maxBytes();
         for (int i = 0, n = records.size(); i < n; i++) {
             IncomingRecord in = records.get(i);
             if (in.coveredFrom() != IncomingRecord.CONTIGUOUS) {
@@ -103,12 +97,6 @@ final class OpenBatches {
             oldestArrival.putIfAbsent(in.partition(), now);
             seal(accumulator.append(in.partition(), in.record(), in.dataBytes(), now, maxRecords, maxBytes),
                     in.partition(), now);
-        }
-        if (!gathering && (maxRecords > caps.maxRecords() || maxBytes > caps.maxBytes())) {
-            // what the put filled beyond the trickle's caps leaves now, not after its linger
-            for (RecordBatch batch : accumulator.closeFull(caps.maxRecords(), caps.maxBytes())) {
-                seal(batch, now);
-            }
         }
     }
 

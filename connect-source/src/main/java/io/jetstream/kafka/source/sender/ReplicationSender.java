@@ -158,7 +158,7 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
         if (!records.isEmpty()) {
             long now = nanoTime.getAsLong();
             try {
-                batches.append(records, now, window.full());
+                batches.append(records, now);
             } finally {
                 window.sendCollected(now);
             }
@@ -251,20 +251,18 @@ public final class ReplicationSender implements AutoCloseable, Relay.Inbound {
      * Seals the open batches that waited their linger, unless sealed batches already wait for the
      * in-flight window: a batch sealed then would only queue behind them, so sealing it gains its
      * records nothing, while a larger batch costs the path less per record (fewer frames, better
-     * compression) and so drains the queue sooner. Behind a closed window, a policy whose caps for
-     * records arriving together exceed its caps (the adaptive one) keeps every open batch gathering
-     * up to those ({@link OpenBatches#append} gathers alike); with fixed caps, a partition with
-     * batches unacknowledged keeps filling its open batch up to the fixed caps, while one with none
-     * seals by its linger (its batch passes the closed window: what the destination waits for).
-     * Without this, at many partitions and a link near its capacity, every linger sealed a frame of
-     * a record or two per partition into the queue and the queue grew without bound. As soon as the
-     * window admits what waits (acknowledgements arrive, the next tick sends), open batches close by
-     * their linger again.
+     * compression) and so drains the queue sooner. Behind a closed window, a partition with batches
+     * unacknowledged keeps filling its open batch up to the caps, while one with none seals by its
+     * linger (its batch passes the closed window: what the destination waits for). Without this, at
+     * many partitions and a link near its capacity, every linger sealed a frame of a record or two
+     * per partition into the queue and the queue grew without bound. As soon as the window admits
+     * what waits (acknowledgements arrive, the next tick sends), open batches close by their linger
+     * again.
      */
     private void sealLingered(long now, BatchDecision caps) {
         if (!window.full()) {
             batches.sealLingered(now, caps);
-        } else if (!caps.gathers()) {
+        } else {
             batches.sealLingered(now, caps, tp -> !window.hasUnacked(tp));
         }
     }

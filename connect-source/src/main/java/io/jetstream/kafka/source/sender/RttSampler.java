@@ -5,13 +5,14 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Hands the relays' heartbeat round trips ({@link Relay#rttNanos()}) to the batching model, at most
- * once per {@link #INTERVAL}: the path's latency is one of the model's inputs. Not thread-safe:
- * runs in the sender's tick, under its lock.
+ * Hands the relays' heartbeat round trips ({@link Relay#rttNanos()}) to the batching policy, at most
+ * once per {@link #INTERVAL}: the operating point that watches it times the path with them (a base
+ * round trip before any batch is acknowledged, and the jitter that tells a queue from noise). Not
+ * thread-safe: runs in the sender's tick, under its lock.
  */
 final class RttSampler {
 
-    /** How often the relays' round trips are handed to the batching model. */
+    /** How often the relays' round trips are handed to the batching policy. */
     static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private final List<Relay> relays;

@@ -7,7 +7,6 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
 import io.jetstream.kafka.core.protocol.BatchFrame;
@@ -74,7 +73,7 @@ class ReplicationSenderFramesTest {
 
     /** Batches of up to {@code maxRecords} records, 20 ms linger, a window of 100 batches; all partitions assigned. */
     private ReplicationSender sender(SenderSettings settings, int maxRecords, FakeRelay... relays) {
-        BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, LINGER, 100, 64L << 20, DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(maxRecords, 1 << 20, LINGER, 100, 64L << 20);
         BatchPolicy recording = new BatchPolicy() {
             @Override
             public BatchDecision decision(long nowNanos) {

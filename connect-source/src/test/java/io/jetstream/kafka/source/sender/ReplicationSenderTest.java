@@ -8,7 +8,6 @@ import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.core.protocol.AckFrame;
 import io.jetstream.kafka.core.protocol.AckReason;
@@ -24,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -49,8 +47,7 @@ class ReplicationSenderTest {
     }
 
     private ReplicationSender sender(int maxRecords, long maxBufferedBytes, SenderIntegrity integrity) {
-        BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(maxRecords, 1 << 20, Duration.ofMillis(20), 100, 64L << 20);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), maxBufferedBytes, integrity), List.of(r1, r2),
                 new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
@@ -90,8 +87,7 @@ class ReplicationSenderTest {
     }
 
     private ReplicationSender heartbeatingSender(Duration interval) {
-        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 64L << 20, SenderIntegrity.OFF, interval),
                 List.of(r1, r2), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT,
@@ -203,8 +199,7 @@ class ReplicationSenderTest {
 
     @Test
     void aReceiptIsNoAnswerButTimesThePathForTheBatchPolicy() {
-        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20);
         List<long[]> receipts = new ArrayList<>();
         BatchPolicy recording = new BatchPolicy() {
             @Override
@@ -265,8 +260,7 @@ class ReplicationSenderTest {
 
     @Test
     void reportsRecordsWaitingInOpenBatchesAndBehindTheWindowAsBacklog() {
-        BatchDecision oneInFlight = BatchDecision.of(2, 1 << 20, Duration.ofSeconds(60), 1, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision oneInFlight = new BatchDecision(2, 1 << 20, Duration.ofSeconds(60), 1, 64L << 20);
         long[] backlog = new long[2];
         BatchPolicy recording = new BatchPolicy() {
             @Override
@@ -300,68 +294,7 @@ class ReplicationSenderTest {
     }
 
     @Test
-    void recordsOfOnePutShareBatchesUpToTheCapsForRecordsArrivingTogether() {
-        BatchDecision trickle = new BatchDecision(2, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
-                DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
-        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1, r2), nowNanos -> trickle, now::get,
-                UnpooledByteBufAllocator.DEFAULT, metrics());
-        TopicPartition p1 = new TopicPartition("orders", 1);
-        sender.assign(List.of(p0, p1));
-        List<IncomingRecord> put = new ArrayList<>();
-        for (long offset = 0; offset < 11; offset++) {
-            put.add(new IncomingRecord(p0, record(offset)));
-        }
-        put.add(new IncomingRecord(p1, record(0)));
-        sender.appendAll(put);
-
-        assertThat(allSent()).as("11 records of p0 in one put: batches of up to 8 (the cap for records arriving"
-                        + " together), the rest at or above the trickle's cap leaves at once; p1's one record lingers")
-                .extracting(frame -> frame.header().recordCount())
-                .containsExactly(8, 3);
-
-        sender.appendAll(List.of(new IncomingRecord(p0, record(11))));
-        sender.appendAll(List.of(new IncomingRecord(p0, record(12))));
-        assertThat(allSent()).as("a trickle, one record per put, closes batches at the trickle's cap of 2")
-                .hasSize(3);
-        assertThat(allSent().get(2).header().recordCount()).isEqualTo(2);
-    }
-
-    @Test
-    void whileSealedBatchesWaitForTheWindowOpenBatchesGatherRecordsOfLaterPutsPastTheirLinger() {
-        // a window of one batch; a trickle's caps of 2 records and 20 ms, up to 8 records together
-        BatchDecision adaptive = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
-                DecisionReason.LATENCY_OPTIMAL, Optional.empty(), 8, 1 << 20);
-        sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
-                Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), nowNanos -> adaptive, now::get,
-                UnpooledByteBufAllocator.DEFAULT, metrics());
-        sender.assign(List.of(p0));
-        sender.appendAll(List.of(new IncomingRecord(p0, record(0)), new IncomingRecord(p0,
-                record(1))));
-        sender.appendAll(List.of(new IncomingRecord(p0, record(2)), new IncomingRecord(p0,
-                record(3))));
-        assertThat(r1.sent).as("the first batch fills the window; the second is sealed and waits").hasSize(1);
-
-        for (long offset = 4; offset < 9; offset++) {
-            sender.appendAll(List.of(new IncomingRecord(p0, record(offset))));
-            now.addAndGet(Duration.ofMillis(25).toNanos());
-            sender.tick();
-        }
-        assertThat(r1.sent).as("nothing more leaves while the window is full").hasSize(1);
-
-        sender.onFrame(r1, ok(r1.sent.get(0)));
-        sender.tick();
-        assertThat(r1.sent).as("the waiting batch leaves first").hasSize(2);
-        assertThat(r1.sent.get(1).header().recordCount()).isEqualTo(2);
-        sender.onFrame(r1, ok(r1.sent.get(1)));
-        sender.tick();
-        assertThat(r1.sent).as("once nothing waits for the window, the batch that gathered five puts past its"
-                + " linger leaves whole, not as batches of the trickle's 2").hasSize(3);
-        assertThat(r1.sent.get(2).header().recordCount()).isEqualTo(5);
-    }
-
-    @Test
-    void withFixedCapsAPartitionWithBatchesUnansweredFillsItsOpenBatchPastTheLingerWhileTheWindowIsClosed() {
+    void aPartitionWithBatchesUnansweredFillsItsOpenBatchPastTheLingerWhileTheWindowIsClosed() {
         TopicPartition p1 = new TopicPartition("orders", 1);
         senderWithAWindowOfOneBatch(3, p0, p1);
         sender.append(p0, record(0));
@@ -401,8 +334,7 @@ class ReplicationSenderTest {
 
     @Test
     void tellsThePolicyHowManyPartitionsRecordsArrivedOnWithinTheLastSecond() {
-        BatchDecision caps = BatchDecision.of(100, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(100, 1 << 20, Duration.ofSeconds(60), 100, 64L << 20);
         List<Integer> streams = new ArrayList<>();
         BatchPolicy policy = new BatchPolicy() {
             @Override
@@ -515,8 +447,7 @@ class ReplicationSenderTest {
     @Test
     void aRefusedPredecessorPassesAWindowFullOfSuccessorsThatWaitForIt() {
         TopicPartition p1 = new TopicPartition("orders", 1);
-        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), 2, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(1, 1 << 20, Duration.ofMillis(20), 2, 64L << 20);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30), List.of(r1), new FixedBatchPolicy(caps),
                 now::get, UnpooledByteBufAllocator.DEFAULT,
@@ -591,8 +522,7 @@ class ReplicationSenderTest {
      * frame ({@code ReplicationSenderFramesTest} groups them).
      */
     private ReplicationSender senderWithAWindowOfOneBatch(int maxRecords, TopicPartition... partitions) {
-        BatchDecision caps = BatchDecision.of(maxRecords, 1 << 20, Duration.ofMillis(20), 1, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(maxRecords, 1 << 20, Duration.ofMillis(20), 1, 64L << 20);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1 << 30).framingAtMost(1), List.of(r1),
                 new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT, metrics());
@@ -727,8 +657,7 @@ class ReplicationSenderTest {
     // ---- errors.tolerance=all: refused batches are skipped -------------------------------------
 
     private ReplicationSender skippingSender(SenderIntegrity integrity) {
-        BatchDecision caps = BatchDecision.of(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(2, 1 << 20, Duration.ofMillis(20), 100, 64L << 20);
         sender = new ReplicationSender(new SenderSettings("demo", "node-1", "B", CompressionCodec.LZ4,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30, integrity, Duration.ZERO, true),
                 List.of(r1), new FixedBatchPolicy(caps), now::get, UnpooledByteBufAllocator.DEFAULT, metrics());

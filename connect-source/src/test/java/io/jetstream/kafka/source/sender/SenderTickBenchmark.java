@@ -3,7 +3,6 @@ package io.jetstream.kafka.source.sender;
 import io.jetstream.kafka.core.batch.CompressionCodec;
 import io.jetstream.kafka.core.batch.ReplicatedRecord;
 import io.jetstream.kafka.core.model.BatchDecision;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import io.jetstream.kafka.source.SenderMetricsFixture;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -58,8 +57,7 @@ public class SenderTickBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         metrics = new Metrics();
-        BatchDecision caps = BatchDecision.of(1, 1 << 20, Duration.ofMillis(20), window, 64L << 20,
-                DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(1, 1 << 20, Duration.ofMillis(20), window, 64L << 20);
         long fixedNow = 1_000_000_000L;
         sender = new ReplicationSender(new SenderSettings("bench", "node-1", "B", CompressionCodec.NONE,
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1L << 30, SenderIntegrity.OFF), List.of(relay),

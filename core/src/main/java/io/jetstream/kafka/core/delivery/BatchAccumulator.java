@@ -168,27 +168,6 @@ public final class BatchAccumulator {
         return out;
     }
 
-    /**
-     * Closes and returns every open batch that holds at least {@code maxRecords} records or
-     * {@code maxBytes} bytes: batches that records arriving together filled beyond the caps of a
-     * trickle leave at once instead of waiting for their linger.
-     */
-    public List<RecordBatch> closeFull(int maxRecords, int maxBytes) {
-        List<RecordBatch> out = null;
-        for (Iterator<Map.Entry<TopicPartition, Open>> it = open.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<TopicPartition, Open> entry = it.next();
-            Open batch = entry.getValue();
-            if (!batch.records.isEmpty() && (batch.records.size() >= maxRecords || batch.bytes >= maxBytes)) {
-                it.remove();
-                if (out == null) {
-                    out = new ArrayList<>();
-                }
-                out.add(seal(entry.getKey(), batch));
-            }
-        }
-        return out == null ? List.of() : out;
-    }
-
     /** Closes every open batch (flush, revocation, stop). */
     public List<RecordBatch> drainAll() {
         return drainExpired(Long.MAX_VALUE, Long.MIN_VALUE);

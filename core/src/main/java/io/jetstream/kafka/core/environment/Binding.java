@@ -5,9 +5,8 @@ import java.util.Objects;
 
 /**
  * The constraint that binds a source-site task and the figures that show it, for an operator who
- * asks why it does not go faster ({@code ./jetstream explain}, the {@code binding-constraint} gauge).
- * Unlike the adaptive model's {@code binding_constraint} (the resource its prediction says is
- * busiest), this is read from what happens, under either batching policy.
+ * asks why it does not go faster ({@code ./jetstream explain}, the {@code binding-constraint} gauge),
+ * read from what happens (no model predicts it).
  *
  * <p>The rules, first match wins:
  * <ol>

@@ -16,10 +16,9 @@ import java.util.Objects;
 /**
  * A {@link BatchPolicy} that forwards every call to the policy it wraps and measures, from the same
  * calls, where the task runs ({@link OperatingPoint}): so the task can say which constraint binds it
- * and which grid cell it resembles under either policy, the fixed one (which measures nothing) as
- * well as the adaptive one (whose figures are its model's inputs, not the view of an outside observer).
+ * and which grid cell it resembles, although its batching policy (fixed caps) measures nothing.
  *
- * <p>It measures with the model's own monitors: a {@link StreamMonitor} for arrivals, record size and
+ * <p>It measures with the model's monitors: a {@link StreamMonitor} for arrivals, record size and
  * backlog; a {@link LinkMonitor} for acknowledgements (delivered rate, in-flight batches and bytes,
  * throughput at the bottleneck, heartbeats) and one for the egress relay's receipts (base round trip
  * and throughput without the destination's delays); the highest delivered rate over
@@ -63,11 +62,11 @@ public final class OperatingPointMonitor implements BatchPolicy {
     private long fullnessSinceNanos;
     private double fullness;
 
-    /** @param settings the time constants of the monitors (the adaptive policy's, by default) */
+    /** @param settings the time constants of the monitors ({@link EstimatorSettings#defaults()}, by default) */
     public OperatingPointMonitor(BatchPolicy policy, EstimatorSettings settings) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.settleNanos = settings.linkTimeConstant().toNanos();
-        this.stream = new StreamMonitor(settings, 0);
+        this.stream = new StreamMonitor(settings);
         this.acked = new LinkMonitor(settings);
         this.received = new LinkMonitor(settings);
         this.sentWire = new DecayingRate(settings.linkTimeConstant());

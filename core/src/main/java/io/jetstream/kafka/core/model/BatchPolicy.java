@@ -13,8 +13,13 @@ package io.jetstream.kafka.core.model;
  * {@link BatchDecision#maxInFlightBytes()} wire bytes are unacknowledged. The sender must honour a
  * decision until it asks again.
  *
+ * <p>The reports are what the sender observes; the caps need none of them ({@link FixedBatchPolicy}
+ * ignores them all), but a decorator measures the task's operating point from them
+ * ({@code environment.OperatingPointMonitor}: arrivals, round trips, window fullness), so the sender
+ * makes every report.
+ *
  * <p>All times are nanoseconds of one {@link Clock}. Implementations state their thread-safety;
- * the report methods default to no-ops so static policies stay trivial.
+ * the report methods default to no-ops.
  */
 public interface BatchPolicy {
 

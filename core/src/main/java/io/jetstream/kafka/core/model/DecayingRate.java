@@ -77,11 +77,6 @@ public final class DecayingRate {
         decayedSum = Math.max(0, perSecond) * window / 1e9;
     }
 
-    /** Nanoseconds observed since the first sample; 0 before it. */
-    public long observedNanos(long nowNanos) {
-        return started ? Math.max(0, Math.max(nowNanos, lastNanos) - startNanos) : 0;
-    }
-
     private void decayTo(long nowNanos) {
         if (nowNanos > lastNanos) {
             decayedSum *= Math.exp(-(nowNanos - lastNanos) / tauNanos);

@@ -3,27 +3,29 @@ package io.jetstream.kafka.core.model;
 import java.util.Objects;
 
 /**
- * Static caps from configuration: the baseline the adaptive policy is measured against, and the
- * policy to use when an operator wants Kafka-producer-like behaviour ({@code batch.size},
+ * Static caps from configuration ({@code batch.max.records}, {@code batch.max.bytes},
+ * {@code batch.linger.ms} and the in-flight window), as a Kafka producer batches ({@code batch.size},
  * {@code linger.ms}, {@code max.in.flight}). Ignores every report. Immutable and thread-safe.
+ *
+ * <p>The only policy: an adaptive one, which chose the caps from a latency model of the measured
+ * rate, sizes, costs and path, was built, measured on the benchmark's environment grid and removed,
+ * for no cell of the grid needed it (docs/model.md, "Why there is no adaptive batching").
  */
 public final class FixedBatchPolicy implements BatchPolicy {
 
-    private final BatchDecision decision;
+    private final BatchDecision caps;
 
     public FixedBatchPolicy(BatchDecision caps) {
-        Objects.requireNonNull(caps, "caps");
-        this.decision = BatchDecision.of(caps.maxRecords(), caps.maxBytes(), caps.linger(), caps.maxInFlightBatches(),
-                caps.maxInFlightBytes(), DecisionReason.FIXED);
+        this.caps = Objects.requireNonNull(caps, "caps");
     }
 
     @Override
     public BatchDecision decision(long nowNanos) {
-        return decision;
+        return caps;
     }
 
     @Override
     public String toString() {
-        return "FixedBatchPolicy" + decision;
+        return "FixedBatchPolicy" + caps;
     }
 }

@@ -3,7 +3,8 @@ package io.jetstream.kafka.core.model;
 /**
  * Measures one link from the batches sent on it: throughput, round-trip time, failures and bytes in
  * flight (the "Monitor" of JetStream, route half). The route scheduler keeps one per route; the
- * batching policy keeps one for the sender's path to its relays.
+ * source-site task's operating-point monitor keeps two for the sender's path (to the destination's
+ * acknowledgements, and to the egress relay's receipts).
  *
  * <p><b>Throughput.</b> A link is modelled as a FIFO bottleneck plus a fixed latency {@code L}
  * outside it (propagation both ways, processing at the far end): batch {@code i} is acknowledged

@@ -1,8 +1,8 @@
 package io.jetstream.kafka.core.model;
 
 /**
- * Measures one stream at the sender: arrival rate, record size, compression ratio and encode cost,
- * from the events the sender reports (the "Monitor" of JetStream, stream half).
+ * Measures one stream at the sender: arrival rate, record size and the backlog, from the events the
+ * sender reports (the "Monitor" of JetStream, stream half; the operating point's arrivals).
  *
  * <p>Which event feeds which estimator:
  * <ul>
@@ -11,16 +11,12 @@ package io.jetstream.kafka.core.model;
  *       constant and a {@link RecentRate} over the last 16 arrivals. When the recent one is above
  *       the slow one by more than Poisson noise (four standard deviations) and by half, the rate
  *       has stepped up: the slow one restarts from the recent one. So a step up is seen within a
- *       few arrivals (falling behind is costly), noise and chunked arrivals do not bias the rate
- *       upwards, and a fall is followed as fast as the slow one forgets (shrinking batches late
- *       costs little);</li>
- *   <li>{@link #onBatchSent}: compression ratio ({@code (wire - overhead) / raw}) and the encode
- *       cost line {@code e0 + e1 * rawBytes} ({@link LinearFit} of encode nanos on raw bytes);</li>
- *   <li>{@link #onBatchAcked}: end-to-end time of the oldest record of the batch (for metrics);</li>
+ *       few arrivals, noise and chunked arrivals do not bias the rate upwards, and a fall is
+ *       followed as fast as the slow one forgets;</li>
  *   <li>{@link #onBacklog}: the sender's waiting records and bytes (latest value wins).</li>
  * </ul>
  *
- * <p>Not thread-safe: its owner ({@link AdaptiveBatchPolicy}) serialises calls.
+ * <p>Not thread-safe: its owner ({@code environment.OperatingPointMonitor}) serialises calls.
  */
 public final class StreamMonitor {
 
@@ -29,29 +25,16 @@ public final class StreamMonitor {
     private static final double RISE_SIGMAS = 4.0;
     private static final double RISE_RATIO = 1.5;
 
-    private final int batchOverheadBytes;
     private final DecayingRate arrivals;
     private final RecentRate recentArrivals;
     private final DecayingRatio recordSize;
-    private final DecayingRatio compression;
-    private final LinearFit encodeCost;
-    private final DecayingRatio endToEnd;
     private long backlogRecords;
     private long backlogBytes;
-    private long batchesSent;
 
-    /** @param batchOverheadBytes wire bytes a batch adds besides its records (header, metadata) */
-    public StreamMonitor(EstimatorSettings settings, int batchOverheadBytes) {
-        this.batchOverheadBytes = Math.max(0, batchOverheadBytes);
+    public StreamMonitor(EstimatorSettings settings) {
         this.arrivals = new DecayingRate(settings.rateTimeConstant());
         this.recentArrivals = new RecentRate(RECENT_ARRIVALS);
         this.recordSize = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
-                settings.warmupSamples());
-        this.compression = new DecayingRatio(settings.sampleTimeConstant(), settings.clampFactor(),
-                settings.warmupSamples());
-        this.encodeCost = new LinearFit(settings.sampleTimeConstant(), settings.clampFactor(),
-                settings.warmupSamples());
-        this.endToEnd = new DecayingRatio(settings.linkTimeConstant(), settings.clampFactor(),
                 settings.warmupSamples());
     }
 
@@ -62,23 +45,6 @@ public final class StreamMonitor {
         arrivals.add(records, nowNanos);
         recentArrivals.add(records, nowNanos);
         recordSize.add(Math.max(0, bytes), records, nowNanos);
-    }
-
-    public void onBatchSent(int records, long uncompressedBytes, long wireBytes, long encodeNanos, long nowNanos) {
-        batchesSent++;
-        if (uncompressedBytes <= 0) {
-            return;
-        }
-        long payloadWireBytes = Math.max(1, wireBytes - batchOverheadBytes);
-        compression.add(payloadWireBytes, uncompressedBytes, nowNanos);
-        encodeCost.add(uncompressedBytes, Math.max(0, encodeNanos), nowNanos);
-    }
-
-    public void onBatchAcked(long ackedAtNanos, long oldestRecordArrivalNanos) {
-        long endToEndNanos = ackedAtNanos - oldestRecordArrivalNanos;
-        if (endToEndNanos >= 0) {
-            endToEnd.add(endToEndNanos, 1, ackedAtNanos);
-        }
     }
 
     public void onBacklog(long records, long bytes) {
@@ -109,22 +75,7 @@ public final class StreamMonitor {
         return slow;
     }
 
-    public long backlogRecords() {
-        return backlogRecords;
-    }
-
     public StreamEstimates estimates(long nowNanos) {
-        boolean encodeKnown = encodeCost.hasFit();
-        return new StreamEstimates(
-                arrivalRate(nowNanos),
-                recordSize.value(),
-                compression.value(),
-                encodeKnown ? encodeCost.intercept() : Double.NaN,
-                encodeKnown ? encodeCost.slope() : Double.NaN,
-                endToEnd.value(),
-                backlogRecords,
-                backlogBytes,
-                arrivals.observedNanos(nowNanos),
-                batchesSent);
+        return new StreamEstimates(arrivalRate(nowNanos), recordSize.value(), backlogRecords, backlogBytes);
     }
 }

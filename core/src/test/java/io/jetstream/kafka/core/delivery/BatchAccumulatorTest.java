@@ -53,21 +53,6 @@ class BatchAccumulatorTest {
     }
 
     @Test
-    void closeFullClosesOnlyTheBatchesAtOrAboveTheCaps() {
-        accumulator.assign(List.of(p0, p1));
-        for (long offset = 0; offset < 5; offset++) {
-            assertThat(accumulator.append(p0, record(offset), 0, 100, 1 << 20)).isNull();
-        }
-        accumulator.append(p1, record(0), 0, 100, 1 << 20);
-        List<RecordBatch> closed = accumulator.closeFull(3, 1 << 20);
-        assertThat(closed).extracting(RecordBatch::partition).containsExactly(0);
-        assertThat(closed.get(0).size()).isEqualTo(5);
-        assertThat(accumulator.bufferedRecords()).isEqualTo(1);
-        assertThat(accumulator.closeFull(3, 100)).as("the byte cap closes p1's batch").hasSize(1);
-        assertThat(accumulator.closeFull(1, 1)).isEmpty();
-    }
-
-    @Test
     void closesOnTheByteCap() {
         assertThat(accumulator.append(p0, record(0), 0, 1000, 200)).isNull();
         assertThat(accumulator.append(p0, record(1), 0, 1000, 200)).isNotNull();

@@ -3,11 +3,8 @@ package io.jetstream.kafka.core.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.jetstream.kafka.core.model.AdaptiveBatchPolicy;
-import io.jetstream.kafka.core.model.AdaptiveBatchSettings;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
-import io.jetstream.kafka.core.model.DecisionReason;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -28,7 +25,7 @@ class OperatingPointMonitorTest {
 
     @Test
     void everyCallOfTheBatchPolicyIsForwardedWithItsArguments() throws Exception {
-        BatchDecision caps = BatchDecision.of(10, 1_000, Duration.ofMillis(5), 4, 100_000, DecisionReason.FIXED);
+        BatchDecision caps = new BatchDecision(10, 1_000, Duration.ofMillis(5), 4, 100_000);
         List<String> forwarded = new ArrayList<>();
         BatchPolicy recording = (BatchPolicy) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {BatchPolicy.class}, (proxy, method, args) -> {
@@ -62,8 +59,8 @@ class OperatingPointMonitorTest {
     @Test
     void aWindowThatAdmitsOnlyWhatTheRoundTripAllowsBindsAsTheRoundTripUnderTheFixedPolicy() {
         // 4 batches of 10 kB per 100 ms round trip: 400 kB/s, whatever the link could carry
-        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(BatchDecision.of(BATCH_RECORDS,
-                1 << 20, Duration.ofMillis(5), 4, 64L << 20, DecisionReason.FIXED)));
+        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(BATCH_RECORDS,
+                1 << 20, Duration.ofMillis(5), 4, 64L << 20)));
         long now = 0;
         for (int round = 0; round < 100; round++) {
             for (int b = 0; b < 4; b++) {
@@ -103,8 +100,8 @@ class OperatingPointMonitorTest {
     @Test
     void aLinkThatQueuesTheBatchesBindsAsTheLinkAndItsRateIsTheUplink() {
         // the link serves a 10 kB batch in 10 ms (1 MB/s) plus a 100 ms round trip; 64 batches in flight
-        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(BatchDecision.of(BATCH_RECORDS,
-                1 << 20, Duration.ofMillis(5), 64, 64L << 20, DecisionReason.FIXED)));
+        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(BATCH_RECORDS,
+                1 << 20, Duration.ofMillis(5), 64, 64L << 20)));
         Deque<Long> sentAt = new ArrayDeque<>();
         long now = 0;
         for (int b = 0; b < 64; b++) {
@@ -138,9 +135,9 @@ class OperatingPointMonitorTest {
     }
 
     @Test
-    void anAdaptivePolicyIsWatchedAlikeAndALightLoadBindsNothing() {
-        AdaptiveBatchPolicy adaptive = new AdaptiveBatchPolicy(AdaptiveBatchSettings.builder().build());
-        OperatingPointMonitor monitor = new OperatingPointMonitor(adaptive);
+    void aLightLoadBindsNothingAndTheRoundTripIsTheReceiptsNotTheHeartbeats() {
+        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(500,
+                1 << 20, Duration.ofMillis(5), 1_024, 64L << 20)));
         long now = 0;
         for (int i = 0; i < 300; i++) {
             now += 10 * MS;
@@ -154,7 +151,7 @@ class OperatingPointMonitorTest {
         OperatingPoint point = monitor.operatingPoint(now);
 
         assertThat(point.baseRttNanos()).as("the receipts', not the heartbeats' to the first relay").isEqualTo(50e6);
-        assertThat(point.windowBatches()).as("the caps the adaptive policy gave").isPositive();
+        assertThat(point.windowBatches()).as("the caps the policy gave").isEqualTo(1_024);
         assertThat(Binding.of(point, false, new CpuLoad(0.1, 2, 0.2)).constraint()).isEqualTo(BindingConstraint.NONE);
         GridMatch cell = GridCell.nearest(GridCell.GRID, point.coordinates(false, 6));
         assertThat(cell.cell().name()).isEqualTo("default");
@@ -164,8 +161,8 @@ class OperatingPointMonitorTest {
 
     @Test
     void nothingMeasuredYetReadsAsUnknownNotAsZero() {
-        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(BatchDecision.of(10, 1_000,
-                Duration.ofMillis(5), 4, 100_000, DecisionReason.FIXED)));
+        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(10, 1_000,
+                Duration.ofMillis(5), 4, 100_000)));
 
         OperatingPoint point = monitor.operatingPoint(0);
 

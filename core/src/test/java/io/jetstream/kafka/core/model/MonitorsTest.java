@@ -13,29 +13,22 @@ class MonitorsTest {
     private final EstimatorSettings settings = EstimatorSettings.defaults();
 
     @Test
-    void streamMonitorMeasuresRateSizeCompressionAndEncodeCost() {
-        StreamMonitor stream = new StreamMonitor(settings, 64);
-        Random random = new Random(5);
+    void streamMonitorMeasuresRateSizeAndBacklog() {
+        StreamMonitor stream = new StreamMonitor(settings);
         for (long t = 0; t < 5_000 * MS; t += MS) {
             stream.onRecordsArrived(2, 2_048, t);
-            if (t % (10 * MS) == 0) {
-                int records = 10 + random.nextInt(90);
-                long raw = records * 1_024L;
-                stream.onBatchSent(records, raw, 64 + raw / 2, 100_000 + 2 * raw, t);
-            }
         }
+        stream.onBacklog(300, 307_200);
         StreamEstimates e = stream.estimates(5_000 * MS);
         assertThat(e.recordsPerSecond()).isCloseTo(2_000, within(40.0));
         assertThat(e.meanRecordBytes()).isCloseTo(1_024, within(1e-6));
-        assertThat(e.compressionRatio()).isCloseTo(0.5, within(1e-3));
-        assertThat(e.encodeFixedNanos()).isCloseTo(100_000, within(100.0));
-        assertThat(e.encodeNanosPerByte()).isCloseTo(2.0, within(1e-3));
-        assertThat(e.batchesSent()).isEqualTo(500);
+        assertThat(e.backlogRecords()).isEqualTo(300);
+        assertThat(e.backlogBytes()).isEqualTo(307_200);
     }
 
     @Test
     void streamMonitorSeesAStepUpWithinAFewArrivalsButIgnoresNoise() {
-        StreamMonitor stream = new StreamMonitor(settings, 64);
+        StreamMonitor stream = new StreamMonitor(settings);
         Random random = new Random(9);
         long t = 0;
         for (; t < 5_000 * MS; t += MS) {

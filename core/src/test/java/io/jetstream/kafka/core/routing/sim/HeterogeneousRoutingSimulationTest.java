@@ -2,7 +2,6 @@ package io.jetstream.kafka.core.routing.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.CostModel;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;

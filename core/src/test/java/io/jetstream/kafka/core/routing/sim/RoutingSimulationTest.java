@@ -3,7 +3,6 @@ package io.jetstream.kafka.core.routing.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.RouteSchedulerSettings;
 import io.jetstream.kafka.core.routing.TestRoute;

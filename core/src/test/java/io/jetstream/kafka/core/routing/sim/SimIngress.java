@@ -1,6 +1,5 @@
 package io.jetstream.kafka.core.routing.sim;
 
-import io.jetstream.kafka.core.model.sim.SimLoop;
 import io.jetstream.kafka.core.routing.RouteScheduler;
 import io.jetstream.kafka.core.routing.TestRoute;
 import java.util.ArrayDeque;

@@ -1,14 +1,13 @@
 package io.jetstream.kafka.core.routing.sim;
 
-import io.jetstream.kafka.core.model.sim.SimLoop;
 import java.util.Random;
 import java.util.function.LongConsumer;
 
 /**
  * One direction of a simulated route whose capacity can change while it runs: a FIFO bottleneck,
- * then a one-way delay, delivery in order. Like {@code model.sim.SimLink}, with seeded noise: the
- * delay wanders within {@code [delay, delay + jitter)} (re-drawn every 100 ms) and each
- * transmission time is scaled by a factor uniform in {@code [1 - serviceNoise, 1 + serviceNoise]}.
+ * then a one-way delay, delivery in order, with seeded noise: the delay wanders within
+ * {@code [delay, delay + jitter)} (re-drawn every 100 ms) and each transmission time is scaled by a
+ * factor uniform in {@code [1 - serviceNoise, 1 + serviceNoise]}.
  * {@link #cut()} drops everything in flight and everything sent until {@link #restore()}. A
  * capacity of 0 means unlimited. A new capacity applies to bytes sent from then on.
  */

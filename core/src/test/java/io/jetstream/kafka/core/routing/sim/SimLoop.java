@@ -1,4 +1,4 @@
-package io.jetstream.kafka.core.model.sim;
+package io.jetstream.kafka.core.routing.sim;
 
 import io.jetstream.kafka.core.model.Clock;
 import java.util.PriorityQueue;
