@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
  * usage.
  */
 @Command(name = "explain", sortOptions = false,
-        description = "the current decisions of a running deployment and their reasons: batch caps, latency"
-                + " predicted and measured, model inputs, route weights, money spent (docs/monitoring.md)",
+        description = "what a running deployment does and why: batch caps, latency measured, the constraint"
+                + " that binds and the environment it resembles, route weights, money spent (docs/monitoring.md)",
         footer = {"", "Exit code 0 when every worker and relay answered and no JetStream connector or task failed,"
                 + " 1 otherwise, 2 for a bad option."})
 final class ExplainCommand implements Callable<Integer> {
