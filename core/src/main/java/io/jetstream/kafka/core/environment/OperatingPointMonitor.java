@@ -54,6 +54,11 @@ public final class OperatingPointMonitor implements BatchPolicy {
     private volatile BatchDecision inForce;
     private volatile int activePartitions;
     private long receipts;
+    /**
+     * The path's round trip as receipts or acknowledgements last measured it: their window forgets an idle
+     * path, and the heartbeats left then reach only the first relay, often on the task's own host.
+     */
+    private double lastPathRttNanos = Double.NaN;
     private boolean acknowledged;
     private long firstAckNanos;
     private boolean peakSampled;
@@ -186,7 +191,12 @@ public final class OperatingPointMonitor implements BatchPolicy {
                 : path.throughputKnown() ? path.bytesPerSecond() : Double.NaN;
         BatchDecision caps = inForce != null ? inForce : decision(nowNanos);
         double peak = -deliveredPeak.min(nowNanos);
-        return new OperatingPoint(baseRttNanos(path, toEgress), arrivals.recordsPerSecond(),
+        double pathRtt = pathRttNanos(path, toEgress);
+        if (!Double.isNaN(pathRtt)) {
+            lastPathRttNanos = pathRtt;
+        }
+        double baseRtt = !Double.isNaN(lastPathRttNanos) ? lastPathRttNanos : path.baseRttNanos();
+        return new OperatingPoint(baseRtt, arrivals.recordsPerSecond(),
                 arrivals.meanRecordBytes(), sentWire.perSecond(nowNanos), path.deliveredBytesPerSecond(),
                 Double.isNaN(peak) ? 0 : Math.max(0, peak), throughput, recordsPerBatch.value(),
                 activePartitions, path.inFlightBatches(), path.inFlightBytes(), caps.maxInFlightBatches(),
@@ -196,14 +206,16 @@ public final class OperatingPointMonitor implements BatchPolicy {
 
     /**
      * Receipts time the path to the egress relay (the WAN round trip plus a transmission); without
-     * them, the end-to-end acknowledgements (plus the destination's write); the heartbeats last, for
-     * they reach only the first relay, often on the task's own host.
+     * them, the end-to-end acknowledgements (plus the destination's write); NaN when neither was seen
+     * within their window. The heartbeats come last (in {@link #operatingPoint}, and only while the
+     * path was never measured), for they reach only the first relay, often on the task's own host: an
+     * idle task matched the metro cell from its 0.1 ms hop to the ingress relay.
      */
-    private static double baseRttNanos(LinkEstimates path, LinkEstimates toEgress) {
+    private static double pathRttNanos(LinkEstimates path, LinkEstimates toEgress) {
         if (toEgress != null && !Double.isNaN(toEgress.minAckLatencyNanos())) {
             return toEgress.minAckLatencyNanos();
         }
-        return Double.isNaN(path.minAckLatencyNanos()) ? path.baseRttNanos() : path.minAckLatencyNanos();
+        return path.minAckLatencyNanos();
     }
 
     /**

@@ -160,6 +160,32 @@ class OperatingPointMonitorTest {
     }
 
     @Test
+    void anIdleTaskKeepsThePathsRoundTripNotTheHeartbeatsToItsFirstRelay() {
+        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(500,
+                1 << 20, Duration.ofMillis(5), 1_024, 64L << 20)));
+        long now = 0;
+        for (int i = 0; i < 300; i++) {
+            now += 10 * MS;
+            send(monitor, now);
+            monitor.onBatchReceived(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now - 10 * MS);
+            monitor.onBatchAcked(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now, now - 70 * MS);
+            monitor.onRttSample(MS / 10, now);
+        }
+        assertThat(monitor.operatingPoint(now).baseRttNanos()).isEqualTo(50e6);
+        // then two minutes without records: only the heartbeats to the ingress relay on the task's own host
+        for (int s = 0; s < 120; s++) {
+            now += 1_000 * MS;
+            monitor.onRttSample(MS / 10, now);
+        }
+
+        OperatingPoint idle = monitor.operatingPoint(now);
+
+        assertThat(idle.baseRttNanos()).as("the path measured last, not the 0.1 ms hop to the first relay")
+                .isEqualTo(50e6);
+        assertThat(GridCell.nearest(GridCell.GRID, idle.coordinates(false, 6)).cell().name()).isNotEqualTo("d5");
+    }
+
+    @Test
     void nothingMeasuredYetReadsAsUnknownNotAsZero() {
         OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(10, 1_000,
                 Duration.ofMillis(5), 4, 100_000)));
