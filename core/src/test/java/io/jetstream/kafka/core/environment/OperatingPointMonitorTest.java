@@ -136,17 +136,8 @@ class OperatingPointMonitorTest {
 
     @Test
     void aLightLoadBindsNothingAndTheRoundTripIsTheReceiptsNotTheHeartbeats() {
-        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(500,
-                1 << 20, Duration.ofMillis(5), 1_024, 64L << 20)));
-        long now = 0;
-        for (int i = 0; i < 300; i++) {
-            now += 10 * MS;
-            send(monitor, now);
-            monitor.onBatchReceived(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now - 10 * MS);
-            monitor.onBatchAcked(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now, now - 70 * MS);
-            monitor.onRttSample(MS / 10, now);
-            monitor.onBacklog(0, 0, now);
-        }
+        OperatingPointMonitor monitor = lightLoadMonitor();
+        long now = lightLoad(monitor);
 
         OperatingPoint point = monitor.operatingPoint(now);
 
@@ -161,16 +152,8 @@ class OperatingPointMonitorTest {
 
     @Test
     void anIdleTaskKeepsThePathsRoundTripNotTheHeartbeatsToItsFirstRelay() {
-        OperatingPointMonitor monitor = new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(500,
-                1 << 20, Duration.ofMillis(5), 1_024, 64L << 20)));
-        long now = 0;
-        for (int i = 0; i < 300; i++) {
-            now += 10 * MS;
-            send(monitor, now);
-            monitor.onBatchReceived(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now - 10 * MS);
-            monitor.onBatchAcked(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now, now - 70 * MS);
-            monitor.onRttSample(MS / 10, now);
-        }
+        OperatingPointMonitor monitor = lightLoadMonitor();
+        long now = lightLoad(monitor);
         assertThat(monitor.operatingPoint(now).baseRttNanos()).isEqualTo(50e6);
         // then two minutes without records: only the heartbeats to the ingress relay on the task's own host
         for (int s = 0; s < 120; s++) {
@@ -198,6 +181,31 @@ class OperatingPointMonitorTest {
         assertThat(point.windowBatches()).as("asked the policy").isEqualTo(4);
         assertThat(Binding.of(point, false, CpuLoad.UNKNOWN).constraint()).isEqualTo(BindingConstraint.NONE);
         assertThat(GridCell.nearest(GridCell.GRID, point.coordinates(false, 0)).cell().name()).isEqualTo("default");
+    }
+
+    /** A monitor over the fixed policy with a window far larger than a light load fills. */
+    private static OperatingPointMonitor lightLoadMonitor() {
+        return new OperatingPointMonitor(new FixedBatchPolicy(new BatchDecision(500, 1 << 20, Duration.ofMillis(5),
+                1_024, 64L << 20)));
+    }
+
+    /**
+     * Three seconds of a light load: a batch every 10 ms, its receipt from the egress relay 50 ms after it
+     * was sent, its acknowledgement 60 ms after, heartbeats to the first relay of 0.1 ms, no backlog.
+     *
+     * @return the time of the last batch
+     */
+    private static long lightLoad(OperatingPointMonitor monitor) {
+        long now = 0;
+        for (int i = 0; i < 300; i++) {
+            now += 10 * MS;
+            send(monitor, now);
+            monitor.onBatchReceived(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now - 10 * MS);
+            monitor.onBatchAcked(BATCH_RECORDS, BATCH_WIRE_BYTES, now - 60 * MS, now, now - 70 * MS);
+            monitor.onRttSample(MS / 10, now);
+            monitor.onBacklog(0, 0, now);
+        }
+        return now;
     }
 
     /** A put of 20 records of 500 B on 6 partitions, sealed into one batch and sent at once. */
