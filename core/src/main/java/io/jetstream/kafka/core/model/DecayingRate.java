@@ -40,16 +40,40 @@ public final class DecayingRate {
 
     /** Adds {@code amount} (not negative) observed at {@code nowNanos}. */
     public void add(double amount, long nowNanos) {
+        add(amount, nowNanos, nowNanos);
+    }
+
+    /**
+     * Adds {@code amount} (not negative) observed at {@code nowNanos} that accrued since
+     * {@code sinceNanos}: bytes delivered at an acknowledgement were under way since their batch was
+     * sent. If this is the first sample, observation starts there, so the first sample reads as
+     * {@code amount} over that span rather than over the floor of the window (a single 1 MiB batch
+     * acknowledged 0.7 s after it was sent reads 2 MiB/s, not 20).
+     */
+    public void add(double amount, long nowNanos, long sinceNanos) {
         if (amount < 0 || !Double.isFinite(amount)) {
             throw new IllegalArgumentException("amount must be finite and not negative, got " + amount);
         }
         if (!started) {
             started = true;
-            startNanos = nowNanos;
+            startNanos = Math.min(sinceNanos, nowNanos);
             lastNanos = nowNanos;
         }
         decayTo(nowNanos);
         decayedSum += amount;
+    }
+
+    /**
+     * The amounts added, each weighted by {@code exp(-age/tau)}: at a steady rate about
+     * {@code rate * tau}, and never more than was added, however recently (unlike
+     * {@link #perSecond}, which reads a first sample over a short window). 0 before the first sample.
+     */
+    public double recentAmount(long nowNanos) {
+        if (!started) {
+            return 0.0;
+        }
+        long now = Math.max(nowNanos, lastNanos);
+        return decayedSum * Math.exp(-(now - lastNanos) / tauNanos);
     }
 
     /** The rate per second at {@code nowNanos}; 0 before the first sample. */

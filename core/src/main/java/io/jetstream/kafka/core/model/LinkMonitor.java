@@ -101,7 +101,7 @@ public final class LinkMonitor {
     public void onAcked(long wireBytes, long sentAtNanos, long ackedAtNanos) {
         release(wireBytes);
         bytesAcked += Math.max(0, wireBytes);
-        delivered.add(Math.max(0, wireBytes), ackedAtNanos);
+        delivered.add(Math.max(0, wireBytes), ackedAtNanos, sentAtNanos);
         consecutiveFailures = 0;
         lastProgressNanos = Math.max(lastProgressNanos, ackedAtNanos);
         long latency = ackedAtNanos - sentAtNanos;
@@ -193,8 +193,6 @@ public final class LinkMonitor {
         inFlightBatches = 0;
         busyBytes = 0;
         busyServiceNanos = 0;
-        busyBatches = 0;
-        busyReleasedTogether = 0;
         busyBatches = 0;
         busyReleasedTogether = 0;
     }

@@ -24,6 +24,13 @@ final class RouteEntry {
     final CapacityEstimate capacity;
     final RouteHealth health;
     final DecayingRate sentBytes;
+    /**
+     * Bytes the route delivered (receipts, or acknowledgements without them), with the time constant
+     * {@link RouteScheduler#COMMIT_SECONDS}: its {@link DecayingRate#recentAmount} is about what the
+     * route delivered over that long, the bytes it may hold in flight.
+     */
+    final DecayingRate deliveredBytes = new DecayingRate(
+            Duration.ofNanos((long) (RouteScheduler.COMMIT_SECONDS * 1e9)));
     /** Shortest transfer (sent to receipt, or to acknowledgement without receipts) of the last seconds. */
     final WindowedMin recentTransferNanos = new WindowedMin(RECENT_TRANSFER_WINDOW, 8);
     /**
@@ -128,12 +135,14 @@ final class RouteEntry {
 
     void acked(long wireBytes, long ackedAtNanos) {
         answered(wireBytes, ackedAtNanos);
+        deliveredBytes.add(Math.max(0, wireBytes), ackedAtNanos);
         bytesAcked += wireBytes;
     }
 
     /** The route carried a batch to its egress relay: off the route, waiting for the destination's answer. */
     void received(long wireBytes, long receivedAtNanos) {
         answered(wireBytes, receivedAtNanos);
+        deliveredBytes.add(Math.max(0, wireBytes), receivedAtNanos);
         farBytes += Math.max(0, wireBytes);
         farBatches++;
     }

@@ -165,7 +165,7 @@ public final class RouteScheduler<R extends PricedRoute> {
         }
         // a route at its in-flight cap takes nothing more now; none left: the caller refuses the
         // batch retriably and its sender keeps it
-        candidates.removeIf(c -> overcommits(c.entry(), estimates.get(c.entry()), wireBytes));
+        candidates.removeIf(c -> overcommits(c.entry(), wireBytes, nowNanos));
         Optional<Candidate> chosen = probe(candidates, nowNanos)
                 .or(() -> preferred(candidates, true))
                 .or(() -> preferred(candidates, false))
@@ -260,7 +260,7 @@ public final class RouteScheduler<R extends PricedRoute> {
             if (!entry.health.usable(nowNanos)) {
                 continue;
             }
-            if (!overcommits(entry, entry.link.estimates(nowNanos), wireBytes)) {
+            if (!overcommits(entry, wireBytes, nowNanos)) {
                 return false;
             }
             any = true;
@@ -269,16 +269,18 @@ public final class RouteScheduler<R extends PricedRoute> {
     }
 
     /**
-     * A route takes no more than it drains in {@link #COMMIT_SECONDS} at the rate it recently
-     * delivered (at least {@link #COMMIT_FLOOR_BYTES}). A backlog arriving as a burst would
+     * A route takes no more than it delivered over the last {@link #COMMIT_SECONDS} (exponentially
+     * weighted; at least {@link #COMMIT_FLOOR_BYTES}). Not its delivered rate times that: a rate read
+     * from a route's first receipt, or from a burst of acknowledgements the destination released
+     * together, can be many times what the route carries, and once let one route of three take 12 MB
+     * of a backlog (8 s of queue on its link) while the others idled. A backlog arriving as a burst would
      * otherwise be committed to the routes at once and queue for seconds on the links: recovering
      * routes would sit idle while the others drain it, and, since the destination puts each
      * partition in order, a batch that crossed a shorter queue would wait for its predecessor on a
      * longer one, silencing its route until the stall rule takes it down (docs/model.md §4, docs/experiments.md).
      */
-    private static boolean overcommits(RouteEntry entry, LinkEstimates estimates, int wireBytes) {
-        double delivered = estimates.deliveredBytesPerSecond();
-        double cap = Math.max(COMMIT_FLOOR_BYTES, delivered * COMMIT_SECONDS);
+    private static boolean overcommits(RouteEntry entry, int wireBytes, long nowNanos) {
+        double cap = Math.max(COMMIT_FLOOR_BYTES, entry.deliveredBytes.recentAmount(nowNanos));
         return entry.inFlightBatches > 0 && entry.inFlightBytes + wireBytes > cap;
     }
 

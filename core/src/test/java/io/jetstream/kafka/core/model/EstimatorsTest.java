@@ -34,6 +34,36 @@ class EstimatorsTest {
     }
 
     @Test
+    void aFirstSampleThatAccruedOverTimeReadsOverThatTime() {
+        DecayingRate sinceSent = new DecayingRate(Duration.ofSeconds(1));
+        sinceSent.add(1_000_000, 700 * MS, 0); // a 1 MB batch acknowledged 0.7 s after it was sent
+        assertThat(sinceSent.perSecond(700 * MS)).as("1 MB over 0.7 s of a 1 s time constant")
+                .isCloseTo(1_000_000 / (1 - Math.exp(-0.7)), within(1.0));
+        DecayingRate atOnce = new DecayingRate(Duration.ofSeconds(1));
+        atOnce.add(1_000_000, 700 * MS);
+        assertThat(atOnce.perSecond(700 * MS)).as("the same sample without its span: over the window's floor")
+                .isCloseTo(20_000_000, within(1.0));
+        sinceSent.add(1_000_000, 800 * MS, 500 * MS);
+        assertThat(sinceSent.perSecond(800 * MS)).as("later samples' spans change nothing")
+                .isCloseTo((1_000_000 * Math.exp(-0.1) + 1_000_000) / (1 - Math.exp(-0.8)), within(1.0));
+    }
+
+    @Test
+    void recentAmountIsRateTimesTimeConstantAndNeverMoreThanWasAdded() {
+        DecayingRate rate = new DecayingRate(Duration.ofSeconds(2));
+        assertThat(rate.recentAmount(0)).isZero();
+        rate.add(1_000_000, S);
+        assertThat(rate.recentAmount(S)).as("one sample: itself, whatever rate it reads as").isEqualTo(1_000_000);
+        assertThat(rate.recentAmount(3 * S)).as("one time constant later").isCloseTo(1_000_000 * Math.exp(-1),
+                within(1.0));
+        DecayingRate steady = new DecayingRate(Duration.ofSeconds(2));
+        for (long t = MS; t <= 20 * S; t += MS) {
+            steady.add(1_000, t); // 1 MB/s
+        }
+        assertThat(steady.recentAmount(20 * S)).as("1 MB/s times 2 s").isCloseTo(2_000_000, within(2_000.0));
+    }
+
+    @Test
     void decayingRateDecaysWhenArrivalsStopAndIsBoundedAtTheStart() {
         DecayingRate rate = new DecayingRate(Duration.ofSeconds(1));
         rate.add(1_000, 0);

@@ -61,6 +61,44 @@ class RouteSchedulerTest {
         assertThat(scheduler.choose(mib, 11 * MS)).contains(other);
     }
 
+    /**
+     * A route's first receipt is one batch, not a rate: the multi-route system test once saw a route
+     * whose first receipt (after a link restored) made its delivered rate read 20 MB/s, so it took
+     * 12 MB of a backlog in one go, 8 s of queue on its 1.5 MB/s link, while the other two idled.
+     */
+    @Test
+    void aRoutesFirstReceiptDoesNotRaiseItsInFlightCapBeyondWhatItDelivered() {
+        int mib = 1 << 20;
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap), RouteSchedulerSettings.defaults());
+        assertThat(scheduler.choose(mib, 0)).contains(cheap);
+        scheduler.onReceived(cheap, mib, 0, 700 * MS);
+        int taken = 0;
+        while (taken < 40 && scheduler.choose(mib, 701 * MS).isPresent()) {
+            taken++;
+        }
+        assertThat(taken).as("batches of 1 MiB the route takes right after delivering its first").isEqualTo(4);
+    }
+
+    /** At a steady rate, the cap is what the route delivered over the last two seconds. */
+    @Test
+    void aBusyRoutesInFlightCapIsTwoSecondsOfWhatItDelivers() {
+        int mib = 1 << 20;
+        RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap), RouteSchedulerSettings.defaults());
+        // 6 MiB/s for 10 s: a batch sent every ~167 ms, received 50 ms later
+        long now = 0;
+        for (int i = 0; i < 60; i++) {
+            now = i * 1000 * MS / 6;
+            assertThat(scheduler.choose(mib, now)).contains(cheap);
+            scheduler.onReceived(cheap, mib, now, now + 50 * MS);
+        }
+        long at = now + 50 * MS;
+        int taken = 0;
+        while (taken < 40 && scheduler.choose(mib, at).isPresent()) {
+            taken++;
+        }
+        assertThat(taken).as("batches of 1 MiB taken at once after 10 s at 6 MiB/s").isBetween(10, 13);
+    }
+
     @Test
     void aCheaperRouteAtItsCapLeavesTheBatchToACostlierOne() {
         RouteScheduler<TestRoute> scheduler = new RouteScheduler<>(List.of(cheap, costly), RouteSchedulerSettings.defaults());
