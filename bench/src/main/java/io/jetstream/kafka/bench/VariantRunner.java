@@ -411,6 +411,31 @@ final class VariantRunner {
         return log;
     }
 
+    /**
+     * With {@code -Djetstream.bench.latency-dump=DIR} (in {@code JETSTREAM_JAVA_OPTS}), writes each
+     * record of the latency phase as {@code arrival-epoch-ms,latency-ms} to
+     * {@code DIR/<variant>-latencies.csv}, in arrival order: to find the moment of a stall and look it
+     * up in the processes' logs. A diagnostic; a write failure is logged and the run goes on.
+     */
+    private void dumpLatencies(String variant, long[] arrivals, int[] latencies) {
+        String dir = System.getProperty("jetstream.bench.latency-dump");
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(dir).resolve(variant + "-latencies.csv");
+        StringBuilder csv = new StringBuilder(latencies.length * 18);
+        for (int i = 0; i < latencies.length; i++) {
+            csv.append(arrivals[i]).append(',').append(latencies[i]).append('\n');
+        }
+        try {
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Files.writeString(file, csv);
+            log.info("{}: latencies written to {}", variant, file);
+        } catch (java.io.IOException e) {
+            log.warn("{}: could not write {}: {}", variant, file, e.toString());
+        }
+    }
+
     /** The latency phase: the steady rate, every record timed at B, CPU over the producing window. */
     private void steadyLoad(Run run, ArrivalProbe probe) throws Exception {
         long records = Math.round(plan.latencyRate() * plan.latencyPhase().toMillis() / 1000.0);
@@ -426,6 +451,7 @@ final class VariantRunner {
         probe.awaitArrivals(run.variant.id() + " latency phase", progress, log.size(), STALL, WARMUP_TIMEOUT);
         Map<String, JvmPauses.Pauses> pauses = pauses(startMillis, System.currentTimeMillis());
         int[] latencies = progress.latenciesMillis();
+        dumpLatencies(run.variant.id(), progress.arrivalsMillis(), latencies);
         run.cdf = LatencyStats.cdf(latencies, 400);
         run.latencyOverTime = LatencyStats.overTime(progress.arrivalsMillis(), latencies, startMillis, 1000);
         run.latency = latencyPhase(log.size(), LatencyStats.of(latencies), Window.between(from, to, ticksPerSecond),
