@@ -35,12 +35,23 @@ import java.util.Objects;
  * @param idlePhase       steady load only: how long the replicator is left without records after the latency phase,
  *                        its CPU measured ({@code --idle-s}; 20 s, quick 0 = no idle phase)
  * @param valueBytes      value size of every record ({@code --record-bytes}, default {@value #VALUE_BYTES})
+ * @param congestionControl TCP congestion control of the namespace hosts ({@code --congestion-control}, default
+ *                        {@value #CONGESTION_CONTROL}); the loopback network ignores it
  */
 public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
                         Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions,
-                        Duration idlePhase, int valueBytes) {
+                        Duration idlePhase, int valueBytes, String congestionControl) {
+
+    /**
+     * The TCP congestion control of the namespace hosts by default ({@code --congestion-control}): bbr,
+     * as the benchmark always ran. Its ProbeRTT phase (every ~10 s without a lower round-trip sample,
+     * 4 packets in flight for 200 ms) stalls a steadily busy connection such as a relay's WAN link, and
+     * spares request/response connections that go idle between responses (MirrorMaker 2's fetches);
+     * see docs/benchmarks.md.
+     */
+    public static final String CONGESTION_CONTROL = "bbr";
 
     /** Scenarios this version knows. */
     public static final List<String> SCENARIOS = List.of("wan");
@@ -163,6 +174,9 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
                 "--idle-s must be within 0-3600, was " + idlePhase.toMillis() / 1000.0);
         require(valueBytes >= MIN_VALUE_BYTES && valueBytes <= MAX_VALUE_BYTES, "--record-bytes must be within "
                 + MIN_VALUE_BYTES + "-" + MAX_VALUE_BYTES + ", was " + valueBytes);
+        require(congestionControl != null && congestionControl.matches("[a-z0-9_]{1,15}"),
+                "--congestion-control must be a kernel congestion control name such as bbr, cubic or reno, was '"
+                        + congestionControl + "'");
         require(partitions >= 1 && partitions <= MAX_PARTITIONS,
                 "--partitions must be within 1-" + MAX_PARTITIONS + ", was " + partitions);
     }
@@ -204,7 +218,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
                 outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ofSeconds(quick || load != Load.STEADY ? 0 : 20),
-                VALUE_BYTES);
+                VALUE_BYTES, CONGESTION_CONTROL);
     }
 
     /**
@@ -222,7 +236,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         long uplink = load == Load.CAPACITY_CHANGE ? 5_000_000L : 40_000_000L;
         return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
                 quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
-                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO, VALUE_BYTES);
+                NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO, VALUE_BYTES,
+                CONGESTION_CONTROL);
     }
 
     /**
@@ -259,53 +274,60 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                newSourceProps, newSinkProps, partitions, idlePhase, valueBytes);
+                newSourceProps, newSinkProps, partitions, idlePhase, valueBytes, congestionControl);
     }
 
     /** The same plan writing its files under {@code dir}. */
     public BenchPlan withOutputDir(Path dir) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, dir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase, valueBytes);
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
     }
 
     /** The same plan with {@code count} partitions in every variant's topic. */
     public BenchPlan withPartitions(int count) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, count, idlePhase, valueBytes);
+                sourceProps, sinkProps, count, idlePhase, valueBytes, congestionControl);
     }
 
     /** The same plan with an idle phase of {@code idle} after the latency phase (zero: none). */
     public BenchPlan withIdlePhase(Duration idle) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idle, valueBytes);
+                sourceProps, sinkProps, partitions, idle, valueBytes, congestionControl);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
     }
 
     /** The same plan with records of {@code bytes} value bytes. */
     public BenchPlan withValueBytes(int bytes) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase, bytes);
+                sourceProps, sinkProps, partitions, idlePhase, bytes, congestionControl);
+    }
+
+    /** The same plan with the namespace hosts' TCP congestion control {@code name}. */
+    public BenchPlan withCongestionControl(String name) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes, name);
     }
 
     /** Records of this plan's size that make {@code bytes} record bytes (value and overhead). */

@@ -43,13 +43,13 @@ final class NamespaceNetwork implements BenchNetwork {
     static final String PREFIX = "jsb";
 
     /**
-     * Builds the hosts of {@link WanSpec#defaults()} (a1-a3, b1-b2, bbr) under {@link #PREFIX} with the
-     * given uplink cap and delay, removing leftovers of a crashed run first.
+     * Builds the hosts of {@link WanSpec#defaults()} (a1-a3, b1-b2) under {@link #PREFIX} with the
+     * given uplink cap, delay and TCP congestion control, removing leftovers of a crashed run first.
      */
-    static NamespaceNetwork create(long uplinkBitsPerSecond, Duration oneWayDelay, Path workDir)
-            throws IOException, InterruptedException {
+    static NamespaceNetwork create(long uplinkBitsPerSecond, Duration oneWayDelay, String congestionControl,
+                                   Path workDir) throws IOException, InterruptedException {
         WanSpec spec = WanSpec.defaults().withPrefix(PREFIX).withUplinkBitsPerSecond(uplinkBitsPerSecond)
-                .withOneWayDelay(oneWayDelay);
+                .withOneWayDelay(oneWayDelay).withCongestionControl(congestionControl);
         return new NamespaceNetwork(spec, WanNetwork.create(spec, workDir));
     }
 

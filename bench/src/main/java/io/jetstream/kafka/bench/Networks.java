@@ -33,7 +33,8 @@ final class Networks {
 
     private static BenchNetwork createNamespaces(BenchPlan plan, Path workDir) {
         try {
-            return NamespaceNetwork.create(plan.uplinkBitsPerSecond(), plan.oneWayDelay(), workDir.resolve("wan"));
+            return NamespaceNetwork.create(plan.uplinkBitsPerSecond(), plan.oneWayDelay(), plan.congestionControl(),
+                    workDir.resolve("wan"));
         } catch (IOException e) {
             throw new UncheckedIOException("building the namespace WAN failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -91,6 +91,12 @@ final class BenchArguments {
     @Option(names = "--delay-ms", paramLabel = "D", description = "one-way delay between the sites in ms (default 25)")
     private Long delayMs;
 
+    @Option(names = "--congestion-control", paramLabel = "CC",
+            description = "TCP congestion control of the namespace hosts (default bbr; reno and bbr are allowed in"
+                    + " network namespaces on a stock kernel). bbr's ProbeRTT stalls a steadily busy connection for"
+                    + " ~200 ms every ~10 s (JetStream's relay links), not MM2's fetches: docs/benchmarks.md")
+    private String congestionControl;
+
     @Option(names = "--cells", paramLabel = "c[,c..]",
             description = "--scenario grid only: run just these cells (names as in docs/benchmarks.md), e.g. to"
                     + " measure again after a change")
@@ -182,7 +188,8 @@ final class BenchArguments {
                             properties(cli, "--sink-prop", sinkProps))
                     .withPartitions(partitionCount)
                     .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)))
-                    .withValueBytes(recordBytes != null ? recordBytes : plan.valueBytes());
+                    .withValueBytes(recordBytes != null ? recordBytes : plan.valueBytes())
+                    .withCongestionControl(congestionControl != null ? congestionControl : plan.congestionControl());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }

@@ -178,6 +178,17 @@ class BenchArgumentsTest {
     }
 
     @Test
+    void congestionControlIsBbrUnlessGivenAndMustBeAKernelName() {
+        assertThat(plan("wan").congestionControl()).isEqualTo("bbr");
+        assertThat(plan("wan", "--congestion-control", "reno").congestionControl()).isEqualTo("reno");
+        assertThat(plan("wan", "--scenario", "grid", "--congestion-control", "reno").congestionControl())
+                .as("the grid's cells keep it").isEqualTo("reno");
+        assertThatThrownBy(() -> plan("wan", "--congestion-control", "Reno; rm"))
+                .hasMessageStartingWith("--congestion-control must be a kernel congestion control name");
+        assertThat(Launcher.run("bench", "wan", "--help").text()).contains("--congestion-control", "ProbeRTT");
+    }
+
+    @Test
     void theGridIsASteadyBaseThatRefusesTheOptionsEachCellSets() {
         BenchCommand grid = Launcher.parse(BenchCommand.class, "bench", "wan", "--scenario", "grid", "--out", "/tmp/g");
         assertThat(grid.arguments().grid()).isTrue();
