@@ -86,7 +86,10 @@ import java.util.Optional;
  */
 public final class RouteScheduler<R extends PricedRoute> {
 
-    /** A route takes at most this many seconds of its delivered rate in flight. */
+    /**
+     * A route holds in flight at most what it delivered over about this many seconds (the time
+     * constant of {@code RouteEntry.deliveredBytes}).
+     */
     static final double COMMIT_SECONDS = 2.0;
     /** ... but always this much (a route that delivered little yet still fills its pipe). */
     static final double COMMIT_FLOOR_BYTES = 4 << 20;
