@@ -7,6 +7,7 @@ import io.jetstream.kafka.testkit.workload.Workload;
 import io.jetstream.kafka.testkit.workload.WorkloadSpec;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -422,16 +423,16 @@ final class VariantRunner {
         if (dir == null || dir.isBlank()) {
             return;
         }
-        java.nio.file.Path file = java.nio.file.Path.of(dir).resolve(variant + "-latencies.csv");
+        Path file = Path.of(dir).resolve(variant + "-latencies.csv");
         StringBuilder csv = new StringBuilder(latencies.length * 18);
         for (int i = 0; i < latencies.length; i++) {
             csv.append(arrivals[i]).append(',').append(latencies[i]).append('\n');
         }
         try {
-            java.nio.file.Files.createDirectories(file.getParent());
-            java.nio.file.Files.writeString(file, csv);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, csv);
             log.info("{}: latencies written to {}", variant, file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             log.warn("{}: could not write {}: {}", variant, file, e.toString());
         }
     }
