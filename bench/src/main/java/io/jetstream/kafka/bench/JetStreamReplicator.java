@@ -290,4 +290,13 @@ final class JetStreamReplicator implements Replicator {
     public String problems() {
         return cluster.problems();
     }
+
+    @Override
+    public String states() {
+        if (restA == null || restB == null) {
+            return "not deployed";
+        }
+        return "site A " + Replicator.states(restA, List.of(sourceName)) + "; site B "
+                + Replicator.states(restB, List.of(sinkName));
+    }
 }

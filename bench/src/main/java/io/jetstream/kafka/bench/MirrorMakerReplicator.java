@@ -96,6 +96,11 @@ final class MirrorMakerReplicator implements Replicator {
     }
 
     @Override
+    public String states() {
+        return rest == null ? "not deployed" : Replicator.states(rest, List.of(name));
+    }
+
+    @Override
     public String toString() {
         return variant.id();
     }

@@ -59,6 +59,49 @@ interface Replicator {
     /** Recent warnings and errors of the replicator's processes, for failure messages. */
     String problems();
 
+    /**
+     * The connectors' and tasks' states as Connect reports them, with the cause of any that FAILED, on one
+     * line: appended to a failed variant's error, so that a stall caused by a dead task says so where the
+     * failure is reported (a test's assertion message) and not only in the run's output.
+     */
+    String states();
+
+    /** {@link #states} of {@code connectors} at one worker group; never throws (a failed variant's message). */
+    static String states(ConnectRestClient rest, List<String> connectors) {
+        StringBuilder out = new StringBuilder();
+        for (String connector : connectors) {
+            out.append(out.length() == 0 ? "" : "; ").append(connector).append(": ");
+            try {
+                ConnectorStatus status = rest.status(connector);
+                out.append(status.state());
+                for (ConnectorStatus.Task task : status.tasks()) {
+                    out.append(", task ").append(task.id()).append(' ').append(task.state());
+                    if (task.trace() != null) {
+                        out.append(" (").append(cause(task.trace())).append(')');
+                    }
+                }
+                if (status.trace() != null) {
+                    out.append(" (").append(cause(status.trace())).append(')');
+                }
+            } catch (Exception e) {
+                out.append("status unknown (").append(e).append(')');
+            }
+        }
+        return out.toString();
+    }
+
+    /** The first line and the last "Caused by" line of a Java stack trace. */
+    static String cause(String trace) {
+        String[] lines = trace.split("\\R");
+        String last = null;
+        for (String line : lines) {
+            if (line.startsWith("Caused by:")) {
+                last = line;
+            }
+        }
+        return last == null || last.equals(lines[0]) ? lines[0] : lines[0] + " ... " + last;
+    }
+
     static void awaitPaused(ConnectRestClient rest, String connector) throws TimeoutException, InterruptedException {
         await("connector " + connector + " PAUSED")
                 .atMost(CONNECTOR_TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()

@@ -168,7 +168,7 @@ final class VariantRunner {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            error = e.toString();
+            error = e + " [connectors: " + replicator.states() + "]";
             log.error("variant {} failed", variant.id(), e);
             out.println("[" + variant.id() + "] FAILED: " + e);
             out.println("  recent warnings and errors:" + replicator.problems());
