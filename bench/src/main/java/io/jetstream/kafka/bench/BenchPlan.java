@@ -264,6 +264,29 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         };
     }
 
+    /** How long a phase waits with nothing new arriving at B before it fails, unless the destination waits longer. */
+    public static final Duration STALL = Duration.ofSeconds(90);
+
+    /**
+     * How long a phase waits with nothing new arriving at B before it fails: {@link #STALL}, or, where
+     * the plan gives the destination more patience with records that are written but not yet readable
+     * ({@code exactly.once.stable.timeout.ms} in the sink's properties), that plus 30 s. The bench must not
+     * call a stall what the destination is still waiting out: it reports the task's own verdict instead.
+     */
+    public Duration stallPatience() {
+        String stable = sinkProps.get("exactly.once.stable.timeout.ms");
+        if (stable == null) {
+            return STALL;
+        }
+        Duration destination;
+        try {
+            destination = Duration.ofMillis(Long.parseLong(stable.trim())).plusSeconds(30);
+        } catch (NumberFormatException e) {
+            return STALL; // the connector refuses the value itself, naming the key
+        }
+        return destination.compareTo(STALL) > 0 ? destination : STALL;
+    }
+
     /**
      * The name of the output files: the scenario, {@code -varying-rate} for that load, {@code -quick}
      * for the quick variant ({@code wan}, {@code wan-quick}, {@code wan-varying-rate-quick}).

@@ -46,7 +46,6 @@ final class VariantRunner {
 
     private static final Logger log = LoggerFactory.getLogger(VariantRunner.class);
     private static final Duration WARMUP_TIMEOUT = Duration.ofSeconds(180);
-    private static final Duration STALL = Duration.ofSeconds(90);
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     private final BenchCluster cluster;
@@ -230,7 +229,7 @@ final class VariantRunner {
         List<int[]> latencies = new ArrayList<>();
         List<long[]> arrivals = new ArrayList<>();
         for (StepRun s : done) {
-            probe.awaitArrivals(run.variant.id() + " step " + s.step().name(), s.progress(), s.records(), STALL,
+            probe.awaitArrivals(run.variant.id() + " step " + s.step().name(), s.progress(), s.records(), plan.stallPatience(),
                     WARMUP_TIMEOUT);
             TaskMetricsReader.Decisions decisions = sourceWorker == null ? null
                     : taskMetrics.decisions(sourceWorker, JetStreamReplicator.sourceConnectorName(run.variant.id()),
@@ -383,7 +382,7 @@ final class VariantRunner {
             ProducedLog log = step.run();
             Reading to = sampler.read();
             logs.add(log);
-            probe.awaitArrivals(run.variant.id() + " warm-up (compilers)", progress, log.size(), STALL,
+            probe.awaitArrivals(run.variant.id() + " warm-up (compilers)", progress, log.size(), plan.stallPatience(),
                     WARMUP_TIMEOUT);
             steps++;
             busy = settling.stillCompiling(Window.between(from, to, ticksPerSecond));
@@ -449,7 +448,8 @@ final class VariantRunner {
         ProducedLog log = steady.run();
         Reading to = sampler.read();
         run.produced.add(log);
-        probe.awaitArrivals(run.variant.id() + " latency phase", progress, log.size(), STALL, WARMUP_TIMEOUT);
+        probe.awaitArrivals(run.variant.id() + " latency phase", progress, log.size(), plan.stallPatience(),
+                max(WARMUP_TIMEOUT, plan.stallPatience().plusSeconds(60)));
         Map<String, JvmPauses.Pauses> pauses = pauses(startMillis, System.currentTimeMillis());
         int[] latencies = progress.latenciesMillis();
         dumpLatencies(run.variant.id(), progress.arrivalsMillis(), latencies);
@@ -498,7 +498,7 @@ final class VariantRunner {
         run.mark("resumed");
         run.replicator.resume();
         Duration timeout = Duration.ofSeconds(Math.max(300, recordBytes / 250_000));
-        probe.awaitArrivals(run.variant.id() + " drain", progress, log.size(), STALL, timeout);
+        probe.awaitArrivals(run.variant.id() + " drain", progress, log.size(), plan.stallPatience(), timeout);
         Reading endReading = sampler.read();
         Map<String, Long> routeBytes = difference(run.replicator.routeBytes(), routesBefore);
         double drainSeconds = Math.max(1e-3, (progress.lastArrivalNanos() - resumeNanos) / 1e9);
@@ -647,5 +647,9 @@ final class VariantRunner {
         Map<String, Double> out = new TreeMap<>();
         values.forEach((key, value) -> out.put(key, round(value)));
         return out;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 }

@@ -11,6 +11,16 @@ import org.junit.jupiter.api.Test;
 class BenchPlanTest {
 
     @Test
+    void aPhaseWaitsAtLeastAsLongAsTheDestinationWaitsForUnreadableRecords() {
+        BenchPlan plan = BenchPlan.defaults("wan", true, Path.of("out"), "cmd");
+        assertThat(plan.stallPatience()).isEqualTo(BenchPlan.STALL);
+        assertThat(plan.withConnectorProps(java.util.Map.of(), java.util.Map.of("exactly.once.stable.timeout.ms", "120000"))
+                .stallPatience()).isEqualTo(java.time.Duration.ofSeconds(150));
+        assertThat(plan.withConnectorProps(java.util.Map.of(), java.util.Map.of("exactly.once.stable.timeout.ms", "5000"))
+                .stallPatience()).isEqualTo(BenchPlan.STALL);
+    }
+
+    @Test
     void theQuickPlanRacesThreeRoutesAgainstMm2AtTheSourceWithSmallVolumes() {
         BenchPlan quick = BenchPlan.defaults("wan", true, Path.of("out"), "cmd");
         assertThat(quick.variants()).containsExactly(Variants.JS_3_ROUTES, Variants.MM2_TUNED_SRC);
