@@ -10,6 +10,7 @@ import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
 import io.jetstream.kafka.core.model.FixedBatchPolicy;
+import io.jetstream.kafka.core.model.RoundTripLingerPolicy;
 import io.jetstream.kafka.core.protocol.BatchesFrame;
 import io.jetstream.kafka.schema.RegistryClientSettings;
 import io.jetstream.kafka.schema.SchemaRegistryConfigs;
@@ -38,6 +39,8 @@ public class SourceSiteConfig extends AbstractConfig {
     public static final String BATCH_MAX_BYTES = "batch.max.bytes";
     public static final String BATCH_MAX_RECORDS = "batch.max.records";
     public static final String BATCH_LINGER_MS = "batch.linger.ms";
+    /** The longest the linger waits when {@value #BATCH_LINGER_MS} is unset and it follows the path. */
+    public static final Duration DEFAULT_LINGER_CEILING = Duration.ofMillis(20);
     public static final String COMPRESSION = "compression.type";
     public static final String POLL_MIN_INTERVAL_MS = "poll.min.interval.ms";
     public static final String FRAME_MAX_PARTITIONS = "frame.max.partitions";
@@ -127,11 +130,17 @@ public class SourceSiteConfig extends AbstractConfig {
                 .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.MEDIUM, "Upper bound of the records in a batch.",
                         BATCHING, 2, Width.SHORT, "Batch max records")
-                .define(BATCH_LINGER_MS, Type.LONG, 20L, ConfigDef.Range.between(0, 60_000),
+                .define(BATCH_LINGER_MS, Type.LONG, null, new OptionalRange(0, 60_000),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
-                                + "is sent anyway. While sealed batches wait for the in-flight window, a partition "
-                                + "with batches unacknowledged keeps filling its batch past the linger, up to the "
-                                + "caps: it could not leave sooner, and fuller batches cost the path less.",
+                                + "is sent anyway. Unset (the default), the linger follows the path: 5 ms plus a "
+                                + "twentieth of the shortest recent round trip to the egress relay (a batch's "
+                                + "receipt), at most " + DEFAULT_LINGER_CEILING.toMillis() + " ms, and "
+                                + DEFAULT_LINGER_CEILING.toMillis() + " ms until the first receipt: 7.5 ms at a "
+                                + "50 ms round trip, 12.5 ms at 150 ms; a short path pays few milliseconds for its "
+                                + "batches, a long one lingers longer for less CPU. Set, it is the linger, fixed. "
+                                + "While sealed batches wait for the in-flight window, a partition with batches "
+                                + "unacknowledged keeps filling its batch past the linger, up to the caps: it could "
+                                + "not leave sooner, and fuller batches cost the path less.",
                         BATCHING, 3, Width.SHORT, "Batch linger (ms)")
                 .define(COMPRESSION, Type.STRING, "zstd",
                         ConfigDef.ValidString.in("none", "gzip", "snappy", "lz4", "zstd"), Importance.MEDIUM,
@@ -241,6 +250,27 @@ public class SourceSiteConfig extends AbstractConfig {
     }
 
     /** Accepts only {@code read_committed}, saying why. */
+    /** A range that also accepts no value (the key unset: the default behaviour it documents). */
+    static final class OptionalRange implements ConfigDef.Validator {
+        private final ConfigDef.Range range;
+
+        OptionalRange(long min, long max) {
+            this.range = ConfigDef.Range.between(min, max);
+        }
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value != null) {
+                range.ensureValid(name, value);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return range + " or unset";
+        }
+    }
+
     static final class ReadCommittedValidator implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {
@@ -289,7 +319,7 @@ public class SourceSiteConfig extends AbstractConfig {
         String policy = props.get(REMOVED_BATCH_POLICY);
         if (policy != null && !REMOVED_POLICY_VALUE.equalsIgnoreCase(policy.trim())) {
             errors.putIfAbsent(REMOVED_BATCH_POLICY, REMOVED_BATCH_POLICY + " was removed in this release: batching "
-                    + "is fixed at the batch.* caps (" + BATCH_MAX_RECORDS + ", " + BATCH_MAX_BYTES + ", "
+                    + "follows the batch.* caps (" + BATCH_MAX_RECORDS + ", " + BATCH_MAX_BYTES + ", "
                     + BATCH_LINGER_MS + "), for the adaptive policy was not needed anywhere in the benchmarks' "
                     + "environment grid (docs/model.md). Remove the key (" + REMOVED_BATCH_POLICY + "="
                     + REMOVED_POLICY_VALUE + " is still accepted, with a warning).");
@@ -328,10 +358,20 @@ public class SourceSiteConfig extends AbstractConfig {
         return originalsStrings().containsKey(REMOVED_BATCH_POLICY);
     }
 
-    /** The batching policy: the configured caps, fixed. */
+    /**
+     * The batching policy: the configured caps; with {@value #BATCH_LINGER_MS} unset, a linger that follows
+     * the path's round trip up to {@link #DEFAULT_LINGER_CEILING} ({@link RoundTripLingerPolicy}), else
+     * the configured linger, fixed.
+     */
     public BatchPolicy batchPolicy() {
-        return new FixedBatchPolicy(new BatchDecision(batchMaxRecords(), batchMaxBytes(), batchLinger(),
-                MAX_WINDOW_BATCHES, maxInFlightBytes()));
+        BatchDecision caps = new BatchDecision(batchMaxRecords(), batchMaxBytes(), batchLinger(),
+                MAX_WINDOW_BATCHES, maxInFlightBytes());
+        return lingerFollowsPath() ? new RoundTripLingerPolicy(caps) : new FixedBatchPolicy(caps);
+    }
+
+    /** Whether the linger follows the path ({@value #BATCH_LINGER_MS} unset). */
+    public boolean lingerFollowsPath() {
+        return getLong(BATCH_LINGER_MS) == null;
     }
 
     public int batchMaxBytes() {
@@ -342,8 +382,10 @@ public class SourceSiteConfig extends AbstractConfig {
         return getInt(BATCH_MAX_RECORDS);
     }
 
+    /** The configured linger, or with none configured the longest the path-following linger waits. */
     public Duration batchLinger() {
-        return Duration.ofMillis(getLong(BATCH_LINGER_MS));
+        Long linger = getLong(BATCH_LINGER_MS);
+        return linger == null ? DEFAULT_LINGER_CEILING : Duration.ofMillis(linger);
     }
 
     public String compressionName() {

@@ -90,6 +90,27 @@ class SourceSiteConfigTest {
     }
 
     @Test
+    void unsetTheLingerFollowsThePathUpTo20MsAndSetItIsFixed() {
+        SourceSiteConfig shipped = new SourceSiteConfig(valid());
+        assertThat(shipped.lingerFollowsPath()).isTrue();
+        assertThat(shipped.batchPolicy()).isInstanceOf(io.jetstream.kafka.core.model.RoundTripLingerPolicy.class);
+        assertThat(shipped.batchPolicy().decision(0).linger()).as("until the first receipt").isEqualTo(
+                java.time.Duration.ofMillis(20));
+
+        Map<String, String> fixed = valid();
+        fixed.put("batch.linger.ms", "5");
+        SourceSiteConfig set = new SourceSiteConfig(fixed);
+        assertThat(set.lingerFollowsPath()).isFalse();
+        assertThat(set.batchPolicy()).isInstanceOf(io.jetstream.kafka.core.model.FixedBatchPolicy.class);
+        assertThat(set.batchPolicy().decision(0).linger()).isEqualTo(java.time.Duration.ofMillis(5));
+
+        Map<String, String> wrong = valid();
+        wrong.put("batch.linger.ms", "-1");
+        assertThatThrownBy(() -> new SourceSiteConfig(wrong)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("batch.linger.ms").hasMessageContaining("-1");
+    }
+
+    @Test
     void framesCarryUpTo1024PartitionsByDefaultAndBetween1And65535AsConfigured() {
         assertThat(new SourceSiteConfig(valid()).frameMaxPartitions()).isEqualTo(1024);
         Map<String, String> one = valid();
@@ -189,7 +210,7 @@ class SourceSiteConfigTest {
                     .hasMessageContaining("batch.policy was removed in this release")
                     .hasMessageContaining("batch.max.records").hasMessageContaining("docs/model.md");
             assertThat(errors(new SourceSiteConnector().validate(props), "batch.policy")).as(value)
-                    .anyMatch(m -> m.startsWith("batch.policy was removed in this release: batching is fixed at "
+                    .anyMatch(m -> m.startsWith("batch.policy was removed in this release: batching follows "
                             + "the batch.* caps"));
         }
 
