@@ -28,8 +28,8 @@ import java.util.Optional;
  * <p>Variants per cell, after a warm-up round ({@code js-warmup}: the defaults, run first, its warm-up extended
  * until the JIT compilers of the cell's new brokers and workers are quiet, so that nothing compared runs while
  * they compile; reported, never compared):
- * JetStream's shipped defaults ({@code js-1route}: fixed, 10,000 records, 1 MiB,
- * 20 ms linger), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
+ * JetStream's shipped defaults ({@code js-1route}: 10,000 records, 1 MiB, the linger following the path's
+ * round trip, 5-20 ms), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
  * throughput), MirrorMaker 2 tuned once for the default
  * cell ({@code mm2-tuned-once}) and, where its tuning rule gives a different configuration for the cell
