@@ -30,7 +30,6 @@ final class TimedEvents {
 
     private static final Logger log = LoggerFactory.getLogger(TimedEvents.class);
     private static final long WINDOW_MILLIS = 1000;
-    private static final Duration STALL = Duration.ofSeconds(90);
     private static final Duration TIMEOUT = Duration.ofSeconds(300);
 
     private final BenchCluster cluster;
@@ -91,7 +90,7 @@ final class TimedEvents {
             poller.shutdownNow();
             restore(applied);
         }
-        probe.awaitArrivals(variant.id() + " " + scenario, progress, produced.size(), STALL, TIMEOUT);
+        probe.awaitArrivals(variant.id() + " " + scenario, progress, produced.size(), BenchPlan.STALL, TIMEOUT);
         List<TaskMetricsReader.Sample> samples = sourceWorker == null ? List.of() : readSamples(sourceWorker);
         EventsResult result = analyse(scenario, schedule, applied, originMillis, samples,
                 JetStreamReplicator.sourceConnectorName(variant.id()), routePoints, progress);

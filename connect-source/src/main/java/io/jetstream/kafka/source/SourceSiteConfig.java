@@ -6,6 +6,7 @@ import io.jetstream.kafka.connect.common.config.ClusterClients;
 import io.jetstream.kafka.connect.common.config.CrossFieldValidation;
 import io.jetstream.kafka.connect.common.config.IntegrityConfigs;
 import io.jetstream.kafka.connect.common.config.NonEmptyListValidator;
+import io.jetstream.kafka.connect.common.config.OrUnset;
 import io.jetstream.kafka.connect.common.config.RelayClientConfigs;
 import io.jetstream.kafka.core.model.BatchDecision;
 import io.jetstream.kafka.core.model.BatchPolicy;
@@ -130,7 +131,7 @@ public class SourceSiteConfig extends AbstractConfig {
                 .define(BATCH_MAX_RECORDS, Type.INT, 10_000, ConfigDef.Range.between(1, 1_000_000),
                         Importance.MEDIUM, "Upper bound of the records in a batch.",
                         BATCHING, 2, Width.SHORT, "Batch max records")
-                .define(BATCH_LINGER_MS, Type.LONG, null, new OptionalRange(0, 60_000),
+                .define(BATCH_LINGER_MS, Type.LONG, null, new OrUnset(ConfigDef.Range.between(0, 60_000)),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
                                 + "is sent anyway. Unset (the default), the linger follows the path: 5 ms plus a "
                                 + "twentieth of the shortest recent round trip to the egress relay (a batch's "
@@ -250,27 +251,6 @@ public class SourceSiteConfig extends AbstractConfig {
     }
 
     /** Accepts only {@code read_committed}, saying why. */
-    /** A range that also accepts no value (the key unset: the default behaviour it documents). */
-    static final class OptionalRange implements ConfigDef.Validator {
-        private final ConfigDef.Range range;
-
-        OptionalRange(long min, long max) {
-            this.range = ConfigDef.Range.between(min, max);
-        }
-
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value != null) {
-                range.ensureValid(name, value);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return range + " or unset";
-        }
-    }
-
     static final class ReadCommittedValidator implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {

@@ -1,5 +1,6 @@
 package io.jetstream.kafka.sink.config;
 
+import io.jetstream.kafka.connect.common.config.OrUnset;
 import io.jetstream.kafka.sink.naming.ReplicationPolicyNaming;
 import io.jetstream.kafka.sink.naming.TopicNamingPolicy;
 import java.util.HashMap;
@@ -152,26 +153,5 @@ final class MirrorMakerAliases {
     @SuppressWarnings("unchecked")
     private static List<String> asList(Object value) {
         return (List<String>) value;
-    }
-
-    /** Accepts no value (the alias unset), and otherwise what {@code inner} accepts. */
-    static final class OrUnset implements ConfigDef.Validator {
-        private final ConfigDef.Validator inner;
-
-        OrUnset(ConfigDef.Validator inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value != null) {
-                inner.ensureValid(name, value);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return inner.toString();
-        }
     }
 }
