@@ -25,9 +25,9 @@ import java.util.Optional;
  * latency phase offers 10% of one uplink (in record bytes, before compression) and gives the p99; the
  * backlog drain offers more than the link carries (100%) and gives the throughput and the CPU per MB.
  *
- * <p>Variants per cell, after a warm-up round ({@code js-warmup}: the defaults, run first, its warm-up extended
- * until the JIT compilers of the cell's new brokers and workers are quiet, so that nothing compared runs while
- * they compile; reported, never compared):
+ * <p>Variants per cell, after two warm-up rounds ({@code js-warmup}, {@code js-warmup-again}: the defaults, run
+ * first so that nothing compared runs while the JIT compilers of the cell's new brokers and workers are busy;
+ * reported, never compared):
  * JetStream's shipped defaults ({@code js-1route}: 10,000 records, 1 MiB, the linger following the path's
  * round trip, 5-20 ms), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
@@ -75,15 +75,6 @@ public final class EnvironmentGrid {
     /** The fixed settings, the defaults among them: the best of these is a cell's "best fixed". */
     public static final List<String> FIXED = List.of(Variants.JS_1_ROUTE, Variants.JS_1_ROUTE_FIXED_MEDIUM,
             Variants.JS_1_ROUTE_FIXED_LARGE);
-
-    /**
-     * How long the warm-up round waits at most, after its backlog drain, for quiet compilers (the
-     * {@link CompilerSettling} steps). In the run of 6 December 2026 (grid3) it waited 110-130 s in every cell
-     * before its own phases and the compilers were busy again at the next variant (0.3-0.5 JIT cores in its
-     * latency phase): the drain is what sets them going, so the wait follows it, and is shorter, for the
-     * grid must fit its hour.
-     */
-    static final Duration WARMUP_ROUND_SETTLING = Duration.ofSeconds(40);
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -165,6 +156,7 @@ public final class EnvironmentGrid {
         List<String> ids = new ArrayList<>();
         if (!quick) {
             ids.add(Variants.JS_WARMUP);
+            ids.add(Variants.JS_WARMUP_AGAIN);
         }
         ids.add(DEFAULTS);
         if (!quick) {
@@ -192,12 +184,12 @@ public final class EnvironmentGrid {
      * is a quarter of the backlog as a burst (it compiles the busy path of the variant's new relay JVMs),
      * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
      * no settling steps follow (waiting until every compiler is quiet took up to 120 s per variant: the
-     * grid would not fit its hour). Every JVM of a cell is new, so the warm-up round ({@code js-warmup})
-     * runs first and, after its backlog drain, waits for quiet compilers (at most
-     * {@link #WARMUP_ROUND_SETTLING}): without a warm-up round the first variant of each cell had its p50
-     * 20-30 ms above the same settings run later, and with the round settling before its own phases the
-     * variant after it still measured 0.3-0.5 JIT cores in its latency phase (the round's drain set the
-     * compilers going again); no idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
+     * grid would not fit its hour). Every JVM of a cell is new, so two warm-up rounds ({@code js-warmup},
+     * {@code js-warmup-again}) run first: without a warm-up round the first variant of each cell had its p50
+     * 20-30 ms above the same settings run later; after one round, even one that then waited 40 s for quiet
+     * compilers, the replicator's second deployment set the Connect workers compiling again (0.27-0.34 JIT cores
+     * each in its latency phase, p50 / p99 62 / 89 ms against 51 / 71 for the same settings run fourth); the
+     * third deployment compiled next to nothing. No idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
      * phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {

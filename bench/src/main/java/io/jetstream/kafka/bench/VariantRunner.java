@@ -150,14 +150,6 @@ final class VariantRunner {
                     run.mark("paused");
                     backlog(run, probe);
                     run.mark("drained");
-                    if (Variants.JS_WARMUP.equals(variant.id()) && plan.warmup().compareTo(CompilerSettling.STEP) < 0) {
-                        // the grid's warm-up round: its drain set the compilers going again (the variant after
-                        // it measured 0.3-0.5 JIT cores in its latency phase when the round settled before its
-                        // phases); settle after them, so that the next variant starts on quiet compilers
-                        run.produced.addAll(settle(run, probe, (int) (EnvironmentGrid.WARMUP_ROUND_SETTLING.toMillis()
-                                / CompilerSettling.STEP.toMillis())));
-                        run.mark("compilers settled");
-                    }
                 }
                 run.verification = verify(run.destination, run.produced);
                 say(variant, "verified: lost=" + run.verification.lost() + " duplicates="

@@ -13,6 +13,7 @@ import java.util.Map;
 public final class Variants {
 
     public static final String JS_WARMUP = "js-warmup";
+    public static final String JS_WARMUP_AGAIN = "js-warmup-again";
     public static final String JS_1_ROUTE = "js-1route";
     public static final String JS_3_ROUTES = "js-3routes";
     public static final String JS_1_ROUTE_ZSTD = "js-1route-zstd";
@@ -41,6 +42,11 @@ public final class Variants {
         // 20-30 ms above the same settings run later).
         add(Variant.jetStream(JS_WARMUP, "JetStream, 1 route, shipped defaults: the grid's warm-up round, not"
                 + " compared", 1, null));
+        // The second warm-up round: the second deployment of the replicator on a cell's workers still set their
+        // compilers going (0.27-0.34 JIT cores in each Connect worker during the next latency phase, run of
+        // 7 December, even after waiting 40 s for quiet compilers after the first round); the third did not.
+        add(Variant.jetStream(JS_WARMUP_AGAIN, "JetStream, 1 route, shipped defaults: the grid's second warm-up"
+                + " round, not compared", 1, null));
         add(Variant.jetStream(JS_1_ROUTE, "JetStream, 1 route (shipped defaults)", 1, null));
         add(Variant.jetStream(JS_3_ROUTES, "JetStream, 3 routes (shipped defaults)", 3, null));
         // One route without a relay at the source site (issue 30): the source-site tasks connect over the

@@ -67,8 +67,8 @@ class EnvironmentGridTest {
                 .isEqualTo(425_000_000L);
         assertThat(plan.idlePhase()).isZero();
         assertThat(plan.outputDir()).isEqualTo(dir.resolve("up10"));
-        assertThat(plan.variants()).containsExactly("js-warmup", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
-                "js-1route-again", "mm2-tuned-once");
+        assertThat(plan.variants()).containsExactly("js-warmup", "js-warmup-again", "js-1route",
+                "js-1route-fixed-medium", "js-1route-fixed-large", "js-1route-again", "mm2-tuned-once");
 
         EnvironmentGrid.Cell small = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("r100-p1200"))
                 .findFirst().orElseThrow();
@@ -77,8 +77,8 @@ class EnvironmentGridTest {
         assertThat(smallPlan.partitions()).isEqualTo(1200);
         assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
         assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run")
-                .containsExactly("js-warmup", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large",
-                        "js-1route-again", "mm2-tuned-once", "mm2-tuned-src");
+                .containsExactly("js-warmup", "js-warmup-again", "js-1route", "js-1route-fixed-medium",
+                        "js-1route-fixed-large", "js-1route-again", "mm2-tuned-once", "mm2-tuned-src");
     }
 
     @Test
