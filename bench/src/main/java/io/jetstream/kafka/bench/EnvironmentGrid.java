@@ -59,6 +59,15 @@ public final class EnvironmentGrid {
      */
     static final double MAX_BACKLOG_BYTES = 450e6;
 
+    /**
+     * How long the second warm-up round waits at most, after its backlog drain, for quiet compilers (the
+     * {@link CompilerSettling} steps). With two rounds and no wait (run of 7 December 2026, 01:49-02:20 UTC)
+     * the first compared variant still measured 0.26-0.50 JIT cores in its latency phase, the next ones
+     * 0.04-0.18, and the defaults, run first, had p99 148 against 121 ms for the same settings run last (75 ms
+     * one way); one round that waited 40 s did not help either, for the next deployment compiled again.
+     */
+    static final Duration WARMUP_ROUND_SETTLING = Duration.ofSeconds(40);
+
     /** The latency phase's load: this fraction of one uplink, in record bytes. */
     public static final double LOW_LOAD = 0.10;
 
@@ -189,8 +198,9 @@ public final class EnvironmentGrid {
      * 20-30 ms above the same settings run later; after one round, even one that then waited 40 s for quiet
      * compilers, the replicator's second deployment set the Connect workers compiling again (0.27-0.34 JIT cores
      * each in its latency phase, p50 / p99 62 / 89 ms against 51 / 71 for the same settings run fourth); the
-     * third deployment compiled next to nothing. No idle phase. Quick: 2 s of warm-up without burst, a 5 s latency
-     * phase, 8 MB of backlog at most.
+     * third deployment still compiled (0.26-0.50 JIT cores) when it followed at once, so the second round then
+     * waits for quiet compilers (at most {@link #WARMUP_ROUND_SETTLING}). No idle phase. Quick: 2 s of warm-up
+     * without burst, a 5 s latency phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;

@@ -150,6 +150,13 @@ final class VariantRunner {
                     run.mark("paused");
                     backlog(run, probe);
                     run.mark("drained");
+                    if (Variants.JS_WARMUP_AGAIN.equals(variant.id()) && plan.warmup().compareTo(CompilerSettling.STEP) < 0) {
+                        // the grid's second warm-up round: its deployment and drain set the compilers going again;
+                        // let them settle before the first compared variant
+                        run.produced.addAll(settle(run, probe, (int) (EnvironmentGrid.WARMUP_ROUND_SETTLING.toMillis()
+                                / CompilerSettling.STEP.toMillis())));
+                        run.mark("compilers settled");
+                    }
                 }
                 run.verification = verify(run.destination, run.produced);
                 say(variant, "verified: lost=" + run.verification.lost() + " duplicates="

@@ -44,7 +44,8 @@ public final class Variants {
                 + " compared", 1, null));
         // The second warm-up round: the second deployment of the replicator on a cell's workers still set their
         // compilers going (0.27-0.34 JIT cores in each Connect worker during the next latency phase, run of
-        // 7 December, even after waiting 40 s for quiet compilers after the first round); the third did not.
+        // 7 December, even after waiting 40 s for quiet compilers after the first round); this round then waits
+        // for quiet compilers (the third deployment, following at once, still measured 0.26-0.50 JIT cores).
         add(Variant.jetStream(JS_WARMUP_AGAIN, "JetStream, 1 route, shipped defaults: the grid's second warm-up"
                 + " round, not compared", 1, null));
         add(Variant.jetStream(JS_1_ROUTE, "JetStream, 1 route (shipped defaults)", 1, null));
