@@ -288,7 +288,11 @@ public final class EnvironmentGrid {
         Optional<Row> bestP99 = FIXED.stream().map(byVariant::get).filter(Objects::nonNull)
                 .min(java.util.Comparator.comparingLong(Row::p99Ms));
         Optional<Row> once = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_ONCE));
-        Optional<Row> forCell = Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_SRC)).or(() -> once);
+        // MM2 retuned for the cell where it ran; MM2 once where it did not (the same configuration), never
+        // MM2 once in place of a retuned run that failed
+        boolean retunedRan = rows.stream().anyMatch(r -> r.cell().equals(cell)
+                && r.variant().equals(Variants.MM2_TUNED_SRC));
+        Optional<Row> forCell = retunedRan ? Optional.ofNullable(byVariant.get(Variants.MM2_TUNED_SRC)) : once;
         boolean allDelivered = rows.stream().filter(r -> r.cell().equals(cell)).allMatch(Row::ok);
         return new Verdict(cell, defaults.map(Row::recordMbS).orElse(Double.NaN),
                 defaults.map(Row::p99Ms).orElse(-1L), bestThroughput.map(Row::variant).orElse("-"),

@@ -138,6 +138,12 @@ class EnvironmentGridTest {
         assertThat(v.mm2OnceVsCell()).isEqualTo(1.0);
         assertThat(v.throughputVsBest()).as("the defaults are the only fixed setting that delivered").isEqualTo(1.0);
         assertThat(v.allDelivered()).isFalse();
+
+        List<EnvironmentGrid.Row> retunedFailed = new ArrayList<>(List.of(row("js-1route", 8.0, 120),
+                row("mm2-tuned-once", 3.0, 400)));
+        retunedFailed.add(new EnvironmentGrid.Row("c", "mm2-tuned-src", 0, 0, 0, 0, 0, 0, 0, 0, false, "-", "timeout"));
+        assertThat(EnvironmentGrid.verdict("c", retunedFailed).mm2OnceVsCell())
+                .as("a failed retuned run is not replaced by MM2 once").isNaN();
     }
 
     @Test
