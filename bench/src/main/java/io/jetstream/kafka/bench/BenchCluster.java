@@ -38,6 +38,17 @@ final class BenchCluster implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BenchCluster.class);
     private static final String BROKER_HEAP = "1g";
     private static final String WORKER_HEAP = "1g";
+    /**
+     * MirrorMaker 2's workers: with 1 GB, a task of the one MM2 worker died of {@code OutOfMemoryError} on a 422 MB
+     * backlog over 1,200 partitions (grid run of 7 December 2026); an operator would give it the heap it needs.
+     */
+    private static final String MM2_WORKER_HEAP = "2g";
+    /**
+     * The brokers delete a removed topic's files after 1 s (Kafka's default: 60 s), so that a variant's topics,
+     * hundreds of MB over up to 1,200 partitions, are gone before the next variant's phases are timed, not
+     * removed in the middle of them.
+     */
+    private static final Map<String, String> BROKER_OVERRIDES = Map.of("log.segment.delete.delay.ms", "1000");
 
     private final BenchNetwork network;
     private final Path workDir;
@@ -58,9 +69,9 @@ final class BenchCluster implements AutoCloseable {
     /** Starts broker A on a1 and broker B on b1, in parallel. */
     void startBrokers() throws IOException, TimeoutException, InterruptedException {
         boolean wan = network.brokersNeedWanListeners();
-        brokerA = KafkaBroker.onHost("A", workDir.resolve("broker-a"), network.host("a1"), Map.of(), BROKER_HEAP,
+        brokerA = KafkaBroker.onHost("A", workDir.resolve("broker-a"), network.host("a1"), BROKER_OVERRIDES, BROKER_HEAP,
                 wan ? local -> network.fromSiteB("a1", local) : null);
-        brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), Map.of(), BROKER_HEAP,
+        brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), BROKER_OVERRIDES, BROKER_HEAP,
                 wan ? local -> network.toSiteB("a1", local) : null);
         Parallel.start(List.of(brokerA::start, brokerB::start));
     }
@@ -156,7 +167,7 @@ final class BenchCluster implements AutoCloseable {
         for (String host : setup.workerHosts()) {
             String name = setup.group() + "-" + host;
             wanted.put(name, worker(name, host, bootstrap, List.of(emptyPluginFolder),
-                    Mm2Configs.worker(setup)));
+                    Mm2Configs.worker(setup), MM2_WORKER_HEAP));
         }
         runOnly(wanted);
         return wanted;
@@ -164,22 +175,41 @@ final class BenchCluster implements AutoCloseable {
 
     private ConnectWorker worker(String name, String host, String bootstrap, List<Path> plugins,
                                  Map<String, String> overrides) throws IOException {
+        return worker(name, host, bootstrap, plugins, overrides, WORKER_HEAP);
+    }
+
+    private ConnectWorker worker(String name, String host, String bootstrap, List<Path> plugins,
+                                 Map<String, String> overrides, String heap) throws IOException {
         ConnectWorker existing = workers.get(name);
         if (existing != null) {
             return existing;
         }
         ConnectWorker worker = ConnectWorker.onHost(name, workDir.resolve(name), network.host(host), bootstrap,
-                plugins, overrides, WORKER_HEAP);
+                plugins, overrides, heap);
         workers.put(name, worker);
         return worker;
     }
 
-    /** Stops running workers not in {@code wanted}, then starts those of {@code wanted} not running, in parallel. */
+    /**
+     * From now on, a worker no variant needs stays up (with no connector) instead of being stopped: the grid
+     * runs every cell on the same workers, so that each cell's variants meet JVMs that have compiled their
+     * paths, and JetStream's and MirrorMaker 2's workers take turns without restarting.
+     */
+    void keepIdleWorkers() {
+        keepIdleWorkers = true;
+    }
+
+    private volatile boolean keepIdleWorkers;
+
+    /**
+     * Stops running workers not in {@code wanted} (unless {@link #keepIdleWorkers}), then starts those of
+     * {@code wanted} not running, in parallel.
+     */
     private void runOnly(Map<String, ConnectWorker> wanted) throws IOException, TimeoutException, InterruptedException {
         List<ConnectWorker> idle = new ArrayList<>();
         synchronized (workers) {
             workers.values().forEach(w -> {
-                if (w.isRunning() && !wanted.containsValue(w)) {
+                if (w.isRunning() && !wanted.containsValue(w) && !keepIdleWorkers) {
                     idle.add(w);
                 }
             });

@@ -78,6 +78,17 @@ interface BenchNetwork extends AutoCloseable {
      */
     void setUplinkRate(String host, long bitsPerSecond) throws IOException, InterruptedException;
 
+    /**
+     * Gives every host's uplink the cap {@code uplinkBitsPerSecond} and every crossing between the sites the one-way
+     * delay {@code oneWayDelay}, from now on, in both directions: one network serves every cell of the environment
+     * grid. Per-host changes made before ({@link #setExtraDelay}, {@link #setUplinkRate}) are replaced;
+     * {@link #uplinkBytesPerSecond()} and {@link #oneWayDelay()} return the new values.
+     *
+     * @throws IllegalArgumentException if the network cannot make {@code oneWayDelay} (on namespaces: below the
+     *                                  delay it was built with)
+     */
+    void reshape(long uplinkBitsPerSecond, Duration oneWayDelay) throws IOException, InterruptedException;
+
     /** The delay line's process, for CPU accounting; empty when there is none. */
     OptionalLong delayLinePid();
 

@@ -160,10 +160,16 @@ public final class EnvironmentGrid {
         return cells.stream().filter(c -> names.contains(c.name())).toList();
     }
 
-    /** The variants a cell runs ({@code quick}: the defaults and MM2 tuned once). */
-    public static List<String> variants(Cell cell, boolean quick) {
+    /**
+     * The variants a cell runs ({@code quick}: the defaults and MM2 tuned once). The grid's {@code first} cell
+     * also runs the warm-up rounds: JetStream's two ({@code js-warmup}, {@code js-warmup-again}) before its
+     * compared variants, MirrorMaker 2's one ({@code mm2-warmup}) before MM2's; every later cell meets the same,
+     * warm, brokers and workers.
+     */
+    public static List<String> variants(Cell cell, boolean quick, boolean first) {
         List<String> ids = new ArrayList<>();
-        if (!quick) {
+        boolean warmUp = first && !quick;
+        if (warmUp) {
             ids.add(Variants.JS_WARMUP);
             ids.add(Variants.JS_WARMUP_AGAIN);
         }
@@ -172,6 +178,9 @@ public final class EnvironmentGrid {
             ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
             ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
             ids.add(DEFAULTS_AGAIN);
+        }
+        if (warmUp) {
+            ids.add(Variants.MM2_WARMUP);
         }
         ids.add(Variants.MM2_TUNED_ONCE);
         if (!quick && mm2RetunedDiffers(cell)) {
@@ -202,7 +211,7 @@ public final class EnvironmentGrid {
      * waits for quiet compilers (at most {@link #WARMUP_ROUND_SETTLING}). No idle phase. Quick: 2 s of warm-up
      * without burst, a 5 s latency phase, 8 MB of backlog at most.
      */
-    public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick) {
+    public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick, boolean first) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
         double rate = Math.max(1, Math.round(LOW_LOAD * cell.uplinkBytesPerSecond() / recordBytes));
         double latencySeconds = quick ? 5 : Math.min(30, Math.max(10, 1000 / rate));
@@ -219,7 +228,7 @@ public final class EnvironmentGrid {
                         Duration.ofMillis(Math.round(latencySeconds * 1000)),
                         rate, Math.max(1_000_000, Math.round(backlog)))
                 .withIdlePhase(Duration.ZERO)
-                .withVariants(variants(cell, quick))
+                .withVariants(variants(cell, quick, first))
                 .withOutputDir(base.outputDir().resolve(cell.name()));
     }
 
@@ -363,20 +372,47 @@ public final class EnvironmentGrid {
     }
 
     /**
-     * Runs {@code cells} in turn, each its own {@link WanBench} run of {@link #plan}, then {@link #report}s
-     * under {@code base}'s output folder.
+     * Runs {@code cells} in turn in one {@link WanEnvironment}: the network is built once with the shortest
+     * one-way delay of the cells and {@link WanEnvironment#reshape reshaped} for each (every uplink's cap, the
+     * delay each way), the brokers and Connect workers start once and stay up from cell to cell (each cell's
+     * topics have names of their own: {@code bench.<cell>.<variant>}). Each cell writes its own
+     * {@code <out>/<cell>/wan.json} and {@code .html}; then {@link #report}s under {@code base}'s output folder.
      */
     public static Outcome run(List<Cell> cells, BenchPlan base, boolean quick, PrintStream out)
             throws IOException, java.util.concurrent.TimeoutException, InterruptedException {
+        if (cells.isEmpty()) {
+            throw new IllegalArgumentException("the grid needs at least one cell");
+        }
         List<Row> rows = new ArrayList<>();
         boolean ok = true;
-        for (Cell cell : cells) {
-            BenchPlan plan = plan(cell, base, quick);
-            out.println("JetStream bench grid, cell " + cell.name() + " (" + cell.moves() + "): variants "
-                    + String.join(", ", plan.variants()));
-            BenchResult result = new WanBench(plan, out).run();
-            ok &= result.ok();
-            rows.addAll(rows(cell, result));
+        BenchPlan first = plan(cells.get(0), base, quick, true);
+        int shortest = cells.stream().mapToInt(Cell::oneWayDelayMs).min().orElseThrow();
+        BenchPlan built = first.withNetwork(base.network(), cells.get(0).uplinkBitsPerSecond(),
+                Duration.ofMillis(shortest)).withOutputDir(base.outputDir());
+        try (WanEnvironment environment = WanEnvironment.open(built, out)) {
+            environment.cluster().keepIdleWorkers();
+            for (int i = 0; i < cells.size(); i++) {
+                Cell cell = cells.get(i);
+                BenchPlan plan = plan(cell, base, quick, i == 0);
+                out.println("JetStream bench grid, cell " + cell.name() + " (" + cell.moves() + "): variants "
+                        + String.join(", ", plan.variants()));
+                long startNanos = System.nanoTime();
+                String startedAt = java.time.Instant.now().toString();
+                environment.reshape(cell.uplinkBitsPerSecond(), Duration.ofMillis(cell.oneWayDelayMs()));
+                if (i == 0) {
+                    environment.warmBrokers(plan);
+                }
+                BenchNetwork network = environment.network();
+                Map<String, Object> shape = network.describe();
+                List<String> skipped = new ArrayList<>();
+                List<VariantResult> results = environment.run(plan, Variants.select(plan.variants()),
+                        "bench." + cell.name() + ".", skipped);
+                BenchResult result = WanBench.report(plan, shape, network.oneWayDelay(),
+                        network.uplinkBytesPerSecond(), results, skipped, startedAt,
+                        (System.nanoTime() - startNanos) / 1e9, out);
+                ok &= result.ok();
+                rows.addAll(rows(cell, result));
+            }
         }
         List<Verdict> verdicts = report(cells, rows, base.outputDir(), base.commandLine(), out);
         return new Outcome(rows, verdicts, ok && rows.stream().allMatch(Row::ok));

@@ -79,6 +79,22 @@ final class JvmPauses {
      */
     static Path logOwnPauses(Path dir) {
         Path file = dir.resolve("safepoints-bench-" + ProcessHandle.current().pid() + ".log");
+        synchronized (OWN_LOGS) {
+            // the grid runs many plans in one environment: configure the JVM's log once per file
+            if (OWN_LOGS.contains(file)) {
+                return file;
+            }
+            Path configured = configureOwnLog(dir, file);
+            if (configured != null) {
+                OWN_LOGS.add(file);
+            }
+            return configured;
+        }
+    }
+
+    private static final java.util.Set<Path> OWN_LOGS = new java.util.HashSet<>();
+
+    private static Path configureOwnLog(Path dir, Path file) {
         try {
             Files.createDirectories(dir);
             ManagementFactory.getPlatformMBeanServer().invoke(

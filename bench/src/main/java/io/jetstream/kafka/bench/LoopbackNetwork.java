@@ -33,8 +33,8 @@ final class LoopbackNetwork implements BenchNetwork {
     private record Link(String uplink, LinkEmulator emulator, LinkDirection outbound) {
     }
 
-    private final long uplinkBytesPerSecond;
-    private final Duration oneWayDelay;
+    private long uplinkBytesPerSecond;
+    private Duration oneWayDelay;
     private final String reason;
     private final Map<String, Link> links = new LinkedHashMap<>();
     private final Map<String, Duration> extraDelays = new HashMap<>();
@@ -73,12 +73,12 @@ final class LoopbackNetwork implements BenchNetwork {
     }
 
     @Override
-    public long uplinkBytesPerSecond() {
+    public synchronized long uplinkBytesPerSecond() {
         return uplinkBytesPerSecond;
     }
 
     @Override
-    public Duration oneWayDelay() {
+    public synchronized Duration oneWayDelay() {
         return oneWayDelay;
     }
 
@@ -136,6 +136,22 @@ final class LoopbackNetwork implements BenchNetwork {
                 .forEach(link -> link.emulator().setRate(bitsPerSecond / 8));
     }
 
+    /** Every link, made or to be made, gets the rate and the delay; the per-host changes are dropped. */
+    @Override
+    public synchronized void reshape(long bitsPerSecond, Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("one-way delay must be >= 0, was " + delay);
+        }
+        uplinkBytesPerSecond = bitsPerSecond / 8;
+        oneWayDelay = delay;
+        uplinkRates.clear();
+        extraDelays.clear();
+        links.values().forEach(link -> {
+            link.emulator().setRate(bitsPerSecond / 8);
+            link.emulator().setDelay(delay);
+        });
+    }
+
     @Override
     public Optional<String> uplinkRateChangeUnsupported() {
         return Optional.empty(); // the emulator's pacers take a new rate at once
@@ -151,7 +167,7 @@ final class LoopbackNetwork implements BenchNetwork {
     }
 
     @Override
-    public Map<String, Object> describe() {
+    public synchronized Map<String, Object> describe() {
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("network", kind());
         description.put("fallback_reason", reason);

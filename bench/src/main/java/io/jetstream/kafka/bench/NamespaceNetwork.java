@@ -25,10 +25,14 @@ final class NamespaceNetwork implements BenchNetwork {
 
     private final WanSpec spec;
     private final WanNetwork network;
+    private volatile long uplinkBitsPerSecond;
+    private volatile Duration oneWayDelay;
 
     private NamespaceNetwork(WanSpec spec, WanNetwork network) {
         this.spec = spec;
         this.network = network;
+        this.uplinkBitsPerSecond = spec.uplinkBitsPerSecond();
+        this.oneWayDelay = spec.oneWayDelay();
     }
 
     /** Why namespaces cannot be used here; empty when they can. */
@@ -76,7 +80,7 @@ final class NamespaceNetwork implements BenchNetwork {
 
     @Override
     public long uplinkBytesPerSecond() {
-        return spec.uplinkBitsPerSecond() / 8;
+        return uplinkBitsPerSecond / 8;
     }
 
     @Override
@@ -86,7 +90,7 @@ final class NamespaceNetwork implements BenchNetwork {
 
     @Override
     public Duration oneWayDelay() {
-        return spec.oneWayDelay();
+        return oneWayDelay;
     }
 
     @Override
@@ -114,6 +118,25 @@ final class NamespaceNetwork implements BenchNetwork {
         network.setUplinkRate(host, bitsPerSecond);
     }
 
+    /**
+     * Every host (both sites) gets the cap with {@code tc qdisc change} and the delay above the one the network was
+     * built with as its extra delay in the delay line, so that packets each way take {@code oneWayDelay}.
+     */
+    @Override
+    public synchronized void reshape(long bitsPerSecond, Duration delay) throws IOException, InterruptedException {
+        if (delay.compareTo(spec.oneWayDelay()) < 0) {
+            throw new IllegalArgumentException("one-way delay " + delay.toMillis() + " ms is below the "
+                    + spec.oneWayDelay().toMillis() + " ms the network was built with");
+        }
+        Duration extra = delay.minus(spec.oneWayDelay());
+        for (WanHost host : network.hosts()) {
+            network.setUplinkRate(host.name(), bitsPerSecond);
+            network.setExtraDelay(host.name(), extra);
+        }
+        uplinkBitsPerSecond = bitsPerSecond;
+        oneWayDelay = delay;
+    }
+
     @Override
     public OptionalLong delayLinePid() {
         long pid = network.delayLinePid();
@@ -125,9 +148,12 @@ final class NamespaceNetwork implements BenchNetwork {
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("network", kind());
         description.put("prefix", spec.prefix());
-        description.put("uplink_bits_per_s", spec.uplinkBitsPerSecond());
-        description.put("uplink_mbit_s", spec.uplinkBitsPerSecond() / 1e6);
-        description.put("one_way_delay_ms", spec.oneWayDelay().toMillis());
+        description.put("uplink_bits_per_s", uplinkBitsPerSecond);
+        description.put("uplink_mbit_s", uplinkBitsPerSecond / 1e6);
+        description.put("one_way_delay_ms", oneWayDelay.toMillis());
+        if (!oneWayDelay.equals(spec.oneWayDelay())) {
+            description.put("built_one_way_delay_ms", spec.oneWayDelay().toMillis());
+        }
         description.put("congestion_control", spec.congestionControl());
         Map<String, Object> hosts = new LinkedHashMap<>();
         for (WanHost host : network.hosts()) {

@@ -56,10 +56,22 @@ final class VariantRunner {
     private final AtomicLong recordBytesAtB;
     private final Path benchPauseLog;
     private final TaskMetricsReader taskMetrics;
+    private final String topicPrefix;
 
     /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
     VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
                   AtomicLong recordBytesAtB) {
+        this(cluster, sampler, plan, ticksPerSecond, out, recordBytesAtB, "bench.");
+    }
+
+    /**
+     * As above, each variant's topic named {@code topicPrefix + variant id}: the grid runs every cell on the same
+     * brokers and Connect workers, so each cell's topics get names of their own (a topic deleted moments before,
+     * or a connector's stored offsets for a topic of the same name, must not meet the next cell's).
+     */
+    VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
+                  AtomicLong recordBytesAtB, String topicPrefix) {
+        this.topicPrefix = topicPrefix;
         this.recordBytesAtB = recordBytesAtB;
         this.cluster = cluster;
         this.sampler = sampler;
@@ -88,10 +100,10 @@ final class VariantRunner {
         List<VariantResult.Step> steps = List.of();
         EventsResult events;
 
-        Run(Variant variant, Replicator replicator) {
+        Run(Variant variant, Replicator replicator, String topicPrefix) {
             this.variant = variant;
             this.replicator = replicator;
-            this.topic = "bench." + variant.id();
+            this.topic = topicPrefix + variant.id();
             this.destination = replicator.destinationTopic(topic);
         }
 
@@ -101,7 +113,7 @@ final class VariantRunner {
     }
 
     VariantResult run(Variant variant, Replicator replicator, String wireCodec) {
-        Run run = new Run(variant, replicator);
+        Run run = new Run(variant, replicator, topicPrefix);
         String error = null;
         try {
             say(variant, "deploying");

@@ -1,11 +1,8 @@
 package io.jetstream.kafka.bench;
 
-import io.jetstream.kafka.testkit.replication.ReplicationEnvironment;
-import io.jetstream.kafka.testkit.site.ConnectRestClient;
 import io.jetstream.kafka.testkit.site.SiteFiles;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,16 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code ./jetstream bench wan}: JetStream against MirrorMaker 2 on the same WAN, the same workload
- * and the same machine. Builds the network ({@link NamespaceNetwork}, or {@link LoopbackNetwork}
- * when namespaces are not available, said in the output), starts the two brokers once, runs each
- * variant ({@link VariantRunner}) with only its own processes up, and writes
+ * and the same machine. Opens a {@link WanEnvironment} (the network: {@link NamespaceNetwork}, or
+ * {@link LoopbackNetwork} when namespaces are not available, said in the output; the two brokers,
+ * started once), runs each variant ({@link VariantRunner}) with only its own processes up, and writes
  * {@code <outputDir>/<scenario>.json} and {@code .html}.
  *
  * <p>Everything started is stopped by process id when the run ends, fails or is interrupted
@@ -32,8 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WanBench {
 
-    private static final Logger log = LoggerFactory.getLogger(WanBench.class);
-    private static final Duration SAMPLE_INTERVAL = Duration.ofMillis(500);
 
     private final BenchPlan plan;
     private final PrintStream out;
@@ -56,81 +47,28 @@ public final class WanBench {
     public BenchResult run() throws IOException, TimeoutException, InterruptedException {
         long startNanos = System.nanoTime();
         String startedAt = Instant.now().toString();
-        Path projectRoot = SiteFiles.projectRoot();
-        Path workDir = Files.createTempDirectory(Files.createDirectories(plan.outputDir().resolve("work")),
-                plan.outputName() + "-" + ProcessHandle.current().pid() + "-");
         List<Variant> variants = Variants.select(plan.variants());
-        BenchNetwork network = Networks.open(plan, workDir);
-        out.println("Network: " + network.kind() + network.fallbackReason().map(r -> " (fallback: " + r + ")")
-                .orElse("") + String.format(java.util.Locale.ROOT, ", uplinks %.1f Mbit/s, %d ms one way",
-                plan.uplinkBitsPerSecond() / 1e6, plan.oneWayDelay().toMillis()));
-        if (Heterogeneous.applies(plan)) {
-            Heterogeneous.shape(network, out);
-        }
-        BenchCluster cluster = new BenchCluster(network, workDir, List.of(
-                ReplicationEnvironment.pluginFolder("connect-source"), ReplicationEnvironment.pluginFolder("connect-sink")));
-        AtomicBoolean closed = new AtomicBoolean();
-        Runnable cleanUp = () -> {
-            if (closed.compareAndSet(false, true)) {
-                cluster.close();
-                network.close();
-                // the logs and configs stay for a post-mortem; the brokers' data (deleted topics
-                // waiting for their delay: hundreds of MB) does not
-                deleteQuietly(workDir.resolve("broker-a").resolve("kafka-data"));
-                deleteQuietly(workDir.resolve("broker-b").resolve("kafka-data"));
-            }
-        };
-        Thread hook = new Thread(cleanUp, "bench-cleanup");
-        Runtime.getRuntime().addShutdownHook(hook);
-        List<VariantResult> results = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        AtomicLong recordBytesAtB = new AtomicLong();
-        try {
-            out.println("Starting broker A on a1 and broker B on b1 (work folder " + workDir + ") ...");
-            cluster.startBrokers();
-            long ticks = ProcStat.ticksPerSecond();
-            Map<String, String> relayBase = RelayConfigs.shippedBase(SiteFiles.configFile("relay-demo.yaml"));
-            String shippedCodec = ConnectRestClient.readConnectorConfig(SiteFiles.configFile("source-connector.json"))
-                    .getOrDefault("compression.type", "none");
-            try (Sampler sampler = new Sampler(network, cluster::pids, recordBytesAtB::get, SAMPLE_INTERVAL)) {
-                VariantRunner runner = new VariantRunner(cluster, sampler, plan, ticks, out, recordBytesAtB);
-                runner.warmBrokers();
-                Optional<String> unsupported = plan.load() == BenchPlan.Load.CAPACITY_CHANGE
-                        ? network.uplinkRateChangeUnsupported() : Optional.empty();
-                for (Variant variant : variants) {
-                    if (unsupported.isPresent()) {
-                        out.println("[" + variant.id() + "] skipped: --scenario capacity-change changes an uplink's cap"
-                                + " during the run, and " + unsupported.get()
-                                + " (run as root where network namespaces work)");
-                        skipped.add(variant.id());
-                        continue;
-                    }
-                    if (variant.compression().filter(shippedCodec::equals).isPresent()) {
-                        out.println("[" + variant.id() + "] skipped: compression.type=" + shippedCodec
-                                + " is already the shipped default (config/source-connector.json)");
-                        skipped.add(variant.id());
-                        continue;
-                    }
-                    Replicator replicator = variant.isJetStream()
-                            ? new JetStreamReplicator(cluster, variant, relayBase, plan.sourceProps(),
-                                    plan.sinkProps()).withIngressKeys(Heterogeneous.ingressKeys(plan, variant, "B"),
-                                    Heterogeneous.spendCap(plan))
-                            : new MirrorMakerReplicator(cluster, variant, plan.partitions());
-                    String codec = variant.isJetStream() ? variant.compression().orElse(shippedCodec)
-                            : variant.mm2().orElseThrow().atSource() ? "zstd" : "none";
-                    results.add(runner.run(variant, replicator, codec));
-                }
-            }
-        } finally {
-            cleanUp.run();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or ran: cleanUp is idempotent
-            }
+        List<VariantResult> results;
+        BenchNetwork network;
+        try (WanEnvironment environment = WanEnvironment.open(plan, out)) {
+            network = environment.network();
+            environment.warmBrokers(plan);
+            results = environment.run(plan, variants, "bench.", skipped);
         }
-        BenchResult result = assemble(results, skipped, network, startedAt,
-                (System.nanoTime() - startNanos) / 1e9, MachineInfo.gitCommit(projectRoot));
+        return report(plan, network.describe(), network.oneWayDelay(), network.uplinkBytesPerSecond(), results,
+                skipped, startedAt, (System.nanoTime() - startNanos) / 1e9, out);
+    }
+
+    /**
+     * Writes the JSON and HTML files of {@code plan}'s {@code results}, prints the summary and the RESULT line. The
+     * network's figures are given, not read, for the grid reshapes one network from cell to cell.
+     */
+    static BenchResult report(BenchPlan plan, Map<String, Object> networkDescription, Duration oneWayDelay,
+                              long uplinkBytesPerSecond, List<VariantResult> results, List<String> skipped,
+                              String startedAt, double seconds, PrintStream out) throws IOException {
+        BenchResult result = new WanBench(plan, out).assemble(results, skipped, networkDescription, oneWayDelay,
+                uplinkBytesPerSecond, startedAt, seconds, MachineInfo.gitCommit(SiteFiles.projectRoot()));
         BenchJson.write(result, jsonFile(plan));
         BenchHtml.write(result, htmlFile(plan));
         BenchReport.printSummary(out, results, result.linkCapacityMbS());
@@ -148,19 +86,20 @@ public final class WanBench {
         return result;
     }
 
-    private BenchResult assemble(List<VariantResult> results, List<String> skipped, BenchNetwork network,
-                                 String startedAt, double seconds, String commit) {
+    private BenchResult assemble(List<VariantResult> results, List<String> skipped,
+                                 Map<String, Object> networkDescription, Duration oneWayDelay,
+                                 long uplinkBytesPerSecond, String startedAt, double seconds, String commit) {
         Map<String, Double> ratios = Comparison.ratios(results);
-        List<Comparison.Target> targets = Comparison.targets(results, network.oneWayDelay().toMillis());
+        List<Comparison.Target> targets = Comparison.targets(results, oneWayDelay.toMillis());
         Optional<VariantResult> headline = BenchReport.headline(results);
-        Optional<RateComparison> varying = RateComparison.of(results, network.oneWayDelay().toMillis());
-        String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, network.kind())
+        Optional<RateComparison> varying = RateComparison.of(results, oneWayDelay.toMillis());
+        String kind = String.valueOf(networkDescription.get("network"));
+        String line = BenchReport.resultLine(plan.outputName(), results, headline, ratios, kind)
                 + varying.map(BenchReport::rateFigures).orElse("") + BenchReport.eventFigures(results)
                 + (Heterogeneous.applies(plan) ? HeterogeneousReport.resultFigures(results) : "") + " json=" + jsonFile(plan);
         boolean ok = !results.isEmpty() && results.stream().allMatch(VariantResult::ok);
         Optional<VariantResult.BacklogPhase> backlog = headline.map(VariantResult::backlog);
         Optional<VariantResult.LatencyPhase> latency = headline.map(VariantResult::latency);
-        Map<String, Object> networkDescription = new LinkedHashMap<>(network.describe());
         return new BenchResult(plan.outputName(), plan.quick(), ok ? "ok" : "failed", line, plan.commandLine(), commit,
                 startedAt, VariantRunner.round(seconds), networkDescription, MachineInfo.describe(), workload(skipped),
                 headline.map(VariantResult::id).orElse(null),
@@ -168,22 +107,11 @@ public final class WanBench {
                 backlog.map(VariantResult.BacklogPhase::eventsPerS).orElse(0.0),
                 latency.map(VariantResult.LatencyPhase::latencyP50Ms).orElse(0L),
                 latency.map(VariantResult.LatencyPhase::latencyP99Ms).orElse(0L),
-                network.uplinkBytesPerSecond() / 1e6,
+                uplinkBytesPerSecond / 1e6,
                 backlog.map(VariantResult.BacklogPhase::wireMbS).orElse(0.0),
                 backlog.map(VariantResult.BacklogPhase::routeBytes).orElse(Map.of()),
                 backlog.map(VariantResult.BacklogPhase::uplinkBytes).orElse(Map.of()),
                 ratios, targets, results, varying.orElse(null));
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            log.warn("could not remove {}: {}", dir, e.toString());
-        }
     }
 
     private Map<String, Object> workload(List<String> skipped) {

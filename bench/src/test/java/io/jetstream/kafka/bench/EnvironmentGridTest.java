@@ -51,7 +51,7 @@ class EnvironmentGridTest {
         EnvironmentGrid.Cell thin = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("up10"))
                 .findFirst().orElseThrow();
 
-        BenchPlan plan = EnvironmentGrid.plan(thin, base, false);
+        BenchPlan plan = EnvironmentGrid.plan(thin, base, false, false);
 
         // 10% of 1.25 MB/s in records of 1,094 bytes: 114 records/s, long enough for 1,000 records
         assertThat(plan.latencyRate()).isEqualTo(114);
@@ -62,22 +62,29 @@ class EnvironmentGridTest {
         assertThat(plan.backlogBytes()).isEqualTo(21_250_000L);
         EnvironmentGrid.Cell fat = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("up200"))
                 .findFirst().orElseThrow();
-        assertThat(EnvironmentGrid.plan(fat, base, false).backlogBytes())
+        assertThat(EnvironmentGrid.plan(fat, base, false, false).backlogBytes())
                 .as("10 s of a 200 Mbit/s uplink: a drain long enough that its start-up does not decide it")
                 .isEqualTo(425_000_000L);
         assertThat(plan.idlePhase()).isZero();
         assertThat(plan.outputDir()).isEqualTo(dir.resolve("up10"));
-        assertThat(plan.variants()).containsExactly("js-warmup", "js-warmup-again", "js-1route",
+        assertThat(plan.variants()).as("only the grid's first cell runs the warm-up rounds").containsExactly("js-1route",
                 "js-1route-fixed-medium", "js-1route-fixed-large", "js-1route-again", "mm2-tuned-once");
+        assertThat(EnvironmentGrid.plan(thin, base, false, true).variants()).containsExactly("js-warmup",
+                "js-warmup-again", "js-1route", "js-1route-fixed-medium", "js-1route-fixed-large", "js-1route-again",
+                "mm2-warmup", "mm2-tuned-once");
+        assertThat(Variants.select(EnvironmentGrid.plan(thin, base, false, true).variants()).stream()
+                .map(Variant::id).toList()).as("the run order: every warm-up round before what it warms")
+                .containsExactly("js-warmup", "js-warmup-again", "js-1route", "js-1route-fixed-medium",
+                        "js-1route-fixed-large", "js-1route-again", "mm2-warmup", "mm2-tuned-once");
 
         EnvironmentGrid.Cell small = EnvironmentGrid.cells(false).stream().filter(c -> c.name().equals("r100-p1200"))
                 .findFirst().orElseThrow();
-        BenchPlan smallPlan = EnvironmentGrid.plan(small, base, false);
+        BenchPlan smallPlan = EnvironmentGrid.plan(small, base, false, false);
         assertThat(smallPlan.valueBytes()).isEqualTo(100);
         assertThat(smallPlan.partitions()).isEqualTo(1200);
         assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
         assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run")
-                .containsExactly("js-warmup", "js-warmup-again", "js-1route", "js-1route-fixed-medium",
+                .containsExactly("js-1route", "js-1route-fixed-medium",
                         "js-1route-fixed-large", "js-1route-again", "mm2-tuned-once", "mm2-tuned-src");
     }
 
@@ -197,7 +204,7 @@ class EnvironmentGridTest {
 
         assertThat(cells).hasSize(2);
         for (EnvironmentGrid.Cell c : cells) {
-            BenchPlan plan = EnvironmentGrid.plan(c, base, true);
+            BenchPlan plan = EnvironmentGrid.plan(c, base, true, c == cells.get(0));
             assertThat(plan.variants()).containsExactly("js-1route", "mm2-tuned-once");
             assertThat(plan.backlogBytes()).isLessThanOrEqualTo(8_000_000L);
         }
