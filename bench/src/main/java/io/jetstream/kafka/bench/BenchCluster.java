@@ -137,6 +137,36 @@ final class BenchCluster implements AutoCloseable {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
     }
 
+    /**
+     * Waits, at most {@code patience}, until broker A holds no folder of {@code topicAtA} and broker B none of
+     * {@code topicAtB}: a deleted topic's partition folders are renamed ({@code <topic>-<n>.<id>-delete}) and
+     * removed after {@code log.segment.delete.delay.ms} (1 s here), one partition after another. At 1,200
+     * partitions that work took seconds of the brokers' CPU on this 2-core machine; waiting for it here keeps
+     * it out of the next variant's phases. Past the patience it logs and returns.
+     */
+    void awaitTopicFilesGone(String topicAtA, String topicAtB, Duration patience) throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (holds(brokerA.dataDir(), topicAtA) || holds(brokerB.dataDir(), topicAtB)) {
+            if (System.nanoTime() - deadline > 0) {
+                log.warn("the files of topics {} (A) and {} (B) are still on the brokers after {} s", topicAtA,
+                        topicAtB, patience.toSeconds());
+                return;
+            }
+            Thread.sleep(200); // polling a folder with a deadline
+        }
+    }
+
+    /** Whether {@code dataDir} holds a partition folder of {@code topic}, live or renamed for deletion. */
+    static boolean holds(Path dataDir, String topic) {
+        java.util.regex.Pattern folder = java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(topic) + "-\\d+(\\.[0-9a-f]+-delete)?");
+        try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(dataDir)) {
+            return entries.anyMatch(entry -> folder.matcher(entry.getFileName().toString()).matches());
+        } catch (IOException | RuntimeException e) {
+            return false; // a broker that is gone holds nothing to wait for
+        }
+    }
+
     // ---- Connect workers
 
     /**
@@ -317,6 +347,52 @@ final class BenchCluster implements AutoCloseable {
         network.delayLinePid().ifPresent(pid -> pids.put("delay-line", pid));
         pids.put("bench-jvm", ProcessHandle.current().pid());
         return pids;
+    }
+
+    /**
+     * From now on, {@link #collectGarbage} runs a full collection in the brokers and workers between variants:
+     * the grid keeps them for an hour, and with the parallel collector (the test kit's) their old generations
+     * filled over several variants and emptied in full collections of 0.2-0.4 s in whichever variant's phase
+     * came next (up to 10 in a Connect worker in the run of 7 December 2026, 05:00 UTC); a collection between
+     * variants gives each variant the heaps a fresh start gave it.
+     */
+    void collectGarbageBetweenVariants() {
+        collectBetweenVariants = true;
+    }
+
+    private volatile boolean collectBetweenVariants;
+
+    /**
+     * A full collection ({@code jcmd <pid> GC.run}) in every running broker and Connect worker and in the bench
+     * JVM, if {@link #collectGarbageBetweenVariants} was called; a JVM that does not answer within 30 s is
+     * logged and left.
+     */
+    void collectGarbage() throws InterruptedException {
+        if (!collectBetweenVariants) {
+            return;
+        }
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        if (!java.nio.file.Files.isExecutable(jcmd)) {
+            log.warn("no jcmd at {}: no collection between variants", jcmd);
+            return;
+        }
+        for (Map.Entry<String, Long> process : pids().entrySet()) {
+            String name = process.getKey();
+            if (!(name.startsWith("broker-") || workers.containsKey(name))) {
+                continue;
+            }
+            try {
+                Process run = new ProcessBuilder(jcmd.toString(), Long.toString(process.getValue()), "GC.run")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!run.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    run.destroyForcibly();
+                    log.warn("jcmd GC.run in {} did not return within 30 s", name);
+                }
+            } catch (IOException e) {
+                log.warn("jcmd GC.run in {} failed: {}", name, e.toString());
+            }
+        }
+        System.gc();
     }
 
     /** The safepoint log of every running broker, worker and relay by process name (see {@link JvmPauses}). */

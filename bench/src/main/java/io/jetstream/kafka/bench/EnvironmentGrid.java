@@ -20,14 +20,18 @@ import java.util.Optional;
  * {@code ./jetstream bench wan --scenario grid}: the environment grid (issue 33). A fractional design of
  * cells, each moving one or two axes away from the default cell (40 Mbit/s uplinks, 25 ms one way, 1 KiB
  * records, 6 partitions): uplink 10 / 40 / 200 Mbit/s, one-way delay 5 / 25 / 75 ms, records 100 B / 1 KiB
- * / 16 KiB, partitions 6 / 1,200. Every cell is a steady-load run of its own ({@link WanBench}: brokers and
- * network built anew, files under {@code <out>/<cell>/}) in which every variant meets both loads: the
- * latency phase offers 10% of one uplink (in record bytes, before compression) and gives the p99; the
- * backlog drain offers more than the link carries (100%) and gives the throughput and the CPU per MB.
+ * / 16 KiB, partitions 6 / 1,200. All cells run in one {@link WanEnvironment}: the network is built once and
+ * reshaped for each cell (every uplink's cap, the one-way delay), the brokers and the Connect workers start once
+ * and stay up, warm, from cell to cell; each cell is a steady-load run with files of its own under
+ * {@code <out>/<cell>/}, in which every variant meets both loads: the latency phase offers 10% of one uplink (in
+ * record bytes, before compression) and gives the p99; the backlog drain offers more than the link carries (100%)
+ * and gives the throughput and the CPU per MB. (Until 7 December 2026 each cell built its own network, brokers
+ * and workers and ran its own warm-up rounds: 88 minutes for the grid, and the first variants of every cell
+ * measured while the new JVMs still compiled.)
  *
- * <p>Variants per cell, after two warm-up rounds ({@code js-warmup}, {@code js-warmup-again}: the defaults, run
- * first so that nothing compared runs while the JIT compilers of the cell's new brokers and workers are busy;
- * reported, never compared):
+ * <p>Variants per cell, in the first cell after two warm-up rounds ({@code js-warmup}, {@code js-warmup-again}:
+ * the defaults, run first so that nothing compared runs while the JIT compilers of the new brokers and workers
+ * are busy; reported, never compared):
  * JetStream's shipped defaults ({@code js-1route}: 10,000 records, 1 MiB, the linger following the path's
  * round trip, 5-20 ms), two hand-tuned fixed settings on either side of them ({@code js-1route-fixed-medium}:
  * 256 records, 5 ms linger, for latency; {@code js-1route-fixed-large}: 4 MiB, 100 ms linger, for
@@ -35,7 +39,8 @@ import java.util.Optional;
  * last of the compared JetStream settings), MirrorMaker 2 tuned once for the default
  * cell ({@code mm2-tuned-once}) and, where its tuning rule gives a different configuration for the cell
  * (more than {@value Mm2Configs#MANY_PARTITIONS} partitions), MirrorMaker 2 tuned for the cell
- * ({@code mm2-tuned-src}); elsewhere the once-tuned configuration is the cell's tuned one.
+ * ({@code mm2-tuned-src}); elsewhere the once-tuned configuration is the cell's tuned one. In the first cell
+ * MirrorMaker 2's worker gets a warm-up round of its own ({@code mm2-warmup}) before MM2 tuned once.
  *
  * <p>After all cells: one {@code GRID} line per cell and variant, one {@code CELL} line per cell with the
  * verdicts (the defaults against the best fixed setting, MM2 once against MM2 for the cell, the defaults
@@ -49,8 +54,12 @@ public final class EnvironmentGrid {
     public static final int DEFAULT_VALUE_BYTES = BenchPlan.VALUE_BYTES;
     public static final int DEFAULT_PARTITIONS = BenchPlan.PARTITIONS;
 
-    /** A cell's warm-up at the latency phase's rate, after its burst (below the settling step). */
-    static final Duration WARMUP = Duration.ofSeconds(8);
+    /**
+     * A variant's warm-up at the latency phase's rate, after its burst (below the settling step): the relays'
+     * and the tasks' first seconds at the steady rate (the path-following linger needs receipts of batches
+     * that did not queue). 8 s until 7 December 2026; 6 s since the cells share warm JVMs.
+     */
+    static final Duration WARMUP = Duration.ofSeconds(6);
 
     /**
      * The largest backlog of a cell, in record bytes. At 200 Mbit/s the drain is CPU-bound on this machine at
@@ -67,6 +76,13 @@ public final class EnvironmentGrid {
      * one way); one round that waited 40 s did not help either, for the next deployment compiled again.
      */
     static final Duration WARMUP_ROUND_SETTLING = Duration.ofSeconds(40);
+
+    /**
+     * The shortest latency phase: 1,140-4,570 records at 1 KiB. One hiccup of 100-200 ms sets such a phase's top
+     * 1%, so the defaults run twice, around fixed-medium ({@link #variants}); 20 s phases would take the grid
+     * past its hour.
+     */
+    static final Duration LATENCY_PHASE = Duration.ofSeconds(10);
 
     /** The latency phase's load: this fraction of one uplink, in record bytes. */
     public static final double LOW_LOAD = 0.10;
@@ -161,10 +177,14 @@ public final class EnvironmentGrid {
     }
 
     /**
-     * The variants a cell runs ({@code quick}: the defaults and MM2 tuned once). The grid's {@code first} cell
-     * also runs the warm-up rounds: JetStream's two ({@code js-warmup}, {@code js-warmup-again}) before its
-     * compared variants, MirrorMaker 2's one ({@code mm2-warmup}) before MM2's; every later cell meets the same,
-     * warm, brokers and workers.
+     * The variants a cell runs, in the order they run ({@code quick}: the defaults and MM2 tuned once). The grid's
+     * {@code first} cell also runs the warm-up rounds: JetStream's two ({@code js-warmup}, {@code js-warmup-again})
+     * before its compared variants, MirrorMaker 2's one ({@code mm2-warmup}) before MM2's; every later cell meets
+     * the same, warm, brokers and workers. JetStream's compared settings run as fixed-large, the defaults,
+     * fixed-medium, the defaults again: the defaults' two runs bracket the setting that sets the cells' best p99
+     * (fixed-medium), and fixed-large, whose p99 is about twice anyone's, takes the cell's first place, which
+     * measured worse than the same settings later in the cell (the run of 7 December 2026, 05:00 UTC: the
+     * defaults' p99 78 and 80 ms first in the default cell and in {@code up10}, 66 and 61 ms fourth).
      */
     public static List<String> variants(Cell cell, boolean quick, boolean first) {
         List<String> ids = new ArrayList<>();
@@ -173,10 +193,12 @@ public final class EnvironmentGrid {
             ids.add(Variants.JS_WARMUP);
             ids.add(Variants.JS_WARMUP_AGAIN);
         }
+        if (!quick) {
+            ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
+        }
         ids.add(DEFAULTS);
         if (!quick) {
             ids.add(Variants.JS_1_ROUTE_FIXED_MEDIUM);
-            ids.add(Variants.JS_1_ROUTE_FIXED_LARGE);
             ids.add(DEFAULTS_AGAIN);
         }
         if (warmUp) {
@@ -189,6 +211,11 @@ public final class EnvironmentGrid {
         return ids;
     }
 
+    /** The variants of a cell's plan in the plan's order ({@link #variants}), not the catalogue's. */
+    static List<Variant> inOrder(BenchPlan plan) {
+        return plan.variants().stream().map(Variants::byId).toList();
+    }
+
     /** Whether MM2's tuning rule gives the cell a configuration other than the default cell's. */
     static boolean mm2RetunedDiffers(Cell cell) {
         return !Mm2Configs.tuning(cell.partitions()).equals(Mm2Configs.tuning(DEFAULT_PARTITIONS));
@@ -197,24 +224,25 @@ public final class EnvironmentGrid {
     /**
      * The steady-load plan of a cell, on top of {@code base} (its network mode, connector keys, command
      * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
-     * uplink for at least 10 s and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
+     * uplink for at least {@link #LATENCY_PHASE} and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
      * compression the records get (about 1.7x), within 20-450 MB ({@link #MAX_BACKLOG_BYTES}) and at most 500,000 records; the warm-up
      * is a quarter of the backlog as a burst (it compiles the busy path of the variant's new relay JVMs),
      * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
      * no settling steps follow (waiting until every compiler is quiet took up to 120 s per variant: the
-     * grid would not fit its hour). Every JVM of a cell is new, so two warm-up rounds ({@code js-warmup},
-     * {@code js-warmup-again}) run first: without a warm-up round the first variant of each cell had its p50
+     * grid would not fit its hour). In the {@code first} cell every JVM is new, so two warm-up rounds
+     * ({@code js-warmup}, {@code js-warmup-again}) run first: without a warm-up round the first variant of each cell had its p50
      * 20-30 ms above the same settings run later; after one round, even one that then waited 40 s for quiet
      * compilers, the replicator's second deployment set the Connect workers compiling again (0.27-0.34 JIT cores
      * each in its latency phase, p50 / p99 62 / 89 ms against 51 / 71 for the same settings run fourth); the
      * third deployment still compiled (0.26-0.50 JIT cores) when it followed at once, so the second round then
-     * waits for quiet compilers (at most {@link #WARMUP_ROUND_SETTLING}). No idle phase. Quick: 2 s of warm-up
+     * waits for quiet compilers (at most {@link #WARMUP_ROUND_SETTLING}); MirrorMaker 2's worker gets one round
+     * ({@code mm2-warmup}). Later cells meet the same JVMs and run no warm-up round. No idle phase. Quick: 2 s of warm-up
      * without burst, a 5 s latency phase, 8 MB of backlog at most.
      */
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick, boolean first) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
         double rate = Math.max(1, Math.round(LOW_LOAD * cell.uplinkBytesPerSecond() / recordBytes));
-        double latencySeconds = quick ? 5 : Math.min(30, Math.max(10, 1000 / rate));
+        double latencySeconds = quick ? 5 : Math.min(30, Math.max(LATENCY_PHASE.toSeconds(), 1000 / rate));
         double backlog = Math.min(MAX_BACKLOG_BYTES, Math.max(20e6, cell.uplinkBytesPerSecond() * 1.7 * 10));
         backlog = Math.min(backlog, 500_000 * recordBytes);
         if (quick) {
@@ -391,6 +419,7 @@ public final class EnvironmentGrid {
                 Duration.ofMillis(shortest)).withOutputDir(base.outputDir());
         try (WanEnvironment environment = WanEnvironment.open(built, out)) {
             environment.cluster().keepIdleWorkers();
+            environment.cluster().collectGarbageBetweenVariants();
             for (int i = 0; i < cells.size(); i++) {
                 Cell cell = cells.get(i);
                 BenchPlan plan = plan(cell, base, quick, i == 0);
@@ -405,7 +434,7 @@ public final class EnvironmentGrid {
                 BenchNetwork network = environment.network();
                 Map<String, Object> shape = network.describe();
                 List<String> skipped = new ArrayList<>();
-                List<VariantResult> results = environment.run(plan, Variants.select(plan.variants()),
+                List<VariantResult> results = environment.run(plan, inOrder(plan),
                         "bench." + cell.name() + ".", skipped);
                 BenchResult result = WanBench.report(plan, shape, network.oneWayDelay(),
                         network.uplinkBytesPerSecond(), results, skipped, startedAt,

@@ -40,6 +40,7 @@ final class JetStreamReplicator implements Replicator {
     private ConnectRestClient restA;
     private ConnectRestClient restB;
     private List<String> relayHosts = List.of();
+    private String topic;
     private Map<String, String> ingressKeys = Map.of();
     private double spendCap;
     private RouteSpendSampler spendSampler;
@@ -80,6 +81,7 @@ final class JetStreamReplicator implements Replicator {
 
     @Override
     public void deploy(String topic) throws IOException, TimeoutException, InterruptedException {
+        this.topic = topic;
         Map<String, ConnectWorker> workers = cluster.jetStreamWorkers(variant.atLeastOnce());
         restA = workers.get("connect-A").rest();
         restB = workers.get("connect-B").rest();
@@ -240,7 +242,8 @@ final class JetStreamReplicator implements Replicator {
 
     /**
      * Keeps each relay's {@code /metrics} as the variant left it, next to the relay logs
-     * ({@code relays/<variant>-<host>.metrics.txt}): route estimates, budgets, RTTs, errors.
+     * ({@code relays/<topic without "bench.">-<host>.metrics.txt}: {@code js-1route-a1...}, in the grid
+     * {@code <cell>.js-1route-a1...}): route estimates, budgets, RTTs, errors.
      */
     private void saveRelayMetrics() {
         Path dir = cluster.workDir().resolve("relays");
@@ -248,7 +251,8 @@ final class JetStreamReplicator implements Replicator {
         for (String host : relayHosts) {
             RelayProcess relay = cluster.relay(host);
             if (relay != null) {
-                Path file = dir.resolve(variant.id() + "-" + host + ".metrics.txt");
+                String name = topic == null ? variant.id() : topic.replaceFirst("^bench\\.", "");
+                Path file = dir.resolve(name + "-" + host + ".metrics.txt");
                 try {
                     Files.createDirectories(dir);
                     Files.writeString(file, relay.metricsText());

@@ -46,6 +46,8 @@ final class VariantRunner {
 
     private static final Logger log = LoggerFactory.getLogger(VariantRunner.class);
     private static final Duration WARMUP_TIMEOUT = Duration.ofSeconds(180);
+    /** How long a variant's clean-up waits for the brokers to remove its topics' files. */
+    private static final Duration TOPIC_DELETION_PATIENCE = Duration.ofSeconds(120);
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     private final BenchCluster cluster;
@@ -637,6 +639,12 @@ final class VariantRunner {
         }
         cluster.deleteTopics(cluster.bootstrapA(), List.of(topic));
         cluster.deleteTopics(cluster.bootstrapB(), List.of(destination));
+        try {
+            cluster.awaitTopicFilesGone(topic, destination, TOPIC_DELETION_PATIENCE);
+            cluster.collectGarbage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {

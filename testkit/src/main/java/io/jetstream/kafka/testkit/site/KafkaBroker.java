@@ -221,6 +221,11 @@ public final class KafkaBroker implements AutoCloseable {
         return wanAdvertised == null ? null : wanAdvertised.getHostString() + ":" + wanAdvertised.getPort();
     }
 
+    /** The broker's log directory ({@code log.dirs}). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
     public JavaProcess process() {
         return process;
     }
