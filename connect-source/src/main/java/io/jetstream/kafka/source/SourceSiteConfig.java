@@ -134,10 +134,10 @@ public class SourceSiteConfig extends AbstractConfig {
                 .define(BATCH_LINGER_MS, Type.LONG, null, new OrUnset(ConfigDef.Range.between(0, 60_000)),
                         Importance.MEDIUM, "Longest time a record waits for its batch to fill before the batch "
                                 + "is sent anyway. Unset (the default), the linger follows the path: 5 ms plus a "
-                                + "twentieth of the shortest recent round trip to the egress relay (a batch's "
+                                + "fortieth of the shortest recent round trip to the egress relay (a batch's "
                                 + "receipt), at most " + DEFAULT_LINGER_CEILING.toMillis() + " ms, and "
-                                + DEFAULT_LINGER_CEILING.toMillis() + " ms until the first receipt: 7.5 ms at a "
-                                + "50 ms round trip, 12.5 ms at 150 ms; a short path pays few milliseconds for its "
+                                + DEFAULT_LINGER_CEILING.toMillis() + " ms until the first receipt: 6.25 ms at a "
+                                + "50 ms round trip, 8.75 ms at 150 ms; a short path pays few milliseconds for its "
                                 + "batches, a long one lingers longer for less CPU. Set, it is the linger, fixed. "
                                 + "While sealed batches wait for the in-flight window, a partition with batches "
                                 + "unacknowledged keeps filling its batch past the linger, up to the caps: it could "

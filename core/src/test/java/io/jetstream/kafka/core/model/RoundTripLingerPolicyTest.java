@@ -20,11 +20,11 @@ class RoundTripLingerPolicyTest {
     }
 
     @Test
-    void theLingerIsFiveMillisecondsPlusATwentiethOfTheShortestRecentRoundTripWithinTheCeiling() {
-        assertThat(lingerAfterReceipts(10)).isEqualTo(Duration.ofMillis(5).plusNanos(500_000));
-        assertThat(lingerAfterReceipts(50)).isEqualTo(Duration.ofMillis(7).plusNanos(500_000));
-        assertThat(lingerAfterReceipts(150)).isEqualTo(Duration.ofMillis(12).plusNanos(500_000));
-        assertThat(lingerAfterReceipts(1_000)).as("the ceiling").isEqualTo(Duration.ofMillis(20));
+    void theLingerIsFiveMillisecondsPlusAFortiethOfTheShortestRecentRoundTripWithinTheCeiling() {
+        assertThat(lingerAfterReceipts(10)).isEqualTo(Duration.ofMillis(5).plusNanos(250_000));
+        assertThat(lingerAfterReceipts(50)).isEqualTo(Duration.ofMillis(6).plusNanos(250_000));
+        assertThat(lingerAfterReceipts(150)).isEqualTo(Duration.ofMillis(8).plusNanos(750_000));
+        assertThat(lingerAfterReceipts(2_000)).as("the ceiling").isEqualTo(Duration.ofMillis(20));
     }
 
     @Test
@@ -38,7 +38,7 @@ class RoundTripLingerPolicyTest {
             policy.onBatchReceived(10, 1_000, now, now + 400 * MS);
         }
         BatchDecision d = policy.decision(now);
-        assertThat(d.linger()).isEqualTo(Duration.ofMillis(7).plusNanos(500_000));
+        assertThat(d.linger()).isEqualTo(Duration.ofMillis(6).plusNanos(250_000));
         assertThat(d.maxRecords()).isEqualTo(CAPS.maxRecords());
         assertThat(d.maxBytes()).isEqualTo(CAPS.maxBytes());
         assertThat(d.maxInFlightBatches()).isEqualTo(CAPS.maxInFlightBatches());
@@ -49,10 +49,10 @@ class RoundTripLingerPolicyTest {
     void aLongerPathOnceTheShortOneLeftTheWindowLingersLonger() {
         RoundTripLingerPolicy policy = new RoundTripLingerPolicy(CAPS);
         policy.onBatchReceived(10, 1_000, 0, 10 * MS);
-        assertThat(policy.decision(0).linger()).isEqualTo(Duration.ofNanos(5_500_000));
+        assertThat(policy.decision(0).linger()).isEqualTo(Duration.ofNanos(5_250_000));
         long later = RoundTripLingerPolicy.WINDOW.toNanos() + 1_000 * MS;
         policy.onBatchReceived(10, 1_000, later, later + 150 * MS);
-        assertThat(policy.decision(later).linger()).isEqualTo(Duration.ofNanos(12_500_000));
+        assertThat(policy.decision(later).linger()).isEqualTo(Duration.ofNanos(8_750_000));
     }
 
     @Test
@@ -60,7 +60,7 @@ class RoundTripLingerPolicyTest {
         RoundTripLingerPolicy policy = new RoundTripLingerPolicy(CAPS);
         policy.onBatchReceived(10, 1_000, 0, 50 * MS);
         BatchDecision first = policy.decision(0);
-        // 4 ms less round trip is 0.2 ms less linger: under the step, the decision stays the same object
+        // 4 ms less round trip is 0.1 ms less linger: under the step, the decision stays the same object
         policy.onBatchReceived(10, 1_000, MS, 47 * MS);
         assertThat(policy.decision(MS)).isSameAs(first);
         assertThat(policy.decision(10 * RoundTripLingerPolicy.WINDOW.toNanos())).isSameAs(first);
