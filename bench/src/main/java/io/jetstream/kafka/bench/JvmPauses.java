@@ -22,6 +22,9 @@ final class JvmPauses {
     /** A pause at least this long shows in the latency tail at the latency phase's rates. */
     static final double LONG_PAUSE_MS = 20;
 
+    /** The bench JVM's own safepoint logs started so far (the grid runs many plans in one JVM). */
+    private static final java.util.Set<Path> OWN_LOGS = new java.util.HashSet<>();
+
     /** {@code [1796184136442ms] Safepoint "G1CollectForAllocation", Time since last: ..., Total: 104942340 ns}. */
     private static final Pattern LINE = Pattern.compile("^\\[(\\d+)ms\\] Safepoint \"[^\"]*\".*\\bTotal: (\\d+) ns");
 
@@ -91,8 +94,6 @@ final class JvmPauses {
             return configured;
         }
     }
-
-    private static final java.util.Set<Path> OWN_LOGS = new java.util.HashSet<>();
 
     private static Path configureOwnLog(Path dir, Path file) {
         try {
