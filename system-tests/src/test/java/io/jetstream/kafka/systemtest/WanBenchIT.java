@@ -341,8 +341,8 @@ class WanBenchIT {
         assertThat(json.get("rows")).hasSize(outcome.rows().size());
         for (EnvironmentGrid.Cell cell : cells) {
             // one network for the grid, reshaped per cell: each cell's report names the shape it ran on
-            JsonNode network = new ObjectMapper().readTree(Files.readString(output.resolve(cell.name())
-                    .resolve("wan.json"))).get("network");
+            Path report = WanBench.jsonFile(EnvironmentGrid.plan(cell, base, true, cell == cells.get(0)));
+            JsonNode network = new ObjectMapper().readTree(Files.readString(report)).get("network");
             assertThat(network.get("one_way_delay_ms").asLong()).as(cell.name()).isEqualTo(cell.oneWayDelayMs());
             assertThat(network.get("uplink_mbit_s").asDouble()).as(cell.name())
                     .isEqualTo(cell.uplinkBitsPerSecond() / 1e6);
