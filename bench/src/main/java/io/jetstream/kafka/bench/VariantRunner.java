@@ -60,14 +60,9 @@ final class VariantRunner {
     private final TaskMetricsReader taskMetrics;
     private final String topicPrefix;
 
-    /** {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it). */
-    VariantRunner(BenchCluster cluster, Sampler sampler, BenchPlan plan, long ticksPerSecond, PrintStream out,
-                  AtomicLong recordBytesAtB) {
-        this(cluster, sampler, plan, ticksPerSecond, out, recordBytesAtB, "bench.");
-    }
-
     /**
-     * As above, each variant's topic named {@code topicPrefix + variant id}: the grid runs every cell on the same
+     * {@code recordBytesAtB} counts record bytes every probe sees arrive at B (the sampler plots it); each
+     * variant's topic is named {@code topicPrefix + variant id}: the grid runs every cell on the same
      * brokers and Connect workers, so each cell's topics get names of their own (a topic deleted moments before,
      * or a connector's stored offsets for a topic of the same name, must not meet the next cell's).
      */

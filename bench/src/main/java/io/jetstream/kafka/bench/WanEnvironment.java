@@ -7,13 +7,17 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +32,7 @@ import org.slf4j.LoggerFactory;
 final class WanEnvironment implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WanEnvironment.class);
-    private static final java.time.Duration SAMPLE_INTERVAL = java.time.Duration.ofMillis(500);
+    private static final Duration SAMPLE_INTERVAL = Duration.ofMillis(500);
 
     private final BenchNetwork network;
     private final BenchCluster cluster;
@@ -69,7 +73,7 @@ final class WanEnvironment implements AutoCloseable {
         WanEnvironment environment;
         try {
             out.println("Network: " + network.kind() + network.fallbackReason().map(r -> " (fallback: " + r + ")")
-                    .orElse("") + String.format(java.util.Locale.ROOT, ", uplinks %.1f Mbit/s, %d ms one way",
+                    .orElse("") + String.format(Locale.ROOT, ", uplinks %.1f Mbit/s, %d ms one way",
                     plan.uplinkBitsPerSecond() / 1e6, plan.oneWayDelay().toMillis()));
             if (Heterogeneous.applies(plan)) {
                 Heterogeneous.shape(network, out);
@@ -112,9 +116,9 @@ final class WanEnvironment implements AutoCloseable {
     }
 
     /** Changes every uplink's cap and the one-way delay between the sites ({@link BenchNetwork#reshape}). */
-    void reshape(long uplinkBitsPerSecond, java.time.Duration oneWayDelay) throws IOException, InterruptedException {
+    void reshape(long uplinkBitsPerSecond, Duration oneWayDelay) throws IOException, InterruptedException {
         network.reshape(uplinkBitsPerSecond, oneWayDelay);
-        out.println(String.format(java.util.Locale.ROOT, "Network: uplinks %.1f Mbit/s, %d ms one way",
+        out.println(String.format(Locale.ROOT, "Network: uplinks %.1f Mbit/s, %d ms one way",
                 uplinkBitsPerSecond / 1e6, oneWayDelay.toMillis()));
     }
 
@@ -182,8 +186,8 @@ final class WanEnvironment implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             return;
         }
-        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
         } catch (IOException | RuntimeException e) {
             log.warn("could not remove {}: {}", dir, e.toString());
         }
