@@ -115,6 +115,30 @@ class WorkloadTest {
     }
 
     @Test
+    void thePacedScheduleStartsOnceTheTopicsMetadataIsThere() {
+        // a first send that waited for metadata would otherwise leave every record due meanwhile to go at once
+        WorkloadSpec spec = WorkloadSpec.builder(TOPIC, PARTITIONS).records(5).recordsPerSecond(1_000).build();
+        List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Workload workload = new Workload(spec, "source:9092", settings -> new MockProducer<>(cluster(), true, null,
+                new ByteArraySerializer(), new ByteArraySerializer()) {
+            @Override
+            public synchronized List<PartitionInfo> partitionsFor(String topic) {
+                calls.add("metadata " + topic);
+                return super.partitionsFor(topic);
+            }
+
+            @Override
+            public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+                calls.add("send");
+                return super.send(record, callback);
+            }
+        });
+
+        assertThat(workload.run().size()).isEqualTo(5);
+        assertThat(calls).containsExactly("metadata " + TOPIC, "send", "send", "send", "send", "send");
+    }
+
+    @Test
     void aFailingProducerThreadIsRethrown() {
         WorkloadSpec spec = WorkloadSpec.builder(TOPIC, PARTITIONS).records(10).build();
         MockProducer<byte[], byte[]> broken = producer();
