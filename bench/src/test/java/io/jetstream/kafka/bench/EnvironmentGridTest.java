@@ -81,9 +81,13 @@ class EnvironmentGridTest {
         assertThat(smallPlan.valueBytes()).isEqualTo(100);
         assertThat(smallPlan.partitions()).isEqualTo(1200);
         assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
-        assertThat(smallPlan.variants()).as("MM2's tuning differs at 1,200 partitions: both run")
+        assertThat(smallPlan.variants())
+                .as("MM2's tuning differs at 1,200 partitions: both run; fixed-medium runs twice there, as the defaults")
                 .containsExactly("js-1route-fixed-large", "js-1route", "js-1route-fixed-medium", "js-1route-again",
-                        "mm2-tuned-once", "mm2-tuned-src");
+                        "js-1route-fixed-medium-again", "mm2-tuned-once", "mm2-tuned-src");
+        assertThat(EnvironmentGrid.inOrder(smallPlan).stream().map(Variant::id).toList())
+                .containsExactly("js-1route-fixed-large", "js-1route", "js-1route-fixed-medium", "js-1route-again",
+                        "js-1route-fixed-medium-again", "mm2-tuned-once", "mm2-tuned-src");
     }
 
     @Test
@@ -131,6 +135,20 @@ class EnvironmentGridTest {
         assertThat(second.bestFixedThroughput()).isEqualTo("js-1route");
         assertThat(second.throughputVsBest()).isEqualTo(1.0);
         assertThat(second.allDelivered()).isFalse();
+    }
+
+    @Test
+    void whereFixedMediumRanTwiceItIsJudgedOnTheMeanOfItsRunsAsTheDefaultsAre() {
+        List<EnvironmentGrid.Row> rows = List.of(
+                row("js-1route-fixed-large", 7.5, 300), row("js-1route", 8.0, 110), row("js-1route-fixed-medium", 8.0, 100),
+                row("js-1route-again", 8.0, 250), row("js-1route-fixed-medium-again", 8.0, 240), row("mm2-tuned-once", 7.8, 90));
+
+        EnvironmentGrid.Verdict v = EnvironmentGrid.verdict("c", rows);
+
+        assertThat(v.defaultsP99Ms()).isEqualTo(180);
+        assertThat(v.bestFixedP99()).isEqualTo("js-1route-fixed-medium");
+        assertThat(v.p99VsBest()).as("170 ms (mean of 100 and 240) against 180, not 100 against 180").isEqualTo(0.944);
+        assertThat(v.defaultsWithinTenPercent()).isTrue();
     }
 
     @Test
