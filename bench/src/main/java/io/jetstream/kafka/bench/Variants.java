@@ -23,6 +23,9 @@ public final class Variants {
     public static final String JS_1_ROUTE_FIXED_MEDIUM = "js-1route-fixed-medium";
     public static final String JS_1_ROUTE_FIXED_LARGE = "js-1route-fixed-large";
     public static final String JS_1_ROUTE_FIXED_MEDIUM_AGAIN = "js-1route-fixed-medium-again";
+    /** fixed-medium's source connector keys, for both of its runs. */
+    private static final Map<String, String> FIXED_MEDIUM_KEYS = Map.of("batch.max.records", "256",
+            "batch.linger.ms", "5");
     public static final String JS_1_ROUTE_AGAIN = "js-1route-again";
     public static final String JS_HETERO_ADAPTIVE = "js-hetero-adaptive";
     public static final String JS_HETERO_ROUND_ROBIN = "js-hetero-rr";
@@ -65,15 +68,14 @@ public final class Variants {
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_SMALL, "JetStream, 1 route, fixed: 32 records, 2 ms linger",
                 Map.of("batch.max.records", "32", "batch.linger.ms", "2")));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM, "JetStream, 1 route, fixed: 256 records, 5 ms linger",
-                Map.of("batch.max.records", "256", "batch.linger.ms", "5")));
+                FIXED_MEDIUM_KEYS));
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_LARGE, "JetStream, 1 route, fixed: 4 MiB, 100 ms linger",
                 Map.of("batch.max.bytes", "4194304", "batch.linger.ms", "100")));
         // The environment grid's second run of fixed-medium in the 1,200-partition cells, after the defaults'
         // second: there a 10 s phase's p99 depends on whether a hump of 0.2-0.3 s hits the run, so the setting
         // the defaults are compared with is measured as often as they are (EnvironmentGrid.variants).
         add(Variant.jetStreamWith(JS_1_ROUTE_FIXED_MEDIUM_AGAIN, "JetStream, 1 route, fixed: 256 records, 5 ms"
-                + " linger, again (after the defaults' second run)", Map.of("batch.max.records", "256",
-                "batch.linger.ms", "5")));
+                + " linger, again (after the defaults' second run)", FIXED_MEDIUM_KEYS));
         // The environment grid's second run of the shipped defaults, after the fixed settings: the defaults run
         // first and last of the compared JetStream settings and are judged on the mean of the two, so that
         // the compilers still busy after the warm-up round (0.3-0.4 JIT cores in the next variant's latency

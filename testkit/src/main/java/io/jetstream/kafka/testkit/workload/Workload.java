@@ -216,7 +216,7 @@ public final class Workload implements AutoCloseable {
         double nanosPerRecord = spec.recordsPerSecond() > 0 ? 1e9 / spec.recordsPerSecond() : 0;
         try (Producer<byte[], byte[]> producer = producerFactory.apply(Map.copyOf(producerConfig))) {
             // The topic's metadata first, then the schedule: a new producer's first send waits for the metadata
-            // (hundreds of ms at 1,200 partitions on a busy machine), and a schedule started before it would then
+            // (of every partition of the topic), and a schedule started before it would then
             // send everything that fell due meanwhile at once, a burst over hundreds of partitions at the start of
             // every paced run (a steady phase that began with a burst: the environment grid's stalls at 1,200
             // partitions, docs/experiments.md, 7 December 2026).
