@@ -8,15 +8,18 @@ import io.jetstream.kafka.testkit.site.KafkaBroker;
 import io.jetstream.kafka.testkit.site.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -59,9 +62,16 @@ final class BenchCluster implements AutoCloseable {
     private final Map<String, ConnectWorker> workers = Collections.synchronizedMap(new LinkedHashMap<>());
     private final Map<String, RelayProcess> relays = Collections.synchronizedMap(new LinkedHashMap<>());
 
-    BenchCluster(BenchNetwork network, Path workDir, List<Path> jetStreamPlugins) throws IOException {
+    /** Where the brokers keep their logs ({@code --broker-storage}). */
+    private final BenchPlan.BrokerStorage brokerStorage;
+    /** With {@link BenchPlan.BrokerStorage#MEMORY}: the tmpfs folder of both brokers' logs, removed at close. */
+    private Path memoryLogDirs;
+
+    BenchCluster(BenchNetwork network, Path workDir, List<Path> jetStreamPlugins, BenchPlan.BrokerStorage brokerStorage)
+            throws IOException {
         this.network = network;
         this.workDir = workDir;
+        this.brokerStorage = brokerStorage;
         this.jetStreamPlugins = List.copyOf(jetStreamPlugins);
         this.emptyPluginFolder = java.nio.file.Files.createDirectories(workDir.resolve("no-plugins"));
     }
@@ -69,11 +79,32 @@ final class BenchCluster implements AutoCloseable {
     /** Starts broker A on a1 and broker B on b1, in parallel. */
     void startBrokers() throws IOException, TimeoutException, InterruptedException {
         boolean wan = network.brokersNeedWanListeners();
-        brokerA = KafkaBroker.onHost("A", workDir.resolve("broker-a"), network.host("a1"), BROKER_OVERRIDES, BROKER_HEAP,
-                wan ? local -> network.fromSiteB("a1", local) : null);
-        brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), BROKER_OVERRIDES, BROKER_HEAP,
+        brokerA = KafkaBroker.onHost("A", workDir.resolve("broker-a"), network.host("a1"), brokerOverrides("broker-a"),
+                BROKER_HEAP, wan ? local -> network.fromSiteB("a1", local) : null);
+        brokerB = KafkaBroker.onHost("B", workDir.resolve("broker-b"), network.host("b1"), brokerOverrides("broker-b"),
+                BROKER_HEAP,
                 wan ? local -> network.toSiteB("a1", local) : null);
         Parallel.start(List.of(brokerA::start, brokerB::start));
+    }
+
+    /**
+     * A broker's overrides: with memory storage its {@code log.dirs} in a folder under {@code /dev/shm}; its
+     * configuration, logs and safepoint log stay under the work folder either way.
+     */
+    private Map<String, String> brokerOverrides(String name) throws IOException {
+        if (brokerStorage == BenchPlan.BrokerStorage.DISK) {
+            return BROKER_OVERRIDES;
+        }
+        if (memoryLogDirs == null) {
+            Path shm = Path.of("/dev/shm");
+            if (!Files.isDirectory(shm) || !Files.isWritable(shm)) {
+                throw new IOException("--broker-storage memory needs a writable tmpfs at " + shm);
+            }
+            memoryLogDirs = Files.createTempDirectory(shm, "jetstream-bench-");
+        }
+        Map<String, String> overrides = new LinkedHashMap<>(BROKER_OVERRIDES);
+        overrides.put("log.dirs", Files.createDirectories(memoryLogDirs.resolve(name)).toString());
+        return overrides;
     }
 
     BenchNetwork network() {
@@ -457,6 +488,13 @@ final class BenchCluster implements AutoCloseable {
             }
         }));
         log.info("benchmark processes stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
+        if (memoryLogDirs != null) {
+            try (Stream<Path> files = Files.walk(memoryLogDirs)) {
+                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            } catch (IOException | RuntimeException e) {
+                log.warn("could not remove the brokers' logs in {}: {}", memoryLogDirs, e.toString());
+            }
+        }
     }
 
 }

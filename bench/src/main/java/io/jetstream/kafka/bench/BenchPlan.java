@@ -3,6 +3,7 @@ package io.jetstream.kafka.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -37,12 +38,13 @@ import java.util.Objects;
  * @param valueBytes      value size of every record ({@code --record-bytes}, default {@value #VALUE_BYTES})
  * @param congestionControl TCP congestion control of the namespace hosts ({@code --congestion-control}, default
  *                        {@value #CONGESTION_CONTROL}); the loopback network ignores it
+ * @param brokerStorage   where both brokers keep their logs ({@code --broker-storage}, default disk)
  */
 public record BenchPlan(String scenario, Load load, boolean quick, List<String> variants, Duration warmup, double warmupRate,
                         long warmupBurstBytes, Duration latencyPhase, double latencyRate, long backlogBytes, long uplinkBitsPerSecond,
                         Duration oneWayDelay, NetworkMode network, Path outputDir, String commandLine,
                         Map<String, String> sourceProps, Map<String, String> sinkProps, int partitions,
-                        Duration idlePhase, int valueBytes, String congestionControl) {
+                        Duration idlePhase, int valueBytes, String congestionControl, BrokerStorage brokerStorage) {
 
     /**
      * The TCP congestion control of the namespace hosts by default ({@code --congestion-control}): bbr,
@@ -150,6 +152,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(outputDir, "outputDir");
         Objects.requireNonNull(commandLine, "commandLine");
+        Objects.requireNonNull(brokerStorage, "brokerStorage");
         sourceProps = Map.copyOf(sourceProps);
         sinkProps = Map.copyOf(sinkProps);
         require(SCENARIOS.contains(scenario), "scenario '" + scenario + "' is not one of " + SCENARIOS);
@@ -218,7 +221,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         return new BenchPlan(scenario, load, quick, variants, warmup, 1000, burst, Duration.ofSeconds(quick ? 10 : 30),
                 1000, quick ? 25_000_000L : 300_000_000L, 40_000_000L, Duration.ofMillis(25), NetworkMode.AUTO,
                 outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ofSeconds(quick || load != Load.STEADY ? 0 : 20),
-                VALUE_BYTES, CONGESTION_CONTROL);
+                VALUE_BYTES, CONGESTION_CONTROL, BrokerStorage.DISK);
     }
 
     /**
@@ -237,7 +240,7 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
         return new BenchPlan(scenario, load, quick, variants, Duration.ofSeconds(quick ? 3 : 30), 1000,
                 quick ? 0 : 30_000_000L, Duration.ofSeconds(10), 1000, 25_000_000L, uplink, Duration.ofMillis(25),
                 NetworkMode.AUTO, outputDir, commandLine, Map.of(), Map.of(), PARTITIONS, Duration.ZERO, VALUE_BYTES,
-                CONGESTION_CONTROL);
+                CONGESTION_CONTROL, BrokerStorage.DISK);
     }
 
     /**
@@ -297,60 +300,94 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
 
     public BenchPlan withVariants(List<String> ids) {
         return new BenchPlan(scenario, load, quick, ids, warmup, warmupRate, warmupBurstBytes, latencyPhase, latencyRate, backlogBytes,
-                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
+                uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     public BenchPlan withPhases(Duration newWarmup, long newWarmupBurstBytes, Duration newLatencyPhase,
                                 double newLatencyRate, long newBacklogBytes) {
         return new BenchPlan(scenario, load, quick, variants, newWarmup, newLatencyRate, newWarmupBurstBytes, newLatencyPhase, newLatencyRate,
-                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
+                newBacklogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     /** The same plan with these keys set on JetStream's connectors on top of the shipped config files. */
     public BenchPlan withConnectorProps(Map<String, String> newSourceProps, Map<String, String> newSinkProps) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                newSourceProps, newSinkProps, partitions, idlePhase, valueBytes, congestionControl);
+                newSourceProps, newSinkProps, partitions, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     /** The same plan writing its files under {@code dir}. */
     public BenchPlan withOutputDir(Path dir) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, dir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     /** The same plan with {@code count} partitions in every variant's topic. */
     public BenchPlan withPartitions(int count) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, count, idlePhase, valueBytes, congestionControl);
+                sourceProps, sinkProps, count, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     /** The same plan with an idle phase of {@code idle} after the latency phase (zero: none). */
     public BenchPlan withIdlePhase(Duration idle) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idle, valueBytes, congestionControl);
+                sourceProps, sinkProps, partitions, idle, valueBytes, congestionControl, brokerStorage);
     }
 
     public BenchPlan withNetwork(NetworkMode mode, long newUplinkBitsPerSecond, Duration newOneWayDelay) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
-                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl);
+                latencyRate, backlogBytes, newUplinkBitsPerSecond, newOneWayDelay, mode, outputDir, commandLine, sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl, brokerStorage);
     }
 
     /** The same plan with records of {@code bytes} value bytes. */
     public BenchPlan withValueBytes(int bytes) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase, bytes, congestionControl);
+                sourceProps, sinkProps, partitions, idlePhase, bytes, congestionControl, brokerStorage);
     }
 
     /** The same plan with the namespace hosts' TCP congestion control {@code name}. */
     public BenchPlan withCongestionControl(String name) {
         return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
                 latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
-                sourceProps, sinkProps, partitions, idlePhase, valueBytes, name);
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes, name, brokerStorage);
+    }
+
+    /** The same plan with the brokers' logs kept on {@code storage}. */
+    public BenchPlan withBrokerStorage(BrokerStorage storage) {
+        return new BenchPlan(scenario, load, quick, variants, warmup, warmupRate, warmupBurstBytes, latencyPhase,
+                latencyRate, backlogBytes, uplinkBitsPerSecond, oneWayDelay, network, outputDir, commandLine,
+                sourceProps, sinkProps, partitions, idlePhase, valueBytes, congestionControl, storage);
+    }
+
+    /**
+     * Where both brokers keep their log directories ({@code --broker-storage}). {@code disk}: under the run's work
+     * folder, on whatever file system holds it (as every run before 7 December 2026). {@code memory}: in a folder
+     * under {@code /dev/shm} (tmpfs), removed when the run ends. On this machine's virtual disk (ext4), a broker's
+     * writes into the memory-mapped index files of 1,200 partitions stall its request threads in page faults for
+     * up to seconds (profiled in {@code docs/bench/2026-12-06-environment-grid.md}, "Eighth run"); in memory they
+     * do not, as on a broker whose disk keeps up. The replicators' own processes are the same either way.
+     */
+    public enum BrokerStorage {
+        DISK, MEMORY;
+
+        /** The option's value: {@code disk} or {@code memory}. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The storage {@code id} names ({@code disk} or {@code memory}). */
+        public static BrokerStorage of(String id) {
+            for (BrokerStorage s : values()) {
+                if (s.id().equals(id)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("--broker-storage must be disk or memory, was '" + id + "'");
+        }
     }
 
     /** Records of this plan's size that make {@code bytes} record bytes (value and overhead). */

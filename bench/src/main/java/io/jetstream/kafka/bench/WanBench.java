@@ -67,7 +67,9 @@ public final class WanBench {
     static BenchResult report(BenchPlan plan, Map<String, Object> networkDescription, Duration oneWayDelay,
                               long uplinkBytesPerSecond, List<VariantResult> results, List<String> skipped,
                               String startedAt, double seconds, PrintStream out) throws IOException {
-        BenchResult result = new WanBench(plan, out).assemble(results, skipped, networkDescription, oneWayDelay,
+        Map<String, Object> described = new java.util.LinkedHashMap<>(networkDescription);
+        described.put("broker_storage", plan.brokerStorage().id());
+        BenchResult result = new WanBench(plan, out).assemble(results, skipped, described, oneWayDelay,
                 uplinkBytesPerSecond, startedAt, seconds, MachineInfo.gitCommit(SiteFiles.projectRoot()));
         BenchJson.write(result, jsonFile(plan));
         BenchHtml.write(result, htmlFile(plan));

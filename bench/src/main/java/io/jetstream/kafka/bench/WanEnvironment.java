@@ -79,7 +79,7 @@ final class WanEnvironment implements AutoCloseable {
                 Heterogeneous.shape(network, out);
             }
             cluster = new BenchCluster(network, workDir, List.of(ReplicationEnvironment.pluginFolder("connect-source"),
-                    ReplicationEnvironment.pluginFolder("connect-sink")));
+                    ReplicationEnvironment.pluginFolder("connect-sink")), plan.brokerStorage());
             environment = new WanEnvironment(network, cluster, workDir, out);
         } catch (IOException | RuntimeException e) {
             network.close();
@@ -87,7 +87,8 @@ final class WanEnvironment implements AutoCloseable {
         }
         Runtime.getRuntime().addShutdownHook(environment.hook);
         try {
-            out.println("Starting broker A on a1 and broker B on b1 (work folder " + workDir + ") ...");
+            out.println("Starting broker A on a1 and broker B on b1 (work folder " + workDir + ", logs on "
+                    + plan.brokerStorage().id() + ") ...");
             cluster.startBrokers();
             environment.sampler = new Sampler(network, cluster::pids, environment.recordBytesAtB::get, SAMPLE_INTERVAL);
         } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {

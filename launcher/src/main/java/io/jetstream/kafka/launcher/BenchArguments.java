@@ -97,6 +97,13 @@ final class BenchArguments {
                     + " ~200 ms every ~10 s (JetStream's relay links), not MM2's fetches: docs/benchmarks.md")
     private String congestionControl;
 
+    @Option(names = "--broker-storage", paramLabel = "S",
+            description = "where both brokers keep their logs: disk (default, under the work folder) or memory"
+                    + " (tmpfs under /dev/shm). On a slow virtual disk, a broker's writes into the index files of"
+                    + " 1,200 partitions stall it in page faults; memory measures the replicators as on brokers"
+                    + " whose disks keep up: docs/benchmarks.md")
+    private String brokerStorage;
+
     @Option(names = "--cells", paramLabel = "c[,c..]",
             description = "--scenario grid only: run just these cells (names as in docs/benchmarks.md), e.g. to"
                     + " measure again after a change")
@@ -189,7 +196,9 @@ final class BenchArguments {
                     .withPartitions(partitionCount)
                     .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)))
                     .withValueBytes(recordBytes != null ? recordBytes : plan.valueBytes())
-                    .withCongestionControl(congestionControl != null ? congestionControl : plan.congestionControl());
+                    .withCongestionControl(congestionControl != null ? congestionControl : plan.congestionControl())
+                    .withBrokerStorage(brokerStorage != null ? BenchPlan.BrokerStorage.of(brokerStorage)
+                            : plan.brokerStorage());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }

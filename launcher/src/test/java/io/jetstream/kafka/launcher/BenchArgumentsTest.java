@@ -189,6 +189,18 @@ class BenchArgumentsTest {
     }
 
     @Test
+    void brokerStorageIsDiskUnlessMemoryIsAsked() {
+        assertThat(plan("wan").brokerStorage()).isEqualTo(BenchPlan.BrokerStorage.DISK);
+        assertThat(plan("wan", "--broker-storage", "memory").brokerStorage()).isEqualTo(BenchPlan.BrokerStorage.MEMORY);
+        assertThat(plan("wan", "--scenario", "grid", "--broker-storage", "memory").withPartitions(1200)
+                .withValueBytes(100).brokerStorage()).as("a grid cell's plan keeps it")
+                .isEqualTo(BenchPlan.BrokerStorage.MEMORY);
+        assertThatThrownBy(() -> plan("wan", "--broker-storage", "ssd"))
+                .hasMessage("--broker-storage must be disk or memory, was 'ssd'");
+        assertThat(Launcher.run("bench", "wan", "--help").text()).contains("--broker-storage", "page faults");
+    }
+
+    @Test
     void theGridIsASteadyBaseThatRefusesTheOptionsEachCellSets() {
         BenchCommand grid = Launcher.parse(BenchCommand.class, "bench", "wan", "--scenario", "grid", "--out", "/tmp/g");
         assertThat(grid.arguments().grid()).isTrue();
