@@ -13,13 +13,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -177,7 +175,7 @@ final class BenchCluster implements AutoCloseable {
      */
     void awaitTopicFilesGone(String topicAtA, String topicAtB, Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
-        while (holds(brokerA.dataDir(), topicAtA) || holds(brokerB.dataDir(), topicAtB)) {
+        while (holds(logDir(brokerA, "broker-a"), topicAtA) || holds(logDir(brokerB, "broker-b"), topicAtB)) {
             if (System.nanoTime() - deadline > 0) {
                 log.warn("the files of topics {} (A) and {} (B) are still on the brokers after {} s", topicAtA,
                         topicAtB, patience.toSeconds());
@@ -185,6 +183,11 @@ final class BenchCluster implements AutoCloseable {
             }
             Thread.sleep(200); // polling a folder with a deadline
         }
+    }
+
+    /** Where {@code broker} ({@code name}: broker-a or broker-b) keeps its partition folders. */
+    private Path logDir(KafkaBroker broker, String name) {
+        return memoryLogDirs == null ? broker.dataDir() : memoryLogDirs.resolve(name);
     }
 
     /** Whether {@code dataDir} holds a partition folder of {@code topic}, live or renamed for deletion. */
@@ -489,11 +492,7 @@ final class BenchCluster implements AutoCloseable {
         }));
         log.info("benchmark processes stopped in {} ms", (System.nanoTime() - start) / 1_000_000);
         if (memoryLogDirs != null) {
-            try (Stream<Path> files = Files.walk(memoryLogDirs)) {
-                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-            } catch (IOException | RuntimeException e) {
-                log.warn("could not remove the brokers' logs in {}: {}", memoryLogDirs, e.toString());
-            }
+            WanEnvironment.deleteQuietly(memoryLogDirs);
         }
     }
 

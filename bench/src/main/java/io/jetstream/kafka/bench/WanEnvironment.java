@@ -183,7 +183,8 @@ final class WanEnvironment implements AutoCloseable {
         deleteQuietly(workDir.resolve("broker-b").resolve("kafka-data"));
     }
 
-    private static void deleteQuietly(Path dir) {
+    /** Removes {@code dir} and everything in it, logging (not throwing) what could not be removed. */
+    static void deleteQuietly(Path dir) {
         if (!Files.isDirectory(dir)) {
             return;
         }
