@@ -84,6 +84,15 @@ public final class EnvironmentGrid {
      */
     static final Duration LATENCY_PHASE = Duration.ofSeconds(10);
 
+    /**
+     * The latency phase of the cells with more partitions than the default: 13,710-68,550 records. There the
+     * defaults (a 6.25 ms linger at 25 ms one way) and fixed-medium (5 ms) traded places from run to run on a
+     * 10 s phase's p99 (0.60-1.04 over five runs of 7 December 2026, the machine at 1.7-2.0 cores; humps of
+     * 0.1-0.3 s in single seconds): three times the records make the 99th percentile a second's hump cannot
+     * decide alone. About 7 minutes more on a full run.
+     */
+    static final Duration MANY_PARTITIONS_LATENCY_PHASE = Duration.ofSeconds(30);
+
     /** The latency phase's load: this fraction of one uplink, in record bytes. */
     public static final double LOW_LOAD = 0.10;
 
@@ -238,7 +247,8 @@ public final class EnvironmentGrid {
     /**
      * The steady-load plan of a cell, on top of {@code base} (its network mode, connector keys, command
      * line; its output folder gets the cell's name). The latency phase offers {@link #LOW_LOAD} of one
-     * uplink for at least {@link #LATENCY_PHASE} and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
+     * uplink for at least {@link #LATENCY_PHASE} ({@link #MANY_PARTITIONS_LATENCY_PHASE} above the default
+     * partition count) and 1,000 records (at most 30 s); the backlog is 10 s of the uplink at the
      * compression the records get (about 1.7x), within 20-450 MB ({@link #MAX_BACKLOG_BYTES}) and at most 500,000 records; the warm-up
      * is a quarter of the backlog as a burst (it compiles the busy path of the variant's new relay JVMs),
      * then {@link #WARMUP} at the latency phase's rate, shorter than {@link CompilerSettling#STEP} so that
@@ -256,7 +266,9 @@ public final class EnvironmentGrid {
     public static BenchPlan plan(Cell cell, BenchPlan base, boolean quick, boolean first) {
         double recordBytes = cell.valueBytes() + (double) BenchPlan.RECORD_OVERHEAD_BYTES;
         double rate = Math.max(1, Math.round(LOW_LOAD * cell.uplinkBytesPerSecond() / recordBytes));
-        double latencySeconds = quick ? 5 : Math.min(30, Math.max(LATENCY_PHASE.toSeconds(), 1000 / rate));
+        long shortest = cell.partitions() > BenchPlan.PARTITIONS ? MANY_PARTITIONS_LATENCY_PHASE.toSeconds()
+                : LATENCY_PHASE.toSeconds();
+        double latencySeconds = quick ? 5 : Math.min(30, Math.max(shortest, 1000 / rate));
         double backlog = Math.min(MAX_BACKLOG_BYTES, Math.max(20e6, cell.uplinkBytesPerSecond() * 1.7 * 10));
         backlog = Math.min(backlog, 500_000 * recordBytes);
         if (quick) {

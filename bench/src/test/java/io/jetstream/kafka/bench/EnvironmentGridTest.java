@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -80,6 +81,8 @@ class EnvironmentGridTest {
         BenchPlan smallPlan = EnvironmentGrid.plan(small, base, false, false);
         assertThat(smallPlan.valueBytes()).isEqualTo(100);
         assertThat(smallPlan.partitions()).isEqualTo(1200);
+        assertThat(smallPlan.latencyPhase()).as("a p99 that one second's hump does not decide, at 1,200 partitions")
+                .isEqualTo(Duration.ofSeconds(30));
         assertThat(smallPlan.recordsFor(smallPlan.backlogBytes())).isLessThanOrEqualTo(500_000);
         assertThat(smallPlan.variants())
                 .as("MM2's tuning differs at 1,200 partitions: both run; fixed-medium runs twice there, as the defaults")

@@ -43,7 +43,7 @@ final class BenchArguments {
                     + " the best static split; heterogeneous: three routes"
                     + " of different capacity, delay and price at a target rate, adaptive routing with a spend cap"
                     + " against round-robin, output <scenario>-heterogeneous; grid: the environment grid, eleven cells"
-                    + " of uplink, delay, record size and partitions (~57 minutes here), each a steady run of JetStream's defaults, fixed"
+                    + " of uplink, delay, record size and partitions (about an hour here), each a steady run of JetStream's defaults, fixed"
                     + " settings and MM2 tuned once, output <out>/grid.json and grid.md)")
     private String load;
 
