@@ -46,8 +46,8 @@ import picocli.CommandLine.Option;
  *     --partitions 1200 --rate 2941 --record-bytes 100 --seconds 25 --pause-at-s 15 [--broker-storage memory]
  * </pre>
  * It isolates the destination broker's share of a WAN run's stalls at many partitions: the 1,200-partition cells of
- * the environment grid ({@code docs/bench/2026-12-06-environment-grid.md}, "Eighth run"). Exit codes: 0 done, 1
- * failed, 2 bad usage.
+ * the environment grid ({@code docs/bench/2026-12-06-environment-grid.md}, "The stalls at 1,200 partitions are
+ * broker B's page faults"). Exit codes: 0 done, 1 failed, 2 bad usage.
  */
 @Command(name = "transaction-probe", mixinStandardHelpOptions = true,
         description = "Exactly-once writes over many partitions into one local broker, as the destination task makes"
