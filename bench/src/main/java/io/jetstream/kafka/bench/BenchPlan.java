@@ -369,7 +369,8 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
      * under {@code /dev/shm} (tmpfs), removed when the run ends. On this machine's virtual disk (ext4), a broker's
      * writes into the memory-mapped index files of 1,200 partitions stall its request threads in page faults for
      * up to seconds (profiled in {@code docs/bench/2026-12-06-environment-grid.md}, "The stalls at 1,200
-     * partitions are broker B's page faults"); in memory they do not, as on a broker whose disk keeps up. The replicators' own processes are the same either way.
+     * partitions are broker B's page faults"); in memory they do not, as on a broker whose disk keeps up. The
+     * replicators' own processes are the same either way.
      */
     public enum BrokerStorage {
         DISK, MEMORY;
