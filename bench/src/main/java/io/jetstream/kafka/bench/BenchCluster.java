@@ -94,11 +94,7 @@ final class BenchCluster implements AutoCloseable {
             return BROKER_OVERRIDES;
         }
         if (memoryLogDirs == null) {
-            Path shm = Path.of("/dev/shm");
-            if (!Files.isDirectory(shm) || !Files.isWritable(shm)) {
-                throw new IOException("--broker-storage memory needs a writable tmpfs at " + shm);
-            }
-            memoryLogDirs = Files.createTempDirectory(shm, "jetstream-bench-");
+            memoryLogDirs = brokerStorage.newLogFolder(workDir, "jetstream-bench-");
         }
         Map<String, String> overrides = new LinkedHashMap<>(BROKER_OVERRIDES);
         overrides.put("log.dirs", Files.createDirectories(memoryLogDirs.resolve(name)).toString());

@@ -1,5 +1,7 @@
 package io.jetstream.kafka.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -388,6 +390,23 @@ public record BenchPlan(String scenario, Load load, boolean quick, List<String> 
                 }
             }
             throw new IllegalArgumentException("--broker-storage must be disk or memory, was '" + id + "'");
+        }
+
+        /**
+         * A new folder for a broker's logs on this storage, named {@code prefix} and a random suffix: under
+         * {@code diskParent} for {@code disk}, under {@code /dev/shm} for {@code memory}. The caller removes it.
+         *
+         * @throws IOException if the folder cannot be made, or {@code /dev/shm} is not a writable folder
+         */
+        public Path newLogFolder(Path diskParent, String prefix) throws IOException {
+            if (this == DISK) {
+                return Files.createTempDirectory(Files.createDirectories(diskParent), prefix);
+            }
+            Path shm = Path.of("/dev/shm");
+            if (!Files.isDirectory(shm) || !Files.isWritable(shm)) {
+                throw new IOException("--broker-storage memory needs a writable tmpfs at " + shm);
+            }
+            return Files.createTempDirectory(shm, prefix);
         }
     }
 

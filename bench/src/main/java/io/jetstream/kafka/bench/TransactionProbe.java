@@ -3,7 +3,6 @@ package io.jetstream.kafka.bench;
 import io.jetstream.kafka.testkit.site.HostPlacement;
 import io.jetstream.kafka.testkit.site.KafkaBroker;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,8 +106,8 @@ public final class TransactionProbe implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchPlan.BrokerStorage storage = BenchPlan.BrokerStorage.of(brokerStorage);
-        Path dir = Files.createTempDirectory(storage == BenchPlan.BrokerStorage.MEMORY ? Path.of("/dev/shm")
-                : Path.of(System.getProperty("java.io.tmpdir")), "jetstream-transaction-probe-");
+        Path dir = storage.newLogFolder(Path.of(System.getProperty("java.io.tmpdir")),
+                "jetstream-transaction-probe-");
         try (KafkaBroker broker = KafkaBroker.onHost("probe", dir, HostPlacement.LOOPBACK, brokerProps, "1g", null)) {
             broker.start();
             out.printf(Locale.ROOT, "broker on %s (%s); %d partitions, %d records/s of %d B, gap %d ms%n",

@@ -3,10 +3,12 @@ package io.jetstream.kafka.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchPlanTest {
 
@@ -53,5 +55,25 @@ class BenchPlanTest {
                 .hasMessageContaining("--uplink-mbit");
         assertThatThrownBy(() -> BenchPlan.defaults("lan", false, Path.of("out"), "cmd"))
                 .hasMessageContaining("scenario 'lan'");
+    }
+
+    @Test
+    void brokerLogFoldersAreNewOnTheChosenStorage(@TempDir Path work) throws Exception {
+        Path onDisk = BenchPlan.BrokerStorage.DISK.newLogFolder(work.resolve("logs"), "broker-");
+        assertThat(onDisk.getParent()).isEqualTo(work.resolve("logs"));
+        assertThat(onDisk.getFileName().toString()).startsWith("broker-");
+        assertThat(BenchPlan.BrokerStorage.DISK.newLogFolder(work.resolve("logs"), "broker-")).isNotEqualTo(onDisk);
+
+        if (Files.isDirectory(Path.of("/dev/shm")) && Files.isWritable(Path.of("/dev/shm"))) {
+            Path inMemory = BenchPlan.BrokerStorage.MEMORY.newLogFolder(work, "jetstream-bench-plan-test-");
+            try {
+                assertThat(inMemory.getParent()).isEqualTo(Path.of("/dev/shm"));
+                assertThat(Files.isDirectory(inMemory)).isTrue();
+            } finally {
+                Files.delete(inMemory);
+            }
+        }
+        assertThatThrownBy(() -> BenchPlan.BrokerStorage.of("ssd")).hasMessageContaining("--broker-storage")
+                .hasMessageContaining("'ssd'");
     }
 }
