@@ -55,6 +55,24 @@ public final class EnvironmentGrid {
     public static final int DEFAULT_PARTITIONS = BenchPlan.PARTITIONS;
 
     /**
+     * The hosts' TCP congestion control the grid runs with unless {@code --congestion-control} says otherwise:
+     * reno. With bbr (the other scenarios' default) ProbeRTT stalls every steadily busy relay link for ~200 ms
+     * every 10-20 s, which decides a latency phase's p99 by whether a stall falls into it
+     * ({@code docs/operations.md}, "TCP congestion control on relay hosts"); the grid compares batch settings,
+     * not the hosts' TCP.
+     */
+    public static final String CONGESTION_CONTROL = "reno";
+
+    /**
+     * Where the grid's brokers keep their logs unless {@code --broker-storage} says otherwise: in memory. On this
+     * machine's virtual disk the destination broker's stores into the index files of 1,200 partitions fault for
+     * up to seconds and stall every exactly-once setting alike at 100-byte records
+     * ({@code docs/bench/2026-12-06-environment-grid.md}, "The stalls at 1,200 partitions are broker B's page
+     * faults"); the grid compares the replicators' settings, not the machine's disk. Since 7 December 2026.
+     */
+    public static final BenchPlan.BrokerStorage BROKER_STORAGE = BenchPlan.BrokerStorage.MEMORY;
+
+    /**
      * A variant's warm-up at the latency phase's rate, after its burst (below the settling step): the relays'
      * and the tasks' first seconds at the steady rate (the path-following linger needs receipts of batches
      * that did not queue). 8 s until 7 December 2026; 6 s since the cells share warm JVMs.

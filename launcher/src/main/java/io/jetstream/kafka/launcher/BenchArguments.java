@@ -3,6 +3,7 @@ package io.jetstream.kafka.launcher;
 import static io.jetstream.kafka.launcher.OptionChecks.requireWithin;
 
 import io.jetstream.kafka.bench.BenchPlan;
+import io.jetstream.kafka.bench.EnvironmentGrid;
 import io.jetstream.kafka.bench.Variants;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +48,7 @@ final class BenchArguments {
                     + " settings and MM2 tuned once, output <out>/grid.json and grid.md)")
     private String load;
 
-    /** The {@code --scenario} value that runs the environment grid ({@link io.jetstream.kafka.bench.EnvironmentGrid}). */
+    /** The {@code --scenario} value that runs the environment grid ({@link EnvironmentGrid}). */
     static final String GRID = "grid";
 
     @Option(names = "--quick",
@@ -92,14 +93,16 @@ final class BenchArguments {
     private Long delayMs;
 
     @Option(names = "--congestion-control", paramLabel = "CC",
-            description = "TCP congestion control of the namespace hosts (default bbr; reno and bbr are allowed in"
-                    + " network namespaces on a stock kernel). bbr's ProbeRTT stalls a steadily busy connection for"
-                    + " ~200 ms every ~10 s (JetStream's relay links), not MM2's fetches: docs/benchmarks.md")
+            description = "TCP congestion control of the namespace hosts (default bbr, reno with --scenario grid;"
+                    + " reno and bbr are allowed in network namespaces on a stock kernel). bbr's ProbeRTT stalls a"
+                    + " steadily busy connection for ~200 ms every ~10 s (JetStream's relay links), not MM2's"
+                    + " fetches: docs/benchmarks.md")
     private String congestionControl;
 
     @Option(names = "--broker-storage", paramLabel = "S",
-            description = "where both brokers keep their logs: disk (default, under the work folder) or memory"
-                    + " (tmpfs under /dev/shm). On a slow virtual disk, a broker's writes into the index files of"
+            description = "where both brokers keep their logs: disk (default; under the work folder) or memory"
+                    + " (default with --scenario grid; tmpfs under /dev/shm). On a slow virtual disk, a broker's"
+                    + " writes into the index files of"
                     + " 1,200 partitions stall it in page faults; memory measures the replicators as on brokers"
                     + " whose disks keep up: docs/benchmarks.md")
     private String brokerStorage;
@@ -196,9 +199,10 @@ final class BenchArguments {
                     .withPartitions(partitionCount)
                     .withIdlePhase(Duration.ofMillis(Math.round(idle * 1000)))
                     .withValueBytes(recordBytes != null ? recordBytes : plan.valueBytes())
-                    .withCongestionControl(congestionControl != null ? congestionControl : plan.congestionControl())
+                    .withCongestionControl(congestionControl != null ? congestionControl
+                            : grid() ? EnvironmentGrid.CONGESTION_CONTROL : plan.congestionControl())
                     .withBrokerStorage(brokerStorage != null ? BenchPlan.BrokerStorage.of(brokerStorage)
-                            : plan.brokerStorage());
+                            : grid() ? EnvironmentGrid.BROKER_STORAGE : plan.brokerStorage());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }
@@ -242,9 +246,9 @@ final class BenchArguments {
     }
 
     /** The grid's cells to run: {@code --cells} if given, else all of them (or the quick ones). */
-    List<io.jetstream.kafka.bench.EnvironmentGrid.Cell> gridCells() {
+    List<EnvironmentGrid.Cell> gridCells() {
         CommandLine cli = command.commandLine();
-        List<io.jetstream.kafka.bench.EnvironmentGrid.Cell> all = io.jetstream.kafka.bench.EnvironmentGrid.cells(quick);
+        List<EnvironmentGrid.Cell> all = EnvironmentGrid.cells(quick);
         if (cells == null) {
             return all;
         }
@@ -254,7 +258,7 @@ final class BenchArguments {
         List<String> names = java.util.Arrays.stream(cells.split(",")).map(String::trim).filter(n -> !n.isEmpty())
                 .toList();
         try {
-            return io.jetstream.kafka.bench.EnvironmentGrid.select(all, names);
+            return EnvironmentGrid.select(all, names);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cli, e.getMessage(), e);
         }

@@ -178,23 +178,26 @@ class BenchArgumentsTest {
     }
 
     @Test
-    void congestionControlIsBbrUnlessGivenAndMustBeAKernelName() {
+    void congestionControlIsBbrOrRenoInTheGridUnlessGivenAndMustBeAKernelName() {
         assertThat(plan("wan").congestionControl()).isEqualTo("bbr");
         assertThat(plan("wan", "--congestion-control", "reno").congestionControl()).isEqualTo("reno");
-        assertThat(plan("wan", "--scenario", "grid", "--congestion-control", "reno").congestionControl())
-                .as("the grid's cells keep it").isEqualTo("reno");
+        assertThat(plan("wan", "--scenario", "grid", "--congestion-control", "bbr").congestionControl())
+                .as("the grid's cells keep it").isEqualTo("bbr");
+        assertThat(plan("wan", "--scenario", "grid").congestionControl()).as("the grid's own default")
+                .isEqualTo("reno");
         assertThatThrownBy(() -> plan("wan", "--congestion-control", "Reno; rm"))
                 .hasMessageStartingWith("--congestion-control must be a kernel congestion control name");
         assertThat(Launcher.run("bench", "wan", "--help").text()).contains("--congestion-control", "ProbeRTT");
     }
 
     @Test
-    void brokerStorageIsDiskUnlessMemoryIsAsked() {
+    void brokerStorageIsDiskOrMemoryInTheGridUnlessGiven() {
         assertThat(plan("wan").brokerStorage()).isEqualTo(BenchPlan.BrokerStorage.DISK);
         assertThat(plan("wan", "--broker-storage", "memory").brokerStorage()).isEqualTo(BenchPlan.BrokerStorage.MEMORY);
-        assertThat(plan("wan", "--scenario", "grid", "--broker-storage", "memory").withPartitions(1200)
-                .withValueBytes(100).brokerStorage()).as("a grid cell's plan keeps it")
-                .isEqualTo(BenchPlan.BrokerStorage.MEMORY);
+        assertThat(plan("wan", "--scenario", "grid").withPartitions(1200).withValueBytes(100).brokerStorage())
+                .as("the grid's own default, kept by a cell's plan").isEqualTo(BenchPlan.BrokerStorage.MEMORY);
+        assertThat(plan("wan", "--scenario", "grid", "--broker-storage", "disk").brokerStorage())
+                .isEqualTo(BenchPlan.BrokerStorage.DISK);
         assertThatThrownBy(() -> plan("wan", "--broker-storage", "ssd"))
                 .hasMessage("--broker-storage must be disk or memory, was 'ssd'");
         assertThat(Launcher.run("bench", "wan", "--help").text()).contains("--broker-storage", "page faults");
