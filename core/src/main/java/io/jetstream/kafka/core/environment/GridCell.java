@@ -7,9 +7,9 @@ import java.util.Objects;
 
 /**
  * One cell of the benchmarks' environment grid ({@code ./jetstream bench wan --scenario grid},
- * docs/bench/2026-12-06-environment-grid.md): an uplink, a one-way delay, a record size and a partition count. The grid
- * says how each batching setting and MirrorMaker 2 fare in each cell; {@link #nearest} tells a running
- * deployment which cell it resembles, so that its verdicts can be read for that deployment.
+ * docs/bench/2026-12-06-environment-grid.md): an uplink, a one-way delay, a record size and a partition
+ * count. The grid says how each batching setting and MirrorMaker 2 fare in each cell; {@link #nearest}
+ * tells a running deployment which cell it resembles, so that its verdicts can be read for that deployment.
  *
  * <p>{@link #GRID} holds the same eleven cells as the bench's {@code EnvironmentGrid.cells(false)}, in
  * the same order (the {@code resembles-grid-cell} gauge is an index into it); the bench keeps its own
