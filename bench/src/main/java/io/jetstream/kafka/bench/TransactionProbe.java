@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
  * since the last commit, each also writing one progress record per partition it touched to a 5-partition
  * compacted topic (Connect's offsets topic). Per second it prints the transactions, their commit time, the
  * partitions each touched, the records' p50 and longest time from arrival to commit, and the producer's retries;
- * then the whole run's figures and the broker's CPU.
+ * then the whole run's figures, the time its sends waited for buffer memory ({@code bufferpool-wait-time-ns-total})
+ * and the broker's CPU.
  * <pre>
  * java -cp "$(cat launcher/target/classpath.txt)" io.jetstream.kafka.bench.TransactionProbe \
  *     --partitions 1200 --rate 2941 --record-bytes 100 --seconds 25 --pause-at-s 15 [--broker-storage memory]
@@ -123,13 +124,16 @@ public final class TransactionProbe implements Callable<Integer> {
                 long pid = broker.process().pid();
                 Duration cpuBefore = cpu(pid);
                 long start = System.nanoTime();
+                double bufferWaitBefore = metric(producer, "bufferpool-wait-time-ns-total");
                 Totals totals = write(producer, start);
                 double brokerCores = (cpu(pid).toNanos() - cpuBefore.toNanos()) / (double) (System.nanoTime() - start);
                 out.printf(Locale.ROOT, "total: %d transactions, %.1f partitions each (most %d), arrival to commit"
-                                + " p50 %d ms, p99 %d ms, longest %d ms; %.0f retries; broker %.2f cores%n",
+                                + " p50 %d ms, p99 %d ms, longest %d ms; %.0f retries; %.0f ms waiting for buffer"
+                                + " memory; broker %.2f cores%n",
                         totals.transactions, totals.partitions / (double) Math.max(1, totals.transactions),
                         totals.mostPartitions, percentile(totals.latencies, 0.50), percentile(totals.latencies, 0.99),
-                        percentile(totals.latencies, 1.0), retries(producer) - totals.retriesBefore, brokerCores);
+                        percentile(totals.latencies, 1.0), retries(producer) - totals.retriesBefore,
+                        (metric(producer, "bufferpool-wait-time-ns-total") - bufferWaitBefore) / 1e6, brokerCores);
             }
         } finally {
             WanEnvironment.deleteQuietly(dir);
@@ -273,8 +277,13 @@ public final class TransactionProbe implements Callable<Integer> {
     }
 
     private static double retries(KafkaProducer<?, ?> producer) {
+        return metric(producer, "record-retry-total");
+    }
+
+    /** The producer's metric {@code name} in {@code producer-metrics}; NaN if it has none by that name. */
+    static double metric(KafkaProducer<?, ?> producer, String name) {
         for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
-            if (e.getKey().name().equals("record-retry-total") && e.getKey().group().equals("producer-metrics")) {
+            if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
                 return ((Number) e.getValue().metricValue()).doubleValue();
             }
         }
