@@ -281,7 +281,7 @@ public final class TransactionProbe implements Callable<Integer> {
     }
 
     /** The producer's metric {@code name} in {@code producer-metrics}; NaN if it has none by that name. */
-    static double metric(KafkaProducer<?, ?> producer, String name) {
+    private static double metric(KafkaProducer<?, ?> producer, String name) {
         for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
             if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
                 return ((Number) e.getValue().metricValue()).doubleValue();

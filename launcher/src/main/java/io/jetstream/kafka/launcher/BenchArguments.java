@@ -102,9 +102,8 @@ final class BenchArguments {
     @Option(names = "--broker-storage", paramLabel = "S",
             description = "where both brokers keep their logs: disk (default; under the work folder) or memory"
                     + " (default with --scenario grid; tmpfs under /dev/shm). On a slow virtual disk, a broker's"
-                    + " writes into the index files of"
-                    + " 1,200 partitions stall it in page faults; memory measures the replicators as on brokers"
-                    + " whose disks keep up: docs/benchmarks.md")
+                    + " writes into the index files of 1,200 partitions stall it in page faults; memory measures"
+                    + " the replicators as on brokers whose disks keep up: docs/benchmarks.md")
     private String brokerStorage;
 
     @Option(names = "--cells", paramLabel = "c[,c..]",
